@@ -1,0 +1,54 @@
+# `make run` serves the app on http://127.0.0.1:8000 (PORT=... overrides);
+# `make test` runs lint, type checks and the whole test suite. Both need only Python 3.12+.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+VENV := .venv
+PY := $(VENV)/bin/python
+PORT ?= 8000
+
+# The first Python >= 3.12 found: the versions by name, then plain python3, then pyenv's.
+PYTHON ?= $(shell for c in python3.12 python3.13 python3.14 python3 python \
+	$$HOME/.pyenv/versions/3.1[2-9]*/bin/python3; do \
+	p=$$(command -v $$c 2>/dev/null) || continue; \
+	$$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null && { echo $$p; break; }; \
+	done)
+
+.PHONY: help run test lint format bench demo clean
+
+help:
+	@echo "make run    serve the app on http://127.0.0.1:$(PORT) (embedded PostgreSQL unless DATABASE_URL is set)"
+	@echo "make test   lint, type checks and the whole test suite"
+	@echo "make lint   ruff and mypy only;  make format  reformat the code"
+	@echo "make bench  the benchmarks in bench/"
+
+$(VENV)/.installed: requirements.txt requirements-dev.txt
+	@if [ -z "$(PYTHON)" ]; then \
+		echo "No Python 3.12 or newer found. Install one (e.g. 'apt-get install python3.12'," >&2; \
+		echo "'pyenv install 3.12', or from python.org) or name it: make PYTHON=/path/to/python3.12" >&2; \
+		exit 1; fi
+	@[ -x $(PY) ] || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	@touch $@
+
+run: $(VENV)/.installed
+	DEBUG=$${DEBUG:-1} PORT=$(PORT) $(PY) -m config.localdb --data var/pgdata -- $(PY) manage.py serve
+
+lint: $(VENV)/.installed
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+	$(PY) -m mypy
+
+format: $(VENV)/.installed
+	$(PY) -m ruff check --fix .
+	$(PY) -m ruff format .
+
+test: lint
+	SECRET_KEY=$${SECRET_KEY:-insecure-key-for-tests-only} STATIC_MANIFEST=0 \
+	$(PY) -m config.localdb --throwaway -- $(SHELL) -c \
+		'$(PY) manage.py makemigrations --check --dry-run && $(PY) -m pytest $(PYTEST_ARGS)'
+
+bench: $(VENV)/.installed
+	$(PY) bench/scoring_bench.py
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache .hypothesis

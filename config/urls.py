@@ -1,0 +1,11 @@
+from django.contrib import admin
+from django.urls import include, path
+
+from clubs import views as club_views
+
+urlpatterns = [
+    path("", club_views.start, name="start"),
+    path("healthz", club_views.healthz, name="healthz"),
+    path("konto/", include("django.contrib.auth.urls")),
+    path("betrieb/", admin.site.urls),
+]
