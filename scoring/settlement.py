@@ -1,0 +1,208 @@
+"""The payment proposal at the end of an evening: who pays whom, and how much.
+
+Balances are exact integer cents and stay exact. Only the proposal may round, and only
+down, to a whole multiple of ``unit`` (1, 10, 50 or 100 cents) so that nobody has to
+dig for small change; what rounding leaves stays on the balance as ``open``.
+
+Algorithm:
+
+1. Round every balance towards zero to a multiple of ``unit``: what each debtor can pay
+   and what each creditor can receive. The two sides may now differ by a few units.
+2. Trim the larger side one unit at a time, each time from the player who would be left
+   with the least open, until both sides are equal. The untrimmed side is then settled
+   down to less than one unit each, so no further transfer would be possible.
+3. Settle these amounts exactly, in as few transfers as possible: split the players into
+   as many groups that sum to zero as possible (each group of k players needs k - 1
+   transfers, and no fewer), then within each group the biggest debtor pays the biggest
+   creditor until the group is even.
+
+With ``unit`` 1 nothing is rounded or trimmed and every balance ends at exactly zero.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from scoring.errors import ScoringError
+
+UNITS = (1, 10, 50, 100)
+
+# Largest number of players for the exact search over all subsets (2**n masks). Twelve
+# players take a few milliseconds; beyond that a greedy settles the rest.
+EXACT_LIMIT = 12
+
+
+@dataclass(frozen=True)
+class Transfer:
+    payer: str
+    payee: str
+    amount: int  # cents, > 0, a whole multiple of the settlement's unit
+
+
+@dataclass(frozen=True)
+class Settlement:
+    transfers: tuple[Transfer, ...]
+    # Per player, in the order of the totals: what remains after the transfers
+    # (total + paid - received); zero everywhere when unit is 1.
+    open: dict[str, int]
+
+
+def settle(totals: Mapping[str, int], unit: int = 1) -> Settlement:
+    """Propose transfers that settle the evening's ``totals`` (cents, summing to zero).
+
+    Positive totals are owed money, negative ones owe. Every transfer is a whole multiple
+    of ``unit``; nobody pays more than they owe or receives more than they are owed.
+    Transfers are listed biggest debtor first, and for each payer biggest creditor first
+    (ties in the order of ``totals``).
+    """
+    _check(totals, unit)
+    names = list(totals)
+    balances = [totals[name] for name in names]
+
+    targets = _rounded_targets(balances, unit)  # steps 1 and 2
+    rank = _rank(balances)
+    transfers: list[tuple[int, int, int]] = []
+    for group in _zero_sum_groups(targets, rank):  # step 3
+        transfers.extend(_settle_group(group, targets, rank))
+    transfers.sort(key=lambda t: (rank[t[0]], rank[t[1]]))
+
+    open_ = list(balances)
+    for payer, payee, amount in transfers:
+        open_[payer] += amount
+        open_[payee] -= amount
+    return Settlement(
+        transfers=tuple(Transfer(names[p], names[q], amount) for p, q, amount in transfers),
+        open=dict(zip(names, open_, strict=True)),
+    )
+
+
+def _check(totals: Mapping[str, int], unit: int) -> None:
+    if isinstance(unit, bool) or unit not in UNITS:
+        raise ScoringError(
+            "unit",
+            "must be one of 1, 10, 50, 100",
+            "Die Rundung muss 1, 10, 50 oder 100 Cent sein.",
+        )
+    for name, total in totals.items():
+        if isinstance(total, bool) or not isinstance(total, int):
+            raise ScoringError(
+                "totals",
+                f"{name}: must be a whole number of cents",
+                f"{name}: Der Kontostand muss ein ganzer Cent-Betrag sein.",
+            )
+    imbalance = sum(totals.values())
+    if imbalance != 0:
+        raise ScoringError(
+            "totals",
+            f"must sum to zero, not {imbalance} cents",
+            f"Die Kontostände müssen zusammen null ergeben, nicht {imbalance} Cent.",
+        )
+
+
+def _rank(balances: list[int]) -> list[int]:
+    """Each player's place in the order of preference: biggest amount first, either side."""
+    order = sorted(range(len(balances)), key=lambda i: (-abs(balances[i]), i))
+    rank = [0] * len(balances)
+    for place, i in enumerate(order):
+        rank[i] = place
+    return rank
+
+
+def _rounded_targets(balances: list[int], unit: int) -> list[int]:
+    """What each player will actually pay (negative) or receive (positive); sums to zero."""
+    # `//` on a non-negative amount: the one place where rounding (down) is wanted.
+    targets = [(b // unit) * unit if b >= 0 else -((-b // unit) * unit) for b in balances]
+    # Exact: every target is a multiple of unit. > 0: creditors would get more than is paid.
+    excess = sum(targets) // unit
+    while excess != 0:
+        sign = 1 if excess > 0 else -1
+        # Trim whoever is left with the least open after the trim; ties in mapping order.
+        trimmed = min(
+            (i for i, t in enumerate(targets) if t * sign > 0),
+            key=lambda i: (abs(balances[i] - targets[i]), i),
+        )
+        targets[trimmed] -= sign * unit
+        excess -= sign
+    return targets
+
+
+def _zero_sum_groups(amounts: list[int], rank: list[int]) -> list[list[int]]:
+    """Split the players with a non-zero amount into as many zero-sum groups as possible.
+
+    A group of k players can be evened in k - 1 transfers and never in fewer, so the
+    fewest transfers overall are (players - groups).
+    """
+    remaining = sorted((i for i, a in enumerate(amounts) if a != 0), key=lambda i: rank[i])
+
+    # 1. A debtor and a creditor with the same amount form a group of their own: some
+    #    partition with the most groups always contains that pair, so nothing is lost.
+    groups: list[list[int]] = []
+    for i in list(remaining):
+        if i not in remaining or amounts[i] > 0:
+            continue
+        match = next((j for j in remaining if amounts[j] == -amounts[i]), None)
+        if match is not None:
+            groups.append([i, match])
+            remaining.remove(i)
+            remaining.remove(match)
+
+    if not remaining:
+        return groups
+    if len(remaining) > EXACT_LIMIT:
+        # Too many for the exact search: one group, still at most len - 1 transfers.
+        return [*groups, remaining]
+
+    # 2. For every subset (bit i = remaining[i]) its sum and the most zero-sum groups it
+    #    splits into: remove any one member, keep the best, add one if the subset itself
+    #    sums to zero (it then closes a group).
+    n = len(remaining)
+    full = (1 << n) - 1
+    sums = [0] * (full + 1)
+    best = [0] * (full + 1)
+    for mask in range(1, full + 1):
+        low = mask & -mask
+        sums[mask] = sums[mask ^ low] + amounts[remaining[low.bit_length() - 1]]
+        most = 0
+        rest = mask
+        while rest:
+            low = rest & -rest
+            most = max(most, best[mask ^ low])
+            rest ^= low
+        best[mask] = most + (1 if sums[mask] == 0 else 0)
+
+    # 3. Walk back from the full set along optimal removals (first in rank order); each
+    #    stretch between two zero-sum subsets on the way is one group.
+    group: list[int] = []
+    mask = full
+    while mask:
+        closes = 1 if sums[mask] == 0 else 0
+        k = next(
+            k for k in range(n) if mask >> k & 1 and best[mask ^ (1 << k)] + closes == best[mask]
+        )
+        group.append(remaining[k])
+        mask ^= 1 << k
+        if sums[mask] == 0:
+            groups.append(group)
+            group = []
+    return groups
+
+
+def _settle_group(
+    group: list[int], amounts: list[int], rank: list[int]
+) -> list[tuple[int, int, int]]:
+    """Even a zero-sum group: the biggest debtor pays the biggest creditor, until even.
+
+    Each transfer evens at least one of the two and the last evens both, so a group of
+    k players takes at most k - 1 transfers.
+    """
+    left = {i: amounts[i] for i in group}
+    transfers: list[tuple[int, int, int]] = []
+    while any(left.values()):
+        payer = min((i for i in group if left[i] < 0), key=lambda i: (left[i], rank[i]))
+        payee = min((i for i in group if left[i] > 0), key=lambda i: (-left[i], rank[i]))
+        amount = min(-left[payer], left[payee])
+        left[payer] += amount
+        left[payee] -= amount
+        transfers.append((payer, payee, amount))
+    return transfers
