@@ -1,14 +1,253 @@
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.db import connection
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from clubs import services
+from clubs.access import admin_of, login_required_keep_form, membership_of
+from clubs.forms import ClubForm, InvitationForm, PlayerForm, RoleForm, RundeForm, TariffForm
+from clubs.models import Invitation, Membership
+from scoring import worked_examples
 
 
 @require_GET
 @login_required
 def start(request: HttpRequest) -> HttpResponse:
-    return render(request, "clubs/start.html")
+    memberships = request.user.memberships.select_related("club").order_by("club__name")
+    return render(request, "clubs/start.html", {"memberships": memberships})
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def club_create(request: HttpRequest) -> HttpResponse:
+    form = ClubForm(request.POST or None)
+    if form.is_valid():
+        club = services.create_club(request.user, form.cleaned_data["name"])
+        messages.success(request, _("Der Verein ist angelegt. Leg jetzt eine Runde an."))
+        return redirect("clubs:detail", club_id=club.pk)
+    return render(request, "clubs/club_create.html", {"form": form})
+
+
+@require_GET
+@login_required
+def club_detail(request: HttpRequest, club_id: int) -> HttpResponse:
+    membership = membership_of(request, club_id)
+    club = membership.club
+    return render(
+        request,
+        "clubs/club_detail.html",
+        {"membership": membership, "club": club, "runden": club.runden.all()},
+    )
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def runde_create(request: HttpRequest, club_id: int) -> HttpResponse:
+    membership = admin_of(request, club_id)
+    form = RundeForm(request.POST or None, club=membership.club)
+    if form.is_valid():
+        runde = services.create_runde(membership.club, form.cleaned_data["name"], request.user)
+        messages.success(request, _("Die Runde ist angelegt, mit dem üblichen Zehner-Tarif."))
+        return redirect("clubs:runde", club_id=club_id, runde_id=runde.pk)
+    return render(request, "clubs/runde_create.html", {"membership": membership, "form": form})
+
+
+@require_GET
+@login_required
+def runde_detail(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse:
+    membership = membership_of(request, club_id)
+    runde = get_object_or_404(membership.club.runden, pk=runde_id)
+    return render(
+        request,
+        "clubs/runde_detail.html",
+        {
+            "membership": membership,
+            "runde": runde,
+            "tariff": runde.tariff,
+            "history": runde.tariffs.select_related("created_by"),
+            "evenings": runde.evenings.all()[:20],
+        },
+    )
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def tariff_edit(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse:
+    membership = admin_of(request, club_id)
+    runde = get_object_or_404(membership.club.runden, pk=runde_id)
+    current = runde.tariff
+    form = TariffForm(request.POST or None, instance=current)
+    if form.is_valid():
+        if services.change_tariff(runde, form.save(commit=False), request.user):
+            messages.success(request, _("Der neue Tarif gilt ab dem nächsten Spielabend."))
+        else:
+            messages.info(request, _("Am Tarif hat sich nichts geändert."))
+        return redirect("clubs:runde", club_id=club_id, runde_id=runde.pk)
+    examples = worked_examples(current.rules) if request.method == "GET" else None
+    return render(
+        request,
+        "clubs/tariff_edit.html",
+        {"membership": membership, "runde": runde, "form": form, "examples": examples},
+    )
+
+
+@require_POST
+@login_required_keep_form("#preview")
+def tariff_preview(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse:
+    """What typical games cost under the tariff being typed (HTMX, as the admin types)."""
+    membership = admin_of(request, club_id)
+    runde = get_object_or_404(membership.club.runden, pk=runde_id)
+    form = TariffForm(request.POST, instance=runde.tariff)
+    examples = worked_examples(form.rules()) if form.is_valid() else None
+    return render(
+        request,
+        "clubs/tariff_edit.html#preview",
+        {"membership": membership, "runde": runde, "form": form, "examples": examples},
+    )
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def players(request: HttpRequest, club_id: int) -> HttpResponse:
+    """Everyone in the club sees its players; the admin adds new ones here."""
+    access = admin_of if request.method == "POST" else membership_of
+    membership = access(request, club_id)
+    club = membership.club
+    form = PlayerForm(request.POST or None, club=club) if membership.is_admin else None
+    if request.method == "POST" and form.is_valid():
+        player = form.save()
+        messages.success(request, _("%(name)s ist jetzt Spieler im Verein.") % {"name": player})
+        return redirect("clubs:players", club_id=club_id)
+    return render(
+        request,
+        "clubs/players.html",
+        {
+            "membership": membership,
+            "club": club,
+            "players": club.players.select_related("user"),
+            "form": form,
+        },
+    )
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def player_edit(request: HttpRequest, club_id: int, player_id: int) -> HttpResponse:
+    membership = admin_of(request, club_id)
+    player = get_object_or_404(membership.club.players, pk=player_id)
+    form = PlayerForm(request.POST or None, instance=player, club=membership.club)
+    if form.is_valid():
+        form.save()
+        messages.success(request, _("Gespeichert."))
+        return redirect("clubs:players", club_id=club_id)
+    return render(
+        request,
+        "clubs/player_edit.html",
+        {"membership": membership, "player": player, "form": form},
+    )
+
+
+@require_GET
+@login_required
+def members(request: HttpRequest, club_id: int) -> HttpResponse:
+    membership = admin_of(request, club_id)
+    club = membership.club
+    return render(
+        request,
+        "clubs/members.html",
+        {
+            "membership": membership,
+            "club": club,
+            "members": club.memberships.select_related("user").order_by("user__first_name"),
+            "roles": Membership.Role.choices,
+            "invitations": club.invitations.usable(),
+            "invitation_form": InvitationForm(),
+        },
+    )
+
+
+@require_POST
+@login_required
+def member_role(request: HttpRequest, club_id: int, membership_id: int) -> HttpResponse:
+    membership = admin_of(request, club_id)
+    member = get_object_or_404(membership.club.memberships, pk=membership_id)
+    form = RoleForm(request.POST)
+    if form.is_valid():
+        try:
+            services.change_role(member, form.cleaned_data["role"])
+        except services.ClubError as error:
+            messages.error(request, str(error))
+        else:
+            messages.success(request, _("Die Rolle ist geändert."))
+    else:
+        messages.error(request, _("Diese Rolle gibt es nicht."))
+    return redirect("clubs:members", club_id=club_id)
+
+
+@require_POST
+@login_required
+def member_remove(request: HttpRequest, club_id: int, membership_id: int) -> HttpResponse:
+    membership = admin_of(request, club_id)
+    member = get_object_or_404(membership.club.memberships, pk=membership_id)
+    try:
+        services.remove_member(member)
+    except services.ClubError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, _("Der Zugang ist entfernt; gebuchte Spiele bleiben."))
+    if member.user_id == request.user.pk:
+        return redirect("start")
+    return redirect("clubs:members", club_id=club_id)
+
+
+@require_POST
+@login_required
+def invitation_create(request: HttpRequest, club_id: int) -> HttpResponse:
+    membership = admin_of(request, club_id)
+    form = InvitationForm(request.POST)
+    if form.is_valid():
+        form.instance.club = membership.club
+        form.instance.created_by = request.user
+        form.save()
+        messages.success(request, _("Die Einladung ist angelegt. Teile den Link."))
+    else:
+        messages.error(request, _("Diese Rolle gibt es nicht."))
+    return redirect("clubs:members", club_id=club_id)
+
+
+@require_POST
+@login_required
+def invitation_revoke(request: HttpRequest, club_id: int, invitation_id: int) -> HttpResponse:
+    membership = admin_of(request, club_id)
+    invitation = get_object_or_404(membership.club.invitations, pk=invitation_id)
+    services.revoke_invitation(invitation)
+    messages.success(request, _("Die Einladung ist widerrufen; der Link gilt nicht mehr."))
+    return redirect("clubs:members", club_id=club_id)
+
+
+@require_http_methods(["GET", "POST"])
+def join(request: HttpRequest, token: str) -> HttpResponse:
+    """The invitation link. Strangers sign up (or log in) first and come back here."""
+    invitation = get_object_or_404(Invitation.objects.select_related("club"), token=token)
+    if not invitation.is_usable:
+        return render(request, "clubs/join.html", {"invitation": invitation})
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path(), reverse("signup"))
+    if request.method == "POST":
+        try:
+            membership = services.accept_invitation(invitation, request.user)
+        except services.ClubError:
+            # Revoked or expired between the page and the tap: the page says so.
+            invitation.refresh_from_db()
+            return render(request, "clubs/join.html", {"invitation": invitation})
+        messages.success(request, _("Willkommen im Verein %(club)s!") % {"club": membership.club})
+        return redirect("clubs:detail", club_id=membership.club_id)
+    return render(request, "clubs/join.html", {"invitation": invitation})
 
 
 @require_GET

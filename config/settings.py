@@ -37,6 +37,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "django.contrib.postgres",
+    "django.forms",
     "django_htmx",
     "clubs",
     "evenings",
@@ -58,6 +60,8 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
+# Widgets render with the project templates too (the entry screen's chips).
+FORM_RENDERER = "django.forms.renderers.TemplatesSetting"
 
 TEMPLATES = [
     {
@@ -104,19 +108,21 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# Production collects static files at build time into STATIC_ROOT, with hashed names that
+# browsers may cache forever; tests and `make run` serve them straight from the finders.
+STATIC_MANIFEST = env_bool("STATIC_MANIFEST", not DEBUG)
+STATIC_ROOT = BASE_DIR / "staticfiles" if STATIC_MANIFEST else None
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         "BACKEND": (
             "whitenoise.storage.CompressedManifestStaticFilesStorage"
-            if env_bool("STATIC_MANIFEST", not DEBUG)
+            if STATIC_MANIFEST
             else "django.contrib.staticfiles.storage.StaticFilesStorage"
         )
     },
 }
-# Without a collected manifest (tests, `make run`) whitenoise serves from the finders.
-WHITENOISE_USE_FINDERS = not env_bool("STATIC_MANIFEST", not DEBUG)
+WHITENOISE_USE_FINDERS = not STATIC_MANIFEST
 
 # Email: the console unless an SMTP host is configured (password reset, invitations).
 EMAIL_SMTP_HOST = env_str("EMAIL_HOST")

@@ -2,10 +2,15 @@ from django.contrib import admin
 from django.urls import include, path
 
 from clubs import views as club_views
+from clubs.account_forms import ThrottledAdminAuthenticationForm
+
+admin.site.login_form = ThrottledAdminAuthenticationForm
 
 urlpatterns = [
     path("", club_views.start, name="start"),
+    path("", include("clubs.urls")),
+    path("", include("evenings.urls")),
     path("healthz", club_views.healthz, name="healthz"),
-    path("konto/", include("django.contrib.auth.urls")),
+    path("konto/", include("clubs.account_urls")),
     path("betrieb/", admin.site.urls),
 ]

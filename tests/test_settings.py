@@ -16,7 +16,8 @@ SHOW = (
     "import json, django; django.setup(); from django.conf import settings as s; "
     "db = s.DATABASES['default']; "
     "print(json.dumps({'debug': s.DEBUG, 'secret': s.SECRET_KEY, 'hosts': s.ALLOWED_HOSTS, "
-    "'csrf': s.CSRF_TRUSTED_ORIGINS, 'mailer': s.MAILERS['default'], 'from': s.DEFAULT_FROM_EMAIL, 'db_name': db['NAME'], "
+    "'csrf': s.CSRF_TRUSTED_ORIGINS, 'mailer': s.MAILERS['default'], "
+    "'from': s.DEFAULT_FROM_EMAIL, 'db_name': db['NAME'], "
     "'db_host': db['HOST'], 'db_user': db['USER'], 'db_port': db['PORT'], "
     "'lang': s.LANGUAGE_CODE, 'tz': s.TIME_ZONE, 'ssl_redirect': s.SECURE_SSL_REDIRECT}))"
 )

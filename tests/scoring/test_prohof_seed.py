@@ -5,8 +5,6 @@ example that contradicts the seed's own rule list ("Wenz mit Vieren ... 100 Punk
 checked against the rule list, as the contract decides (90).
 """
 
-# ruff: noqa: RUF002  (the seeds' own typography)
-
 from __future__ import annotations
 
 import pytest

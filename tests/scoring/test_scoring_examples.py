@@ -1,7 +1,5 @@
 """The rules page's worked examples and the euro formatting."""
 
-# ruff: noqa: RUF001  (the seeds' own typography)
-
 from __future__ import annotations
 
 import pytest

@@ -3,8 +3,6 @@
 Each test quotes the sentence it checks. Amounts are exact cents.
 """
 
-# ruff: noqa: RUF002  (the seeds' own typography)
-
 from __future__ import annotations
 
 import pytest

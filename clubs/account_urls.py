@@ -1,0 +1,43 @@
+"""Account URLs under /konto/. The names are Django's (login, password_reset, ...), so
+{% url %}, LOGIN_URL and Django's own redirects find them; the paths are German."""
+
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from clubs import accounts
+from clubs.account_forms import ResetPasswordForm, ThrottledAuthenticationForm
+
+urlpatterns = [
+    path("registrieren/", accounts.signup, name="signup"),
+    path("profil/", accounts.profile, name="profile"),
+    path(
+        "login/",
+        auth_views.LoginView.as_view(
+            authentication_form=ThrottledAuthenticationForm, redirect_authenticated_user=True
+        ),
+        name="login",
+    ),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("passwort/", auth_views.PasswordChangeView.as_view(), name="password_change"),
+    path(
+        "passwort/geaendert/",
+        auth_views.PasswordChangeDoneView.as_view(),
+        name="password_change_done",
+    ),
+    path("passwort-vergessen/", auth_views.PasswordResetView.as_view(), name="password_reset"),
+    path(
+        "passwort-vergessen/gesendet/",
+        auth_views.PasswordResetDoneView.as_view(),
+        name="password_reset_done",
+    ),
+    path(
+        "passwort-neu/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView.as_view(form_class=ResetPasswordForm),
+        name="password_reset_confirm",
+    ),
+    path(
+        "passwort-neu/fertig/",
+        auth_views.PasswordResetCompleteView.as_view(),
+        name="password_reset_complete",
+    ),
+]

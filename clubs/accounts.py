@@ -1,0 +1,58 @@
+"""Account pages of our own: sign-up and profile. Login, logout and the password pages are
+Django's views with our forms and templates (clubs.account_urls)."""
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import get_user_model, login
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render, resolve_url
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.debug import sensitive_post_parameters
+from django.views.decorators.http import require_http_methods
+
+from clubs.account_forms import ProfileForm, SignupForm
+
+
+def _safe_next(request: HttpRequest) -> str:
+    """The `next` the visitor asked for if it stays on this site, else ""."""
+    candidate = request.POST.get("next", request.GET.get("next", ""))
+    if url_has_allowed_host_and_scheme(
+        candidate, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return candidate
+    return ""
+
+
+@require_http_methods(["GET", "POST"])
+@sensitive_post_parameters("password1", "password2")
+@never_cache
+def signup(request: HttpRequest) -> HttpResponse:
+    # An invitation link sends newcomers here with ?next=/einladung/<token>/; they carry
+    # on there once they have an account.
+    next_url = _safe_next(request)
+    if request.user.is_authenticated:
+        return redirect(next_url or resolve_url(settings.LOGIN_REDIRECT_URL))
+
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user)
+        return redirect(next_url or resolve_url(settings.LOGIN_REDIRECT_URL))
+    return render(request, "registration/signup.html", {"form": form, "next": next_url})
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def profile(request: HttpRequest) -> HttpResponse:
+    # A fresh copy, not request.user: an invalid form writes its valid fields onto its
+    # instance, and the page header would then show a name that was never saved.
+    me = get_user_model().objects.get(pk=request.user.pk)
+    form = ProfileForm(request.POST or None, instance=me)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, _("Dein Profil ist gespeichert."))
+        return redirect("profile")
+    return render(request, "registration/profile.html", {"form": form})

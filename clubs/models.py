@@ -1,0 +1,304 @@
+"""Clubs, their Runden, players, members with roles, invitations and tariffs.
+
+A club admin manages everything here in the browser; Django's admin site is for the
+operator only. Tariffs are append-only: a change is a new row valid from the next
+evening on, so an evening keeps the tariff it was played with.
+"""
+
+import secrets
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.functional import cached_property
+from django.utils.translation import gettext_lazy as _
+
+from scoring import BockMode, TariffRules
+
+
+class Club(models.Model):
+    name = models.CharField(_("Name"), max_length=80)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("Verein")
+        verbose_name_plural = _("Vereine")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class MembershipQuerySet(models.QuerySet):
+    def admins(self):
+        return self.filter(role=Membership.Role.ADMIN)
+
+
+class Membership(models.Model):
+    """A user's place in a club: exactly one role per club."""
+
+    class Role(models.TextChoices):
+        ADMIN = "admin", _("Admin")
+        SCOREKEEPER = "schreiber", _("Schreiber")
+        PLAYER = "spieler", _("Spieler")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(_("Rolle"), max_length=12, choices=Role.choices)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    objects = MembershipQuerySet.as_manager()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "club"], name="membership_one_per_club"),
+            models.CheckConstraint(
+                condition=Q(role__in=["admin", "schreiber", "spieler"]),
+                name="membership_role_known",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.club} ({self.get_role_display()})"
+
+    @property
+    def is_admin(self) -> bool:
+        return self.role == self.Role.ADMIN
+
+    @property
+    def can_score(self) -> bool:
+        """Admins and scorekeepers book games and run evenings."""
+        return self.role in {self.Role.ADMIN, self.Role.SCOREKEEPER}
+
+
+class Player(models.Model):
+    """A person who plays in the club. Needs no login; can be linked to one later."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(_("Anzeigename"), max_length=40)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="players",
+    )
+    active = models.BooleanField(_("aktiv"), default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(
+                "club", models.functions.Lower("name"), name="player_name_unique_in_club"
+            ),
+            models.UniqueConstraint(
+                fields=["club", "user"],
+                condition=Q(user__isnull=False),
+                name="player_one_per_user_in_club",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Runde(models.Model):
+    """A regular table group of a club, with its own tariff and its own balances."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="runden")
+    name = models.CharField(_("Name"), max_length=80)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("Runde")
+        verbose_name_plural = _("Runden")
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(
+                "club", models.functions.Lower("name"), name="runde_name_unique_in_club"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @cached_property
+    def tariff(self) -> "Tariff":
+        """The tariff in force now: the newest version."""
+        return self.tariffs.latest()
+
+
+class TariffQuerySet(models.QuerySet):
+    def valid_at(self, moment):
+        """The version in force at `moment`: the newest one made before it."""
+        return self.filter(valid_from__lte=moment).order_by("-valid_from", "-pk").first()
+
+
+class Tariff(models.Model):
+    """One version of a Runde's money tariff (seed 001 and the scoring contract).
+
+    Every amount is integer cents. Versions are never edited: a change adds a version,
+    valid from the next evening on; an evening records the version it was played with.
+    """
+
+    class Bock(models.TextChoices):
+        OFF = BockMode.OFF.value, _("ohne Bock")
+        RAMSCH = BockMode.RAMSCH.value, _("nach jedem Ramsch")
+        RAMSCH_OR_LOST_SOLO = (
+            BockMode.RAMSCH_OR_LOST_SOLO.value,
+            _("nach jedem Ramsch und jedem verlorenen Solo"),
+        )
+
+    class SettleUnit(models.IntegerChoices):
+        CENT = 1, _("auf den Cent")
+        TEN = 10, _("auf 10 Cent")
+        FIFTY = 50, _("auf 50 Cent")
+        EURO = 100, _("auf 1 Euro")
+
+    runde = models.ForeignKey(Runde, on_delete=models.CASCADE, related_name="tariffs")
+    valid_from = models.DateTimeField(_("gültig ab"), default=timezone.now)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+
+    sauspiel = models.PositiveIntegerField(_("Sauspiel"), default=10)
+    farbsolo = models.PositiveIntegerField(_("Farbsolo"), default=50)
+    wenz = models.PositiveIntegerField(_("Wenz"), default=50)
+    ramsch = models.PositiveIntegerField(_("Ramsch"), default=10)
+    laufende = models.PositiveIntegerField(_("je Laufendem"), default=10)
+    laufende_min = models.PositiveSmallIntegerField(_("Laufende ab"), default=3)
+    laufende_max = models.PositiveSmallIntegerField(_("Laufende höchstens"), default=8)
+    laufende_min_wenz = models.PositiveSmallIntegerField(_("Laufende beim Wenz ab"), default=3)
+    schneider = models.PositiveIntegerField(_("Schneider"), default=10)
+    schwarz = models.PositiveIntegerField(_("Schwarz"), default=10)
+    bock = models.CharField(_("Bockrunde"), max_length=24, choices=Bock.choices, default=Bock.OFF)
+    jungfrau = models.BooleanField(_("Jungfrau"), default=False)
+    settle_unit = models.PositiveSmallIntegerField(
+        _("Abrunden beim Ausgleich"), choices=SettleUnit.choices, default=SettleUnit.CENT
+    )
+
+    objects = TariffQuerySet.as_manager()
+
+    class Meta:
+        get_latest_by = ["valid_from", "pk"]
+        ordering = ["-valid_from", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(laufende_min__gte=1)
+                & Q(laufende_min__lte=models.F("laufende_max"))
+                & Q(laufende_max__lte=14),
+                name="tariff_laufende_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(laufende_min_wenz__gte=1) & Q(laufende_min_wenz__lte=4),
+                name="tariff_laufende_min_wenz_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(settle_unit__in=[1, 10, 50, 100]), name="tariff_settle_unit_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(bock__in=[mode.value for mode in BockMode]), name="tariff_bock_known"
+            ),
+        ]
+        indexes = [
+            # Tariff.objects.filter(runde=r).valid_at(moment) and Runde.tariff
+            models.Index(fields=["runde", "-valid_from"], name="tariff_runde_valid_from"),
+        ]
+
+    RULE_FIELDS = (
+        "sauspiel",
+        "farbsolo",
+        "wenz",
+        "ramsch",
+        "laufende",
+        "laufende_min",
+        "laufende_max",
+        "laufende_min_wenz",
+        "schneider",
+        "schwarz",
+        "bock",
+        "jungfrau",
+    )
+
+    def __str__(self) -> str:
+        return f"{self.runde} ab {self.valid_from:%d.%m.%Y %H:%M}"
+
+    @property
+    def rules(self) -> TariffRules:
+        """The engine's view of this tariff."""
+        values = {name: getattr(self, name) for name in self.RULE_FIELDS}
+        values["bock"] = BockMode(values["bock"])
+        return TariffRules(**values)
+
+    @property
+    def plays_bock(self) -> bool:
+        return self.bock != self.Bock.OFF
+
+    def same_rules_as(self, other: "Tariff") -> bool:
+        return all(
+            getattr(self, name) == getattr(other, name)
+            for name in (*self.RULE_FIELDS, "settle_unit")
+        )
+
+
+def _invitation_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def _in_two_weeks():
+    return timezone.now() + timedelta(days=14)
+
+
+class InvitationQuerySet(models.QuerySet):
+    def usable(self):
+        return self.filter(revoked_at__isnull=True, expires_at__gt=timezone.now())
+
+
+class Invitation(models.Model):
+    """A link that lets whoever opens it join a club in one role, until it expires or is
+    revoked. One link can be shared with a whole group chat."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
+    role = models.CharField(_("Rolle"), max_length=12, choices=Membership.Role.choices)
+    token = models.CharField(max_length=64, unique=True, default=_invitation_token)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(_("gültig bis"), default=_in_two_weeks)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    objects = InvitationQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.club}: {self.get_role_display()}"
+
+    @property
+    def is_usable(self) -> bool:
+        return self.revoked_at is None and self.expires_at > timezone.now()
+
+
+class LoginFailure(models.Model):
+    """A failed login, kept for throttling per account and per address (clubs.throttle)."""
+
+    username = models.CharField(max_length=150)
+    address = models.GenericIPAddressField(null=True)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [
+            # throttle: failures for this username since a moment
+            models.Index(fields=["username", "at"], name="loginfailure_username_at"),
+            # throttle: failures from this address since a moment
+            models.Index(fields=["address", "at"], name="loginfailure_address_at"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.username} from {self.address} at {self.at:%Y-%m-%d %H:%M}"

@@ -1,0 +1,38 @@
+from django.urls import path
+
+from clubs import views
+
+app_name = "clubs"
+
+urlpatterns = [
+    path("verein/neu/", views.club_create, name="create"),
+    path("verein/<int:club_id>/", views.club_detail, name="detail"),
+    path("verein/<int:club_id>/runden/neu/", views.runde_create, name="runde_create"),
+    path("verein/<int:club_id>/runde/<int:runde_id>/", views.runde_detail, name="runde"),
+    path("verein/<int:club_id>/runde/<int:runde_id>/tarif/", views.tariff_edit, name="tariff"),
+    path(
+        "verein/<int:club_id>/runde/<int:runde_id>/tarif/vorschau/",
+        views.tariff_preview,
+        name="tariff_preview",
+    ),
+    path("verein/<int:club_id>/spieler/", views.players, name="players"),
+    path("verein/<int:club_id>/spieler/<int:player_id>/", views.player_edit, name="player"),
+    path("verein/<int:club_id>/mitglieder/", views.members, name="members"),
+    path(
+        "verein/<int:club_id>/mitglieder/<int:membership_id>/rolle/",
+        views.member_role,
+        name="member_role",
+    ),
+    path(
+        "verein/<int:club_id>/mitglieder/<int:membership_id>/entfernen/",
+        views.member_remove,
+        name="member_remove",
+    ),
+    path("verein/<int:club_id>/einladungen/", views.invitation_create, name="invitation_create"),
+    path(
+        "verein/<int:club_id>/einladungen/<int:invitation_id>/widerrufen/",
+        views.invitation_revoke,
+        name="invitation_revoke",
+    ),
+    path("einladung/<str:token>/", views.join, name="join"),
+]

@@ -1,0 +1,275 @@
+"""Evenings of a Runde: who sits where, the games in order, every change, and the ledger.
+
+The ledger is append-only, in integer cents: one entry per player per game, payments as
+entries too. A correction never edits a row; it adds entries that reverse the old amounts
+and book the new ones, linked to the Change that caused them. The database refuses UPDATE
+and DELETE on ledger rows and any set of a change's entries for one game (or payment)
+that does not sum to zero (migration 0002).
+"""
+
+import secrets
+
+from django.conf import settings
+from django.contrib.postgres.fields import ArrayField
+from django.db import models
+from django.db.models import Q, Sum
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from clubs.models import Player, Runde, Tariff
+from scoring import Game as EngineGame
+from scoring import GameType, Suit
+
+
+def _share_token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+class EveningQuerySet(models.QuerySet):
+    def open(self):
+        return self.filter(status=Evening.Status.OPEN)
+
+
+class Evening(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", _("läuft")
+        CLOSED = "closed", _("abgeschlossen")
+
+    runde = models.ForeignKey(Runde, on_delete=models.PROTECT, related_name="evenings")
+    # The tariff version in force when the evening started; later changes don't touch it.
+    tariff = models.ForeignKey(Tariff, on_delete=models.PROTECT, related_name="evenings")
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
+    started_at = models.DateTimeField(default=timezone.now)
+    started_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    closed_at = models.DateTimeField(null=True, blank=True)
+    # Seat of the first dealer (index into the seats, in seating order).
+    first_dealer = models.PositiveSmallIntegerField(default=0)
+    # Read-only link for the table; None once revoked. Works only while the evening is open.
+    share_token = models.CharField(
+        max_length=40, unique=True, null=True, blank=True, default=_share_token
+    )
+    # Bumped by every change; the sheet's polling compares it to answer "not modified".
+    version = models.PositiveIntegerField(default=0)
+
+    objects = EveningQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-started_at"]
+        indexes = [
+            # the Runde page: evenings of a Runde, newest first
+            models.Index(fields=["runde", "-started_at"], name="evening_runde_started"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.runde} {timezone.localtime(self.started_at):%d.%m.%Y}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == self.Status.OPEN
+
+
+class Seat(models.Model):
+    """A player present at the evening, in seating order (position 0..n-1, n = 4, 5 or 6)."""
+
+    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["evening", "position"], name="seat_position_unique"),
+            models.UniqueConstraint(fields=["evening", "player"], name="seat_player_unique"),
+            models.CheckConstraint(condition=Q(position__lt=6), name="seat_position_range"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.position + 1}: {self.player}"
+
+
+class GameQuerySet(models.QuerySet):
+    def of_evening(self, evening):
+        return self.filter(evening=evening)
+
+    def booked(self):
+        return self.filter(voided_at__isnull=True)
+
+
+class Game(models.Model):
+    """One game as the table decided it, in the scoring contract's terms.
+
+    Players are stored by Player id; `number` is the order of booking within the evening.
+    A voided game stays (with who voided it and when) but no longer counts.
+    """
+
+    class Type(models.TextChoices):
+        SAUSPIEL = GameType.SAUSPIEL.value, _("Sauspiel")
+        FARBSOLO = GameType.FARBSOLO.value, _("Farbsolo")
+        WENZ = GameType.WENZ.value, _("Wenz")
+        RAMSCH = GameType.RAMSCH.value, _("Ramsch")
+
+    class SuitChoice(models.TextChoices):
+        EICHEL = Suit.EICHEL.value, _("Eichel")
+        GRAS = Suit.GRAS.value, _("Gras")
+        HERZ = Suit.HERZ.value, _("Herz")
+        SCHELLEN = Suit.SCHELLEN.value, _("Schellen")
+
+    evening = models.ForeignKey(Evening, on_delete=models.PROTECT, related_name="games")
+    number = models.PositiveIntegerField()
+    # Made when the entry form is shown: a retried or double-tapped booking books once.
+    key = models.UUIDField(unique=True)
+    dealer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    # The four Player ids at the table, in seating order (the others of the evening sit out).
+    seating = ArrayField(models.BigIntegerField(), size=4)
+
+    type = models.CharField(max_length=10, choices=Type.choices)
+    declarer = models.ForeignKey(
+        Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    partner = models.ForeignKey(
+        Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    suit = models.CharField(max_length=10, choices=SuitChoice.choices, blank=True)
+    won = models.BooleanField(default=False)
+    laufende = models.PositiveSmallIntegerField(default=0)
+    schneider = models.BooleanField(default=False)
+    schwarz = models.BooleanField(default=False)
+    tout = models.BooleanField(default=False)
+    kontra = models.PositiveSmallIntegerField(default=0)
+    doubled = models.PositiveSmallIntegerField(default=0)
+    loser = models.ForeignKey(
+        Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    jungfrauen = ArrayField(models.BigIntegerField(), size=3, default=list, blank=True)
+
+    created_at = models.DateTimeField(default=timezone.now)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    voided_at = models.DateTimeField(null=True, blank=True)
+
+    objects = GameQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["evening", "number"], name="game_number_unique"),
+            models.CheckConstraint(condition=Q(kontra__lte=2), name="game_kontra_range"),
+            models.CheckConstraint(condition=Q(doubled__lte=4), name="game_doubled_range"),
+            models.CheckConstraint(condition=Q(laufende__lte=14), name="game_laufende_range"),
+            models.CheckConstraint(
+                condition=Q(seating__len=4), name="game_four_players_at_the_table"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.number}. {self.get_type_display()}"
+
+    @property
+    def is_booked(self) -> bool:
+        return self.voided_at is None
+
+    def for_engine(self) -> EngineGame:
+        """The engine's view of this game; players are named by their Player id."""
+        return EngineGame(
+            type=GameType(self.type),
+            players=tuple(str(p) for p in self.seating),
+            declarer=_name(self.declarer_id),
+            partner=_name(self.partner_id),
+            suit=Suit(self.suit) if self.suit else None,
+            won=self.won,
+            laufende=self.laufende,
+            schneider=self.schneider,
+            schwarz=self.schwarz,
+            tout=self.tout,
+            kontra=self.kontra,
+            doubled=self.doubled,
+            loser=_name(self.loser_id),
+            jungfrauen=tuple(str(p) for p in self.jungfrauen),
+        )
+
+
+class Change(models.Model):
+    """Who did what to an evening, when, and what it was before and after."""
+
+    class Kind(models.TextChoices):
+        START = "start", _("Abend begonnen")
+        BOOK = "book", _("Spiel gebucht")
+        CORRECT = "correct", _("Spiel korrigiert")
+        VOID = "void", _("Spiel gestrichen")
+        UNDO = "undo", _("Letztes Spiel zurückgenommen")
+        PAYMENT = "payment", _("Zahlung eingetragen")
+        CLOSE = "close", _("Abend abgeschlossen")
+        REOPEN = "reopen", _("Abend wieder geöffnet")
+        SHARE = "share", _("Zuschauer-Link erneuert")
+
+    evening = models.ForeignKey(Evening, on_delete=models.PROTECT, related_name="changes")
+    game = models.ForeignKey(
+        Game, on_delete=models.PROTECT, null=True, blank=True, related_name="changes"
+    )
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField(default=timezone.now)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} ({self.at:%Y-%m-%d %H:%M})"
+
+
+class LedgerQuerySet(models.QuerySet):
+    def balances(self):
+        """{player_id: cents} summed over these entries."""
+        return dict(
+            self.values_list("player_id")
+            .annotate(total=Sum("amount"))
+            .values_list("player_id", "total")
+        )
+
+
+class LedgerEntry(models.Model):
+    """One amount for one player, in cents. Append-only (the database enforces it)."""
+
+    class Kind(models.TextChoices):
+        GAME = "game", _("Spiel")
+        PAYMENT = "payment", _("Zahlung")
+
+    evening = models.ForeignKey(Evening, on_delete=models.PROTECT, related_name="ledger")
+    game = models.ForeignKey(
+        Game, on_delete=models.PROTECT, null=True, blank=True, related_name="ledger"
+    )
+    change = models.ForeignKey(Change, on_delete=models.PROTECT, related_name="ledger")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="ledger")
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    amount = models.BigIntegerField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    objects = LedgerQuerySet.as_manager()
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(kind="game", game__isnull=False) | Q(kind="payment", game__isnull=True),
+                name="ledger_kind_matches_game",
+            ),
+        ]
+        indexes = [
+            # balances per evening and per player of an evening
+            models.Index(fields=["evening", "player"], name="ledger_evening_player"),
+            # balances of a player over all evenings of a Runde
+            models.Index(fields=["player"], name="ledger_player"),
+            # the zero-sum trigger: entries of one change for one game
+            models.Index(fields=["change", "game"], name="ledger_change_game"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id}: {self.amount} ct ({self.kind})"
+
+
+def _name(player_id: int | None) -> str | None:
+    return None if player_id is None else str(player_id)

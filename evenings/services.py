@@ -1,0 +1,418 @@
+"""Every write to an evening: start, book, correct, void, undo, pay, close, reopen.
+
+Each runs in one transaction holding a row lock on the evening, so two phones booking into
+the same evening are served one after the other and the Bock chain stays right. After each
+change the whole evening is rescored by the engine and the ledger is brought in line by
+appending entries (reversals and new amounts), never by editing them.
+"""
+
+import dataclasses
+import uuid
+from collections import defaultdict
+
+from django.db import IntegrityError, transaction
+from django.db.models import F, Max, Sum
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from clubs.models import Player, Runde
+from evenings.models import Change, Evening, Game, LedgerEntry, Seat
+from scoring import EveningResult, ScoringError, score_evening
+from scoring.settlement import Settlement, settle
+
+SEATS = (4, 5, 6)
+
+
+class EveningError(Exception):
+    """A request the evening's state does not allow; German message for the page.
+
+    `field` names the form field the message belongs to, if any.
+    """
+
+    def __init__(self, message: str, field: str | None = None):
+        super().__init__(message)
+        self.field = field
+
+
+@dataclasses.dataclass(frozen=True)
+class GameInput:
+    """A game as the entry form describes it; players by Player id."""
+
+    type: str
+    declarer: int | None = None
+    partner: int | None = None
+    suit: str = ""
+    won: bool = True
+    laufende: int = 0
+    schneider: bool = False
+    schwarz: bool = False
+    tout: bool = False
+    kontra: int = 0
+    doubled: int = 0
+    loser: int | None = None
+    jungfrauen: tuple[int, ...] = ()
+
+    FIELDS = (
+        "type", "declarer", "partner", "suit", "won", "laufende", "schneider", "schwarz",
+        "tout", "kontra", "doubled", "loser", "jungfrauen",
+    )  # fmt: skip
+
+    @classmethod
+    def of(cls, game: Game) -> "GameInput":
+        return cls(
+            type=game.type,
+            declarer=game.declarer_id,
+            partner=game.partner_id,
+            suit=game.suit,
+            won=game.won,
+            laufende=game.laufende,
+            schneider=game.schneider,
+            schwarz=game.schwarz,
+            tout=game.tout,
+            kontra=game.kontra,
+            doubled=game.doubled,
+            loser=game.loser_id,
+            jungfrauen=tuple(game.jungfrauen),
+        )
+
+    def apply_to(self, game: Game) -> None:
+        game.type = self.type
+        game.declarer_id = self.declarer
+        game.partner_id = self.partner
+        game.suit = self.suit
+        game.won = self.won
+        game.laufende = self.laufende
+        game.schneider = self.schneider
+        game.schwarz = self.schwarz
+        game.tout = self.tout
+        game.kontra = self.kontra
+        game.doubled = self.doubled
+        game.loser_id = self.loser
+        game.jungfrauen = list(self.jungfrauen)
+
+    def as_json(self) -> dict[str, object]:
+        data = dataclasses.asdict(self)
+        data["jungfrauen"] = list(self.jungfrauen)
+        return data
+
+
+def playing_positions(seats: int, dealer: int) -> list[int]:
+    """Seat positions that play a game, in order from the dealer's left.
+
+    With 5 at the table the dealer sits out; with 6 the dealer and the player opposite.
+    """
+    if seats not in SEATS:
+        raise ValueError(f"{seats} seats")
+    order = [(dealer + step) % seats for step in range(1, seats + 1)]
+    out = {dealer} if seats == 5 else {dealer, (dealer + 3) % 6} if seats == 6 else set()
+    return [position for position in order if position not in out]
+
+
+@dataclasses.dataclass(frozen=True)
+class Deal:
+    """Who deals the next game and who plays it."""
+
+    dealer: Player
+    playing: list[Player]
+    sitting_out: list[Player]
+
+
+def next_deal(evening: Evening, seats: list[Seat] | None = None) -> Deal:
+    seats = seats if seats is not None else list(evening.seats.select_related("player"))
+    last = evening.games.booked().order_by("-number").values_list("dealer_id", flat=True).first()
+    if last is None:
+        dealer = evening.first_dealer
+    else:
+        dealer = next(s.position for s in seats if s.player_id == last) + 1
+    dealer %= len(seats)
+    playing = playing_positions(len(seats), dealer)
+    return Deal(
+        dealer=seats[dealer].player,
+        playing=[seats[p].player for p in playing],
+        sitting_out=[s.player for s in seats if s.position not in playing],
+    )
+
+
+@transaction.atomic
+def start_evening(runde: Runde, players: list[Player], first_dealer: int, by) -> Evening:
+    """Open an evening with 4, 5 or 6 players in seating order, with the current tariff."""
+    if len(players) not in SEATS:
+        raise EveningError(_("Ein Abend braucht 4, 5 oder 6 Spieler."), "players")
+    if len({p.pk for p in players}) != len(players):
+        raise EveningError(_("Jeder Spieler kann nur einen Platz haben."), "players")
+    if any(p.club_id != runde.club_id for p in players):
+        raise EveningError(_("Nur Spieler des Vereins können mitspielen."), "players")
+    if not 0 <= first_dealer < len(players):
+        raise EveningError(_("Der erste Geber muss am Tisch sitzen."), "first_dealer")
+    evening = Evening.objects.create(
+        runde=runde, tariff=runde.tariffs.latest(), first_dealer=first_dealer, started_by=by
+    )
+    Seat.objects.bulk_create(
+        Seat(evening=evening, player=player, position=position)
+        for position, player in enumerate(players)
+    )
+    Change.objects.create(
+        evening=evening,
+        kind=Change.Kind.START,
+        by=by,
+        after={"players": [p.pk for p in players], "first_dealer": first_dealer},
+    )
+    return evening
+
+
+def _locked(evening_id: int) -> Evening:
+    return Evening.objects.select_for_update().select_related("tariff").get(pk=evening_id)
+
+
+def _require_open(evening: Evening) -> None:
+    if not evening.is_open:
+        raise EveningError(_("Der Abend ist abgeschlossen."))
+
+
+def score(evening: Evening, games: list[Game] | None = None) -> EveningResult:
+    """The engine's scoring of the evening's booked games, players named by id."""
+    games = games if games is not None else list(evening.games.booked())
+    players = [str(p) for p in evening.seats.values_list("player_id", flat=True)]
+    return score_evening(evening.tariff.rules, [g.for_engine() for g in games], players)
+
+
+def _rescore(evening: Evening, change: Change) -> None:
+    """Bring the ledger in line with the engine's scoring of the whole evening.
+
+    1. Score every booked game in order (Bock depends on the sequence).
+    2. Sum the ledger per game and player as it stands.
+    3. For every game whose amounts differ (or that was voided), append entries that
+       reverse the old amounts and entries that book the new ones, all linked to `change`.
+    """
+    games = list(evening.games.booked())
+    result = score(evening, games)
+    standing: dict[int, dict[int, int]] = defaultdict(dict)
+    rows = (
+        LedgerEntry.objects.filter(evening=evening, kind=LedgerEntry.Kind.GAME)
+        .values_list("game_id", "player_id")
+        .annotate(total=Sum("amount"))
+    )
+    for game_id, player_id, total in rows:
+        standing[game_id][player_id] = total
+
+    wanted = {
+        game.pk: {int(player): amount for player, amount in game_result.payouts.items()}
+        for game, game_result in zip(games, result.games, strict=True)
+    }
+    entries = []
+    for game_id in standing.keys() | wanted.keys():
+        old, new = standing.get(game_id, {}), wanted.get(game_id, {})
+        if old == new:
+            continue
+        for player_id, amount in old.items():
+            if amount:
+                entries.append((game_id, player_id, -amount))
+        for player_id, amount in new.items():
+            entries.append((game_id, player_id, amount))
+    LedgerEntry.objects.bulk_create(
+        LedgerEntry(
+            evening=evening,
+            game_id=game_id,
+            change=change,
+            player_id=player_id,
+            kind=LedgerEntry.Kind.GAME,
+            amount=amount,
+        )
+        for game_id, player_id, amount in entries
+    )
+
+
+def _touch(evening: Evening) -> None:
+    Evening.objects.filter(pk=evening.pk).update(version=F("version") + 1)
+
+
+def _check(evening: Evening, game: Game) -> None:
+    """Run the engine's validation on one game; its German message names the field."""
+    try:
+        score_evening(
+            evening.tariff.rules,
+            [game.for_engine()],
+            [str(p) for p in evening.seats.values_list("player_id", flat=True)],
+        )
+    except ScoringError as error:
+        raise EveningError(error.message_de, error.key) from None
+
+
+class KeyReused(EveningError):
+    """The form's key was used for a different game: refuse, never book twice."""
+
+
+@transaction.atomic
+def book_game(evening_id: int, key: uuid.UUID, data: GameInput, by) -> tuple[Game, bool]:
+    """Book the next game of the evening; (game, False) if this key was booked already.
+
+    The key is made when the entry form is shown: a double tap, a retried request or a
+    reload after a lost answer finds the game booked under it instead of booking again.
+    """
+    evening = _locked(evening_id)
+    existing = Game.objects.filter(key=key).first()
+    if existing is not None:
+        if existing.evening_id != evening.pk or GameInput.of(existing) != data:
+            raise KeyReused(
+                _("Dieses Formular wurde schon für ein anderes Spiel benutzt. Bitte neu laden.")
+            )
+        return existing, False
+    _require_open(evening)
+    deal = next_deal(evening)
+    number = (evening.games.aggregate(n=Max("number"))["n"] or 0) + 1
+    game = Game(
+        evening=evening,
+        number=number,
+        key=key,
+        dealer=deal.dealer,
+        seating=[p.pk for p in deal.playing],
+        created_by=by,
+    )
+    data.apply_to(game)
+    _check(evening, game)
+    try:
+        # The evening's lock serializes bookings into this evening; the same key racing
+        # into another evening meets the unique constraint instead.
+        with transaction.atomic():
+            game.save()
+    except IntegrityError:
+        raise KeyReused(
+            _("Dieses Formular wurde schon für ein anderes Spiel benutzt. Bitte neu laden.")
+        ) from None
+    change = Change.objects.create(
+        evening=evening, game=game, kind=Change.Kind.BOOK, by=by, after=data.as_json()
+    )
+    _rescore(evening, change)
+    _touch(evening)
+    return game, True
+
+
+@transaction.atomic
+def correct_game(evening_id: int, game_id: int, data: GameInput, by) -> Game:
+    """Change an earlier game; every later game is rescored (the Bock chain may shift)."""
+    evening = _locked(evening_id)
+    _require_open(evening)
+    game = evening.games.booked().get(pk=game_id)
+    before = GameInput.of(game)
+    if before == data:
+        return game
+    data.apply_to(game)
+    _check(evening, game)
+    game.save()
+    change = Change.objects.create(
+        evening=evening,
+        game=game,
+        kind=Change.Kind.CORRECT,
+        by=by,
+        before=before.as_json(),
+        after=data.as_json(),
+    )
+    _rescore(evening, change)
+    _touch(evening)
+    return game
+
+
+def _void(evening: Evening, game: Game, by, kind: str) -> Game:
+    game.voided_at = timezone.now()
+    game.save(update_fields=["voided_at"])
+    change = Change.objects.create(
+        evening=evening, game=game, kind=kind, by=by, before=GameInput.of(game).as_json()
+    )
+    _rescore(evening, change)
+    _touch(evening)
+    return game
+
+
+@transaction.atomic
+def void_game(evening_id: int, game_id: int, by) -> Game:
+    """Strike a game: it stays on record but no longer counts; later games are rescored."""
+    evening = _locked(evening_id)
+    _require_open(evening)
+    return _void(evening, evening.games.booked().get(pk=game_id), by, Change.Kind.VOID)
+
+
+@transaction.atomic
+def undo_last(evening_id: int, by) -> Game:
+    """Take back the last booked game."""
+    evening = _locked(evening_id)
+    _require_open(evening)
+    game = evening.games.booked().order_by("-number").first()
+    if game is None:
+        raise EveningError(_("Es gibt noch kein Spiel zum Zurücknehmen."))
+    return _void(evening, game, by, Change.Kind.UNDO)
+
+
+def balances(evening: Evening) -> dict[int, int]:
+    """Each player's balance at this evening (games and payments), in seating order."""
+    sums = LedgerEntry.objects.filter(evening=evening).balances()
+    return {pid: sums.get(pid, 0) for pid in evening.seats.values_list("player_id", flat=True)}
+
+
+def settlement(evening: Evening) -> Settlement:
+    """Who pays whom, from what is still open, rounded down to the Runde's unit."""
+    totals = {str(pid): amount for pid, amount in balances(evening).items()}
+    return settle(totals, evening.tariff.settle_unit)
+
+
+@transaction.atomic
+def record_payment(evening_id: int, payer: int, payee: int, amount: int, by) -> Change:
+    """A transfer paid at the table, booked as two ledger entries that sum to zero."""
+    evening = _locked(evening_id)
+    seated = set(evening.seats.values_list("player_id", flat=True))
+    if payer not in seated or payee not in seated or payer == payee:
+        raise EveningError(_("Zahlungen gehen zwischen zwei Spielern des Abends."))
+    if type(amount) is not int or amount <= 0:
+        raise EveningError(_("Der Betrag muss größer als null sein."), "amount")
+    change = Change.objects.create(
+        evening=evening,
+        kind=Change.Kind.PAYMENT,
+        by=by,
+        after={"payer": payer, "payee": payee, "amount": amount},
+    )
+    LedgerEntry.objects.bulk_create(
+        [
+            LedgerEntry(
+                evening=evening, change=change, player_id=payer, kind="payment", amount=amount
+            ),
+            LedgerEntry(
+                evening=evening, change=change, player_id=payee, kind="payment", amount=-amount
+            ),
+        ]
+    )
+    _touch(evening)
+    return change
+
+
+@transaction.atomic
+def close_evening(evening_id: int, by) -> Evening:
+    evening = _locked(evening_id)
+    _require_open(evening)
+    evening.status = Evening.Status.CLOSED
+    evening.closed_at = timezone.now()
+    evening.save(update_fields=["status", "closed_at"])
+    Change.objects.create(evening=evening, kind=Change.Kind.CLOSE, by=by)
+    _touch(evening)
+    return evening
+
+
+@transaction.atomic
+def reopen_evening(evening_id: int, by) -> Evening:
+    evening = _locked(evening_id)
+    if evening.is_open:
+        raise EveningError(_("Der Abend ist noch offen."))
+    evening.status = Evening.Status.OPEN
+    evening.closed_at = None
+    evening.save(update_fields=["status", "closed_at"])
+    Change.objects.create(evening=evening, kind=Change.Kind.REOPEN, by=by)
+    _touch(evening)
+    return evening
+
+
+@transaction.atomic
+def renew_share_link(evening_id: int, by, revoke: bool = False) -> Evening:
+    """Replace the read-only link (the old one stops working), or revoke it altogether."""
+    evening = _locked(evening_id)
+    evening.share_token = None if revoke else Evening._meta.get_field("share_token").default()
+    evening.save(update_fields=["share_token"])
+    Change.objects.create(evening=evening, kind=Change.Kind.SHARE, by=by, after={"revoked": revoke})
+    return evening

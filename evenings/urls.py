@@ -1,0 +1,28 @@
+from django.urls import path
+
+from evenings import views
+
+app_name = "evenings"
+
+urlpatterns = [
+    path("verein/<int:club_id>/runde/<int:runde_id>/abend/neu/", views.start, name="start"),
+    path(
+        "verein/<int:club_id>/runde/<int:runde_id>/konten/",
+        views.runde_balances,
+        name="runde_balances",
+    ),
+    path("abend/<int:evening_id>/", views.detail, name="detail"),
+    path("abend/<int:evening_id>/buchen/", views.book, name="book"),
+    path("abend/<int:evening_id>/vorschau/", views.preview, name="preview"),
+    path("abend/<int:evening_id>/blatt/", views.sheet_poll, name="sheet"),
+    path("abend/<int:evening_id>/spiel/<int:game_id>/", views.game_edit, name="game"),
+    path("abend/<int:evening_id>/spiel/<int:game_id>/streichen/", views.game_void, name="void"),
+    path("abend/<int:evening_id>/zuruecknehmen/", views.undo, name="undo"),
+    path("abend/<int:evening_id>/verlauf/", views.history, name="history"),
+    path("abend/<int:evening_id>/abrechnung/", views.settlement, name="settlement"),
+    path("abend/<int:evening_id>/zahlung/", views.payment, name="payment"),
+    path("abend/<int:evening_id>/wieder-oeffnen/", views.reopen, name="reopen"),
+    path("abend/<int:evening_id>/zuschauer-link/", views.share, name="share"),
+    path("live/<str:token>/", views.live, name="live"),
+    path("live/<str:token>/blatt/", views.live_poll, name="live_sheet"),
+]

@@ -1,0 +1,487 @@
+"""Accounts: sign-up, throttled login, password change and reset, profile."""
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth import SESSION_KEY, get_user_model
+from django.core import mail
+from django.urls import reverse
+from django.utils import timezone
+
+from clubs import throttle
+from clubs.models import LoginFailure
+
+User = get_user_model()
+
+NEW_PASSWORD = "Herz-Solo-mit-Schneider-77"
+THROTTLED = "Zu viele fehlgeschlagene Anmeldeversuche. Bitte in 15 Minuten erneut versuchen."
+HOME = "203.0.113.7"
+ELSEWHERE = "198.51.100.23"
+
+
+@pytest.fixture(autouse=True)
+def fast_hashing(settings):
+    # Each login attempt hashes a password; the throttle tests make dozens of them.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def signup_data(**overrides) -> dict:
+    return {
+        "username": "vroni",
+        "first_name": "Vroni",
+        "email": "vroni@example.org",
+        "password1": NEW_PASSWORD,
+        "password2": NEW_PASSWORD,
+        **overrides,
+    }
+
+
+def log_in(client, username: str, password: str, address: str = HOME):
+    return client.post(
+        reverse("login"), {"username": username, "password": password}, REMOTE_ADDR=address
+    )
+
+
+def logged_in_as(client):
+    return client.session.get(SESSION_KEY)
+
+
+# Sign-up
+
+
+def test_a_newcomer_signs_up_and_is_logged_in(client, db):
+    response = client.post(reverse("signup"), signup_data())
+
+    assert response.status_code == 302
+    assert response.url == reverse("start")
+    vroni = User.objects.get(username="vroni")
+    assert vroni.first_name == "Vroni"
+    assert vroni.email == "vroni@example.org"
+    assert vroni.check_password(NEW_PASSWORD)
+    assert not vroni.is_staff
+    assert logged_in_as(client) == str(vroni.pk)
+
+
+def test_signup_sends_the_newcomer_on_to_a_safe_next(client, db):
+    response = client.post(
+        reverse("signup") + "?next=/einladung/abc/", signup_data(next="/einladung/abc/")
+    )
+
+    assert response.status_code == 302
+    assert response.url == "/einladung/abc/"
+    assert User.objects.filter(username="vroni").exists()
+
+
+def test_signup_refuses_a_next_to_another_site_and_goes_to_start(client, db):
+    response = client.post(reverse("signup"), signup_data(next="https://evil.example/"))
+
+    assert response.status_code == 302
+    assert response.url == reverse("start")
+    assert logged_in_as(client) == str(User.objects.get(username="vroni").pk)
+
+
+def test_the_signup_page_keeps_next_and_links_to_login_with_it(client, db):
+    response = client.get(reverse("signup"), {"next": "/einladung/abc/"})
+
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert '<input type="hidden" name="next" value="/einladung/abc/">' in html
+    assert f'href="{reverse("login")}?next=/einladung/abc/"' in html
+
+
+def test_the_signup_page_drops_an_unsafe_next(client, db):
+    response = client.get(reverse("signup"), {"next": "https://evil.example/"})
+
+    assert "evil.example" not in response.content.decode()
+
+
+def test_a_taken_username_gets_a_german_error_at_the_field(client, user):
+    response = client.post(reverse("signup"), signup_data(username="Sepp"))
+
+    assert response.status_code == 200
+    assert response.context["form"].errors["username"] == [
+        "Dieser Benutzername ist bereits vergeben."
+    ]
+    assert "Dieser Benutzername ist bereits vergeben." in response.content.decode()
+    assert list(User.objects.values_list("username", flat=True)) == ["sepp"]
+    assert logged_in_as(client) is None
+
+
+def test_mismatched_passwords_get_a_german_error_and_create_nothing(client, db):
+    response = client.post(reverse("signup"), signup_data(password2="Herz-Solo-ohne-Schneider"))
+
+    assert response.status_code == 200
+    assert response.context["form"].errors["password2"] == [
+        "Die beiden Passwörter sind nicht identisch."
+    ]
+    assert not User.objects.exists()
+    assert logged_in_as(client) is None
+
+
+def test_a_weak_password_is_refused_with_djangos_german_reasons(client, db):
+    response = client.post(reverse("signup"), signup_data(password1="12345", password2="12345"))
+
+    assert response.status_code == 200
+    errors = response.context["form"].errors["password2"]
+    assert "Dieses Passwort ist zu kurz. Es muss mindestens 8 Zeichen enthalten." in errors
+    assert not User.objects.exists()
+
+
+def test_signup_requires_a_name_and_a_valid_email(client, db):
+    response = client.post(reverse("signup"), signup_data(first_name="", email="vroni@"))
+
+    assert response.status_code == 200
+    errors = response.context["form"].errors
+    assert errors["first_name"] == ["Dieses Feld ist zwingend erforderlich."]
+    assert errors["email"] == ["Bitte gültige E-Mail-Adresse eingeben."]
+    assert not User.objects.exists()
+
+
+def test_a_logged_in_user_who_opens_signup_goes_on_to_next(client, user):
+    client.force_login(user)
+
+    response = client.get(reverse("signup"), {"next": "/einladung/abc/"})
+
+    assert response.status_code == 302
+    assert response.url == "/einladung/abc/"
+
+
+# Login, logout and throttling
+
+
+def test_the_login_page_links_to_signup_keeping_next_and_to_the_reset(client, db):
+    response = client.get(reverse("login"), {"next": "/einladung/abc/"})
+
+    html = response.content.decode()
+    assert f'href="{reverse("signup")}?next=/einladung/abc/"' in html
+    assert f'href="{reverse("password_reset")}"' in html
+
+
+def test_a_user_logs_in_and_out(client, user, password):
+    response = log_in(client, "sepp", password)
+
+    assert response.status_code == 302
+    assert response.url == reverse("start")
+    assert logged_in_as(client) == str(user.pk)
+
+    response = client.post(reverse("logout"))
+
+    assert response.url == reverse("login")
+    assert logged_in_as(client) is None
+
+
+def test_a_failed_login_is_recorded_by_lowercased_name_and_real_address(client, user):
+    client.post(
+        reverse("login"),
+        {"username": "SEPP", "password": "falsch"},
+        REMOTE_ADDR=HOME,
+        HTTP_X_FORWARDED_FOR=ELSEWHERE,
+    )
+
+    failure = LoginFailure.objects.get()
+    assert failure.username == "sepp"
+    assert failure.address == HOME  # X-Forwarded-For is the client's word, not trusted
+
+
+def test_five_failures_lock_the_account_even_for_the_right_password(client, user, password):
+    for _ in range(throttle.FAILURES_PER_ACCOUNT):
+        response = log_in(client, "sepp", "falsch")
+        assert response.status_code == 200
+
+    response = log_in(client, "sepp", password)
+
+    assert response.status_code == 200
+    assert response.context["form"].non_field_errors() == [THROTTLED]
+    assert THROTTLED in response.content.decode()
+    assert logged_in_as(client) is None
+    # The refused attempt checked nothing, so it is not a failure of its own.
+    assert LoginFailure.objects.filter(username="sepp").count() == 5
+
+
+def test_failures_under_any_spelling_of_the_name_count_together(client, user, password):
+    for spelling in ["Sepp", "SEPP", "sePP", "sepp", "SePp"]:
+        log_in(client, spelling, "falsch")
+
+    response = log_in(client, "sepp", password)
+
+    assert response.context["form"].non_field_errors() == [THROTTLED]
+    assert logged_in_as(client) is None
+
+
+def test_four_failures_still_let_the_right_password_in_and_are_then_forgotten(
+    client, user, password
+):
+    for _ in range(throttle.FAILURES_PER_ACCOUNT - 1):
+        log_in(client, "sepp", "falsch")
+    LoginFailure.objects.create(username="hias", address=HOME)
+
+    response = log_in(client, "sepp", password)
+
+    assert response.status_code == 302
+    assert logged_in_as(client) == str(user.pk)
+    assert not LoginFailure.objects.filter(username="sepp").exists()
+    # Only the account's own failures are cleared.
+    assert LoginFailure.objects.filter(username="hias").count() == 1
+
+
+def test_a_locked_account_leaves_other_accounts_from_other_addresses_alone(client, user, password):
+    hias = User.objects.create_user(username="hias", password=password, first_name="Hias")
+    for _ in range(throttle.FAILURES_PER_ACCOUNT):
+        log_in(client, "sepp", "falsch", address=HOME)
+
+    response = log_in(client, "hias", password, address=ELSEWHERE)
+
+    assert response.status_code == 302
+    assert logged_in_as(client) == str(hias.pk)
+
+
+def test_twenty_failures_from_one_address_block_every_name_from_there(client, user, password):
+    for number in range(throttle.FAILURES_PER_ADDRESS):
+        log_in(client, f"rater{number}", "falsch", address=HOME)
+
+    response = log_in(client, "sepp", password, address=HOME)
+
+    assert response.context["form"].non_field_errors() == [THROTTLED]
+    assert logged_in_as(client) is None
+
+    response = log_in(client, "sepp", password, address=ELSEWHERE)
+
+    assert response.status_code == 302
+    assert logged_in_as(client) == str(user.pk)
+
+
+def test_nineteen_failures_from_one_address_do_not_block_it(client, user, password):
+    for number in range(throttle.FAILURES_PER_ADDRESS - 1):
+        LoginFailure.objects.create(username=f"rater{number}", address=HOME)
+
+    response = log_in(client, "sepp", password, address=HOME)
+
+    assert response.status_code == 302
+
+
+def test_failures_older_than_fifteen_minutes_do_not_count(client, user, password):
+    long_ago = timezone.now() - throttle.WINDOW - timedelta(seconds=1)
+    for number in range(throttle.FAILURES_PER_ADDRESS):
+        LoginFailure.objects.create(username=f"rater{number}", address=HOME, at=long_ago)
+    for _ in range(throttle.FAILURES_PER_ACCOUNT):
+        LoginFailure.objects.create(username="sepp", address=ELSEWHERE, at=long_ago)
+
+    response = log_in(client, "sepp", password, address=HOME)
+
+    assert response.status_code == 302
+    assert logged_in_as(client) == str(user.pk)
+
+
+def test_failures_within_fifteen_minutes_still_count(client, user, password):
+    a_while_ago = timezone.now() - throttle.WINDOW + timedelta(minutes=1)
+    for _ in range(throttle.FAILURES_PER_ACCOUNT):
+        LoginFailure.objects.create(username="sepp", address=ELSEWHERE, at=a_while_ago)
+
+    response = log_in(client, "sepp", password, address=HOME)
+
+    assert response.context["form"].non_field_errors() == [THROTTLED]
+
+
+def test_a_login_without_a_password_is_a_field_error_not_a_failure(client, user):
+    response = log_in(client, "sepp", "")
+
+    assert response.status_code == 200
+    assert response.context["form"].errors["password"] == ["Dieses Feld ist zwingend erforderlich."]
+    assert not LoginFailure.objects.exists()
+
+
+@pytest.mark.parametrize("remote_addr", ["", "unix:/run/gunicorn.sock", "not an address"])
+def test_a_request_without_a_usable_address_is_throttled_by_name_only(client, user, remote_addr):
+    log_in(client, "sepp", "falsch", address=remote_addr)
+
+    assert LoginFailure.objects.get().address is None
+
+
+# Password change
+
+
+def test_password_change_requires_login(client, db):
+    response = client.get(reverse("password_change"))
+
+    assert response.status_code == 302
+    assert response.url == f"{reverse('login')}?next={reverse('password_change')}"
+
+
+def test_a_user_changes_their_password_and_stays_logged_in(client, user, password):
+    client.force_login(user)
+
+    response = client.post(
+        reverse("password_change"),
+        {"old_password": password, "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD},
+    )
+
+    assert response.status_code == 302
+    assert response.url == reverse("password_change_done")
+    user.refresh_from_db()
+    assert user.check_password(NEW_PASSWORD)
+    assert logged_in_as(client) == str(user.pk)
+    assert client.get(reverse("password_change_done")).status_code == 200
+
+
+def test_a_wrong_old_password_changes_nothing(client, user, password):
+    client.force_login(user)
+
+    response = client.post(
+        reverse("password_change"),
+        {"old_password": "falsch", "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD},
+    )
+
+    assert response.status_code == 200
+    assert response.context["form"].errors["old_password"] == [
+        "Das alte Passwort war falsch. Bitte neu eingeben."
+    ]
+    user.refresh_from_db()
+    assert user.check_password(password)
+
+
+# Password reset
+
+
+def request_reset(client, email: str = "sepp@example.org"):
+    return client.post(reverse("password_reset"), {"email": email})
+
+
+def reset_link() -> str:
+    (message,) = mail.outbox
+    match = re.search(r"http://testserver(/konto/passwort-neu/[^/\s]+/[^/\s]+/)", message.body)
+    assert match, message.body
+    return match.group(1)
+
+
+def test_a_password_reset_sends_one_german_email_with_a_link(client, user):
+    response = request_reset(client, "SEPP@example.org")
+
+    assert response.status_code == 302
+    assert response.url == reverse("password_reset_done")
+    assert len(mail.outbox) == 1
+    message = mail.outbox[0]
+    assert message.to == ["sepp@example.org"]
+    assert message.subject == "Neues Passwort für Schafkopf"
+    assert "Servus Sepp," in message.body
+    assert "Dein Benutzername ist: sepp" in message.body
+    assert "&" not in message.body  # plain text, not HTML-escaped
+    assert reset_link()
+
+
+def test_a_reset_for_an_unknown_email_sends_nothing_and_looks_the_same(client, user):
+    response = request_reset(client, "niemand@example.org")
+
+    assert response.status_code == 302
+    assert response.url == reverse("password_reset_done")
+    assert mail.outbox == []
+
+
+def test_an_invalid_email_on_the_reset_form_gets_a_german_error(client, user):
+    response = request_reset(client, "sepp@")
+
+    assert response.status_code == 200
+    assert response.context["form"].errors["email"] == ["Bitte gültige E-Mail-Adresse eingeben."]
+    assert mail.outbox == []
+
+
+def test_following_the_reset_link_sets_a_new_password_once(client, user, password):
+    request_reset(client)
+    link = reset_link()
+
+    # Django swaps the token in the address for one kept in the session.
+    form_page = client.get(link, follow=True)
+    assert form_page.context["validlink"]
+    response = client.post(
+        form_page.redirect_chain[-1][0],
+        {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD},
+    )
+
+    assert response.status_code == 302
+    assert response.url == reverse("password_reset_complete")
+    user.refresh_from_db()
+    assert user.check_password(NEW_PASSWORD)
+    assert not user.check_password(password)
+    assert logged_in_as(client) is None  # they log in with it themselves
+
+    used = client.get(link, follow=True)
+    assert not used.context["validlink"]
+    assert "Link nicht mehr gültig" in used.content.decode()
+
+
+def test_a_reset_unlocks_an_account_locked_by_failures(client, user):
+    for _ in range(throttle.FAILURES_PER_ACCOUNT):
+        log_in(client, "sepp", "falsch")
+    request_reset(client)
+    form_page = client.get(reset_link(), follow=True)
+    client.post(
+        form_page.redirect_chain[-1][0],
+        {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD},
+    )
+
+    response = log_in(client, "sepp", NEW_PASSWORD)
+
+    assert response.status_code == 302
+    assert logged_in_as(client) == str(user.pk)
+
+
+# Profile
+
+
+def test_the_profile_requires_login(client, db):
+    response = client.get(reverse("profile"))
+
+    assert response.status_code == 302
+    assert response.url == f"{reverse('login')}?next={reverse('profile')}"
+
+
+def test_a_user_changes_their_own_name_and_email_and_nothing_else(client, user, password):
+    hias = User.objects.create_user(
+        username="hias", password=password, first_name="Hias", email="hias@example.org"
+    )
+    client.force_login(user)
+
+    response = client.post(
+        reverse("profile"),
+        {
+            "first_name": "Seppi",
+            "email": "seppi@example.org",
+            "username": "hias",
+            "is_staff": "on",
+            "is_superuser": "on",
+        },
+        follow=True,
+    )
+
+    assert response.redirect_chain == [(reverse("profile"), 302)]
+    assert "Dein Profil ist gespeichert." in response.content.decode()
+    user.refresh_from_db()
+    assert (user.username, user.first_name, user.email) == ("sepp", "Seppi", "seppi@example.org")
+    assert not user.is_staff
+    assert not user.is_superuser
+    hias.refresh_from_db()
+    assert (hias.first_name, hias.email) == ("Hias", "hias@example.org")
+
+
+def test_an_invalid_profile_shows_german_errors_and_saves_nothing(client, user):
+    client.force_login(user)
+
+    response = client.post(reverse("profile"), {"first_name": "Seppi", "email": "kaputt"})
+
+    assert response.status_code == 200
+    assert response.context["form"].errors["email"] == ["Bitte gültige E-Mail-Adresse eingeben."]
+    # The page header still shows the saved name, not the one that was refused.
+    assert ">Sepp</a>" in response.content.decode()
+    user.refresh_from_db()
+    assert (user.first_name, user.email) == ("Sepp", "sepp@example.org")
+
+
+def test_the_profile_shows_the_current_name_and_email(client, user):
+    client.force_login(user)
+
+    response = client.get(reverse("profile"))
+
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'value="Sepp"' in html
+    assert 'value="sepp@example.org"' in html

@@ -1,0 +1,272 @@
+from django.urls import reverse
+
+from clubs.models import Club, Invitation, Membership, Player, Runde, Tariff
+
+
+def test_anyone_can_create_a_club_and_becomes_its_admin_and_player(client, user):
+    client.force_login(user)
+
+    response = client.post(reverse("clubs:create"), {"name": "Schafkopf-Stammtisch Haidhausen"})
+
+    club = Club.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == reverse("clubs:detail", args=[club.pk])
+    assert club.name == "Schafkopf-Stammtisch Haidhausen"
+    assert Membership.objects.get(club=club, user=user).role == Membership.Role.ADMIN
+    assert Player.objects.get(club=club).user == user
+
+
+def test_a_club_without_a_name_is_not_created(client, user):
+    client.force_login(user)
+
+    response = client.post(reverse("clubs:create"), {"name": "  "})
+
+    assert response.status_code == 200
+    assert "Dieses Feld ist zwingend erforderlich." in response.text
+    assert not Club.objects.exists()
+
+
+def test_the_start_page_lists_the_users_clubs_to_switch_between(client, admin, club, other_admin):
+    services_club = Club.objects.get(name="Kartler Giesing")
+    Membership.objects.create(user=admin, club=services_club, role=Membership.Role.PLAYER)
+    client.force_login(admin)
+
+    response = client.get("/")
+
+    assert reverse("clubs:detail", args=[club.pk]) in response.text
+    assert reverse("clubs:detail", args=[services_club.pk]) in response.text
+
+
+def test_an_admin_creates_a_runde_with_the_ordinary_tariff(client, admin, club):
+    client.force_login(admin)
+
+    response = client.post(reverse("clubs:runde_create", args=[club.pk]), {"name": "Freitag"})
+
+    runde = Runde.objects.get(club=club)
+    assert response.status_code == 302
+    tariff = runde.tariffs.get()
+    assert (tariff.sauspiel, tariff.farbsolo, tariff.wenz, tariff.ramsch) == (10, 50, 50, 10)
+    assert tariff.created_by == admin
+
+
+def test_a_second_runde_with_the_same_name_is_refused(client, admin, club, runde):
+    client.force_login(admin)
+
+    response = client.post(
+        reverse("clubs:runde_create", args=[club.pk]), {"name": "donnerstagsrunde"}
+    )
+
+    assert response.status_code == 200
+    assert "Runde" in response.text and "gibt es" in response.text
+    assert club.runden.count() == 1
+
+
+TARIFF = {
+    "sauspiel": "0,20",
+    "farbsolo": "0,5",
+    "wenz": "1",
+    "ramsch": "0,20",
+    "laufende": "0,10",
+    "laufende_min": "3",
+    "laufende_max": "8",
+    "laufende_min_wenz": "2",
+    "schneider": "0,10",
+    "schwarz": "0,10",
+    "bock": "ramsch",
+    "jungfrau": "on",
+    "settle_unit": "50",
+}
+
+
+def test_changing_the_tariff_adds_a_version_and_keeps_the_old_one(client, admin, club, runde):
+    old = runde.tariff
+    client.force_login(admin)
+
+    response = client.post(reverse("clubs:tariff", args=[club.pk, runde.pk]), TARIFF)
+
+    assert response.status_code == 302
+    new = Runde.objects.get(pk=runde.pk).tariff
+    assert new.pk != old.pk
+    assert (new.sauspiel, new.farbsolo, new.wenz, new.laufende_min_wenz) == (20, 50, 100, 2)
+    assert (new.bock, new.jungfrau, new.settle_unit) == ("ramsch", True, 50)
+    assert new.valid_from > old.valid_from
+    old.refresh_from_db()
+    assert old.sauspiel == 10  # the old version is untouched
+    assert Tariff.objects.filter(runde=runde).valid_at(old.valid_from) == old
+
+
+def test_saving_an_unchanged_tariff_adds_no_version(client, admin, club, runde):
+    client.force_login(admin)
+    unchanged = TARIFF | {
+        "sauspiel": "0,10",
+        "farbsolo": "0,50",
+        "wenz": "0,50",
+        "ramsch": "0,10",
+        "laufende_min_wenz": "3",
+        "bock": "off",
+        "settle_unit": "1",
+    }
+    del unchanged["jungfrau"]
+
+    client.post(reverse("clubs:tariff", args=[club.pk, runde.pk]), unchanged)
+
+    assert runde.tariffs.count() == 1
+
+
+def test_a_bad_amount_is_refused_at_its_field_and_nothing_changes(client, admin, club, runde):
+    client.force_login(admin)
+
+    response = client.post(
+        reverse("clubs:tariff", args=[club.pk, runde.pk]), TARIFF | {"sauspiel": "0,105"}
+    )
+
+    assert response.status_code == 200
+    assert 'id="id_sauspiel_error"' in response.text
+    assert "Höchstens zwei Stellen nach dem Komma" in response.text
+    assert runde.tariffs.count() == 1
+
+
+def test_the_engines_rule_check_lands_at_the_field(client, admin, club, runde):
+    client.force_login(admin)
+
+    response = client.post(
+        reverse("clubs:tariff", args=[club.pk, runde.pk]),
+        TARIFF | {"laufende_min": "5", "laufende_max": "4"},
+    )
+
+    assert response.status_code == 200
+    assert 'id="id_laufende_max_error"' in response.text
+    assert runde.tariffs.count() == 1
+
+
+def test_the_preview_shows_what_games_cost_under_the_typed_tariff(client, admin, club, runde):
+    client.force_login(admin)
+
+    response = client.post(
+        reverse("clubs:tariff_preview", args=[club.pk, runde.pk]),
+        TARIFF,
+        headers={"HX-Request": "true"},
+    )
+
+    assert response.status_code == 200
+    assert response.text.lstrip().startswith('<section id="preview"')
+    assert "Sauspiel gewonnen" in response.text
+    assert "0,20 €" in response.text  # a plain Sauspiel at 0,20
+    assert "Ramsch mit Jungfrau" in response.text
+    assert runde.tariffs.count() == 1  # previewing saves nothing
+
+
+def test_the_preview_of_an_invalid_tariff_asks_for_valid_values(client, admin, club, runde):
+    client.force_login(admin)
+
+    response = client.post(
+        reverse("clubs:tariff_preview", args=[club.pk, runde.pk]),
+        TARIFF | {"wenz": "viel"},
+        headers={"HX-Request": "true"},
+    )
+
+    assert response.status_code == 200
+    assert "sobald alle Werte gültig sind" in response.text
+
+
+def test_without_bock_and_jungfrau_the_preview_shows_neither(client, admin, club, runde):
+    client.force_login(admin)
+
+    response = client.get(reverse("clubs:tariff", args=[club.pk, runde.pk]))
+
+    assert "Jungfrau" not in response.text.split('id="preview"')[1]
+    assert "Bock" not in response.text.split('id="preview"')[1]
+
+
+def test_the_runde_page_shows_which_tariff_was_valid_when(client, admin, club, runde):
+    client.force_login(admin)
+    client.post(reverse("clubs:tariff", args=[club.pk, runde.pk]), TARIFF)
+
+    response = client.get(reverse("clubs:runde", args=[club.pk, runde.pk]))
+
+    assert response.text.count("gültig ab") == 2
+    assert "aktuell" in response.text
+
+
+def test_an_admin_adds_a_player_without_an_account(client, admin, club):
+    client.force_login(admin)
+
+    client.post(reverse("clubs:players", args=[club.pk]), {"name": "Wastl"})
+
+    assert club.players.get(name="Wastl").user is None
+
+
+def test_two_players_of_a_club_cannot_share_a_name(client, admin, club):
+    client.force_login(admin)
+    client.post(reverse("clubs:players", args=[club.pk]), {"name": "Wastl"})
+
+    response = client.post(reverse("clubs:players", args=[club.pk]), {"name": "wastl"})
+
+    assert "gibt es im Verein schon" in response.text
+    assert club.players.filter(name__iexact="wastl").count() == 1
+
+
+def test_an_invited_user_joins_in_the_links_role(client, admin, club, user):
+    invitation = Invitation.objects.create(club=club, role="schreiber", created_by=admin)
+    client.force_login(user)
+
+    response = client.post(reverse("clubs:join", args=[invitation.token]))
+
+    assert response.status_code == 302
+    assert Membership.objects.get(club=club, user=user).role == "schreiber"
+    assert club.players.get(user=user).name == "Sepp"
+
+
+def test_a_stranger_following_an_invitation_is_sent_to_sign_up(client, club, admin):
+    invitation = Invitation.objects.create(club=club, role="spieler", created_by=admin)
+
+    response = client.get(reverse("clubs:join", args=[invitation.token]))
+
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("signup") + "?next=/einladung/")
+
+
+def test_a_revoked_invitation_no_longer_works(client, admin, club, user):
+    invitation = Invitation.objects.create(club=club, role="spieler", created_by=admin)
+    client.force_login(admin)
+    client.post(reverse("clubs:invitation_revoke", args=[club.pk, invitation.pk]))
+    client.force_login(user)
+
+    response = client.post(reverse("clubs:join", args=[invitation.token]))
+
+    assert response.status_code == 200
+    assert "gilt nicht mehr" in response.text
+    assert not Membership.objects.filter(user=user).exists()
+
+
+def test_the_last_admin_cannot_step_down(client, admin, club):
+    client.force_login(admin)
+    own = Membership.objects.get(user=admin, club=club)
+
+    client.post(reverse("clubs:member_role", args=[club.pk, own.pk]), {"role": "spieler"})
+
+    own.refresh_from_db()
+    assert own.role == "admin"
+
+
+def test_a_stranger_with_a_revoked_link_learns_it_before_signing_up(client, admin, club):
+    invitation = Invitation.objects.create(club=club, role="spieler", created_by=admin)
+    invitation.revoked_at = invitation.created_at
+    invitation.save()
+
+    response = client.get(reverse("clubs:join", args=[invitation.token]))
+
+    assert response.status_code == 200
+    assert "gilt nicht mehr" in response.text
+
+
+def test_an_expired_session_keeps_the_tariff_being_typed(client, admin, club, runde):
+    response = client.post(
+        reverse("clubs:tariff_preview", args=[club.pk, runde.pk]),
+        TARIFF,
+        headers={"HX-Request": "true"},
+    )
+
+    assert response.status_code == 200
+    assert response["HX-Retarget"] == "#preview"
+    assert "Anmeldung ist abgelaufen" in response.text

@@ -1,0 +1,60 @@
+import pytest
+from django.core.exceptions import ValidationError
+
+from clubs.forms import euro_input, parse_euro
+
+
+@pytest.mark.parametrize(
+    ("typed", "cents"),
+    [
+        ("0,10", 10),
+        ("0,5", 50),
+        ("1", 100),
+        ("1,50", 150),
+        (",5", 50),
+        ("0", 0),
+        ("1.000,00", 100_000),
+        ("1.000", 100_000),
+        ("0.10", 10),
+        ("2.5", 250),
+        (" 0,30 € ", 30),
+        ("1,-", None),
+        ("10.000,00", 1_000_000),
+    ],
+)
+def test_amounts_are_parsed_exactly_into_cents(typed, cents):
+    if cents is None:
+        with pytest.raises(ValidationError):
+            parse_euro(typed)
+    else:
+        assert parse_euro(typed) == cents
+
+
+@pytest.mark.parametrize(
+    ("typed", "code", "message"),
+    [
+        ("0,105", "precision", "Höchstens zwei Stellen nach dem Komma"),
+        ("-1", "negative", "nicht negativ"),
+        ("-0,10", "negative", "nicht negativ"),
+        ("", "required", "Bitte einen Betrag eingeben"),
+        ("   ", "required", "Bitte einen Betrag eingeben"),
+        ("zehn", "invalid", "Bitte einen Betrag in Euro eingeben"),
+        ("0,1a", "invalid", "Bitte einen Betrag in Euro eingeben"),
+        ("1,2,3", "invalid", "Bitte einen Betrag in Euro eingeben"),
+        ("1.000.5", "invalid", "Komma vor den Cent"),
+        ("10.000,01", "max_value", "höchstens 10.000,00 €"),
+        ("1e3", "invalid", "Bitte einen Betrag in Euro eingeben"),
+    ],
+)
+def test_nonsense_gets_a_clear_german_message(typed, code, message):
+    with pytest.raises(ValidationError) as raised:
+        parse_euro(typed)
+
+    assert raised.value.code == code
+    assert message in raised.value.messages[0]
+
+
+@pytest.mark.parametrize(("cents", "shown"), [(10, "0,10"), (150, "1,50"), (0, "0,00")])
+def test_cents_are_shown_in_the_field_as_people_type_them(cents, shown):
+    assert euro_input(cents) == shown
+    assert parse_euro(shown) == cents

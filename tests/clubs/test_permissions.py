@@ -1,0 +1,520 @@
+"""Who may do what, for every URL of the app: one test per URL, role and HTTP method.
+
+The matrix below is the app's access policy written down as data. A URL added to the
+project without a row here fails `test_every_url_of_the_app_has_a_row_in_the_matrix`, so
+nobody can add a page without deciding who may see it.
+
+The rules: a person sees only clubs they belong to; an outsider (admin of another club)
+gets 404 for anything of the club, so its existence is not revealed; anonymous visitors are
+sent to the login page; players only look (club, Runden, players, evenings); Schreiber
+also run evenings; only admins change tariffs, roles, players and invitations. A refused
+request changes nothing.
+"""
+
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
+
+from clubs import services as club_services
+from clubs.models import Club, Invitation, Membership, Player, Runde, Tariff
+from evenings import services as evening_services
+from evenings.models import Change, Evening, Game, LedgerEntry, Seat
+
+User = get_user_model()
+
+# The cast's password (tests/clubs/conftest.py) and a new one for the password change.
+PASSWORD = "Geheim-123-Schafkopf"
+NEW_PASSWORD = "Herz-Solo-mit-Schneider-77"
+
+ROLES = ("anonymous", "outsider", "player", "scorekeeper", "admin")
+LOGGED_IN = frozenset(ROLES) - {"anonymous"}
+SCORERS = frozenset({"scorekeeper", "admin"})
+ADMIN = frozenset({"admin"})
+METHODS = ("GET", "POST", "PUT", "DELETE")
+# PUT and DELETE share one expectation per URL and role, as nothing in the app answers
+# them; a row names PUT on its own only where Django's class-based views differ.
+OTHER = "other"
+
+# Cells are status codes, or one of these: a 302 to the login (or sign-up) page that
+# carries the requested path as ?next=, so the visitor comes back after logging in.
+LOGIN = "login"
+SIGNUP = "signup"
+
+
+def every(expected):
+    """The same answer for every role."""
+    return (expected,) * len(ROLES)
+
+
+def logged_in(allowed):
+    """Anonymous to the login page, everyone with an account `allowed`."""
+    return (LOGIN, allowed, allowed, allowed, allowed)
+
+
+def members_only(allowed):
+    """Anonymous to the login page, outsiders 404, every member of the club `allowed`."""
+    return (LOGIN, 404, allowed, allowed, allowed)
+
+
+def scorers_only(allowed):
+    """Anonymous to the login page, outsiders and players 404, Schreiber and admin `allowed`."""
+    return (LOGIN, 404, 404, allowed, allowed)
+
+
+def admins_only(allowed):
+    """Anonymous to the login page, everyone but the club's admin 404."""
+    return (LOGIN, 404, 404, 404, allowed)
+
+
+NO_OTHER = {OTHER: every(405)}
+
+# Per URL name, per method, the expected answer for (anonymous, outsider, player,
+# scorekeeper, admin), in that order.
+MATRIX: dict[str, dict[str, tuple]] = {
+    # The start page lists the user's clubs; healthz is for the load balancer.
+    "start": {"GET": logged_in(200), "POST": every(405), **NO_OTHER},
+    "healthz": {"GET": every(200), "POST": every(405), **NO_OTHER},
+    # Anyone with an account may found a club.
+    "clubs:create": {"GET": logged_in(200), "POST": logged_in(302), **NO_OTHER},
+    # Members look at the club, its Runden and its players.
+    "clubs:detail": {"GET": members_only(200), "POST": every(405), **NO_OTHER},
+    "clubs:runde": {"GET": members_only(200), "POST": every(405), **NO_OTHER},
+    "clubs:players": {"GET": members_only(200), "POST": admins_only(302), **NO_OTHER},
+    # Only the admin changes anything of the club.
+    "clubs:runde_create": {"GET": admins_only(200), "POST": admins_only(302), **NO_OTHER},
+    "clubs:tariff": {"GET": admins_only(200), "POST": admins_only(302), **NO_OTHER},
+    "clubs:tariff_preview": {"GET": every(405), "POST": admins_only(200), **NO_OTHER},
+    "clubs:player": {"GET": admins_only(200), "POST": admins_only(302), **NO_OTHER},
+    "clubs:members": {"GET": admins_only(200), "POST": every(405), **NO_OTHER},
+    "clubs:member_role": {"GET": every(405), "POST": admins_only(302), **NO_OTHER},
+    "clubs:member_remove": {"GET": every(405), "POST": admins_only(302), **NO_OTHER},
+    "clubs:invitation_create": {"GET": every(405), "POST": admins_only(302), **NO_OTHER},
+    "clubs:invitation_revoke": {"GET": every(405), "POST": admins_only(302), **NO_OTHER},
+    # The invitation link is for people outside the club; strangers sign up first.
+    "clubs:join": {
+        "GET": (SIGNUP, 200, 200, 200, 200),
+        "POST": (SIGNUP, 302, 302, 302, 302),
+        **NO_OTHER,
+    },
+    # Evenings: every member follows them; Schreiber and admin run them.
+    "evenings:runde_balances": {"GET": members_only(200), "POST": every(405), **NO_OTHER},
+    "evenings:detail": {"GET": members_only(200), "POST": every(405), **NO_OTHER},
+    "evenings:sheet": {"GET": members_only(200), "POST": every(405), **NO_OTHER},
+    "evenings:history": {"GET": members_only(200), "POST": every(405), **NO_OTHER},
+    "evenings:settlement": {"GET": members_only(200), "POST": scorers_only(302), **NO_OTHER},
+    "evenings:start": {"GET": scorers_only(200), "POST": scorers_only(302), **NO_OTHER},
+    "evenings:book": {"GET": every(405), "POST": scorers_only(302), **NO_OTHER},
+    "evenings:preview": {"GET": every(405), "POST": scorers_only(200), **NO_OTHER},
+    "evenings:game": {"GET": scorers_only(200), "POST": scorers_only(302), **NO_OTHER},
+    "evenings:void": {"GET": every(405), "POST": scorers_only(302), **NO_OTHER},
+    "evenings:undo": {"GET": every(405), "POST": scorers_only(302), **NO_OTHER},
+    "evenings:payment": {"GET": every(405), "POST": scorers_only(302), **NO_OTHER},
+    "evenings:share": {"GET": every(405), "POST": scorers_only(302), **NO_OTHER},
+    # Reopening a closed evening changes what was settled: the admin's call.
+    "evenings:reopen": {"GET": every(405), "POST": admins_only(302), **NO_OTHER},
+    # The read-only link for the table's spectators needs no account.
+    "evenings:live": {"GET": every(200), "POST": every(405), **NO_OTHER},
+    "evenings:live_sheet": {"GET": every(200), "POST": every(405), **NO_OTHER},
+    # Accounts. Someone logged in who opens sign-up or login is sent on to the start page.
+    "signup": {"GET": (200, 302, 302, 302, 302), "POST": every(302), **NO_OTHER},
+    "login": {
+        "GET": (200, 302, 302, 302, 302),
+        "POST": every(302),
+        # LoginView redirects a logged-in user before it looks at the method, and Django's
+        # FormView treats PUT as POST (an empty form: the page again, with its errors).
+        "PUT": (200, 302, 302, 302, 302),
+        OTHER: (405, 302, 302, 302, 302),
+    },
+    "logout": {"GET": every(405), "POST": every(302), **NO_OTHER},
+    "profile": {"GET": logged_in(200), "POST": logged_in(302), **NO_OTHER},
+    # Django's password views check the login before the method.
+    "password_change": {
+        "GET": logged_in(200),
+        "POST": logged_in(302),
+        "PUT": logged_in(200),  # FormView: PUT is POST, an empty form shows its errors
+        OTHER: logged_in(405),
+    },
+    "password_change_done": {
+        "GET": logged_in(200),
+        "POST": logged_in(405),
+        OTHER: logged_in(405),
+    },
+    "password_reset": {
+        "GET": every(200),
+        "POST": every(302),
+        "PUT": every(200),  # FormView: PUT is POST, an empty form shows its errors
+        **NO_OTHER,
+    },
+    "password_reset_done": {"GET": every(200), "POST": every(405), **NO_OTHER},
+    # With a link that is not valid, Django's view renders "this link is invalid" for every
+    # method before it dispatches on the method; fixed expectation for a fixed bad link.
+    "password_reset_confirm": {"GET": every(200), "POST": every(200), OTHER: every(200)},
+    "password_reset_complete": {"GET": every(200), "POST": every(405), **NO_OTHER},
+}
+
+# Allowed POSTs that write: per URL, the roles whose POST changes the database. Every
+# other request, allowed or not, must leave it exactly as it was.
+WRITES: dict[str, frozenset[str]] = {
+    "clubs:create": LOGGED_IN,
+    "clubs:players": ADMIN,
+    "clubs:runde_create": ADMIN,
+    "clubs:tariff": ADMIN,
+    "clubs:player": ADMIN,
+    "clubs:member_role": ADMIN,
+    "clubs:member_remove": ADMIN,
+    "clubs:invitation_create": ADMIN,
+    "clubs:invitation_revoke": ADMIN,
+    # Members of the club already have a player and a role at least as high as the link's.
+    "clubs:join": frozenset({"outsider"}),
+    "evenings:start": SCORERS,
+    "evenings:book": SCORERS,
+    "evenings:game": SCORERS,
+    "evenings:void": SCORERS,
+    "evenings:undo": SCORERS,
+    "evenings:settlement": SCORERS,
+    "evenings:payment": SCORERS,
+    "evenings:share": SCORERS,
+    "evenings:reopen": ADMIN,
+    "signup": frozenset({"anonymous"}),
+    "profile": LOGGED_IN,
+    "password_change": LOGGED_IN,
+}
+
+
+@dataclass
+class Cast:
+    """tests/clubs/conftest.py's cast and the objects its URLs name."""
+
+    users: dict[str, object]
+    club: Club
+    runde: Runde
+    player: Player  # a player without an account
+    membership: Membership  # the player's membership, for role changes and removal
+    invitation: Invitation
+    evening: Evening  # open, one Sauspiel booked
+    game: Game
+    closed_evening: Evening
+    # The outsider's own club and evening, for reaching across clubs.
+    other_club: Club
+    other_evening: Evening
+
+    def player_of(self, role: str) -> Player:
+        return self.club.players.get(user=self.users[role])
+
+
+TARIFF = {
+    "sauspiel": "0,20",
+    "farbsolo": "0,50",
+    "wenz": "0,50",
+    "ramsch": "0,10",
+    "laufende": "0,10",
+    "laufende_min": "3",
+    "laufende_max": "8",
+    "laufende_min_wenz": "3",
+    "schneider": "0,10",
+    "schwarz": "0,10",
+    "bock": "off",
+    "settle_unit": "1",
+}
+
+
+def sauspiel(cast: Cast, **changes) -> dict[str, object]:
+    """The entry form for a Sauspiel of the scorekeeper with the player, won."""
+    return {
+        "key": str(uuid.uuid4()),
+        "spiel": "sauspiel",
+        "declarer": cast.player_of("scorekeeper").pk,
+        "partner": cast.player_of("player").pk,
+        "won": "1",
+        "laufende": "0",
+        "kontra": "0",
+        "doubled": "0",
+        **changes,
+    }
+
+
+# A plausible valid body for each URL that takes a POST.
+POST_BODIES: dict[str, Callable[[Cast], dict[str, object]]] = {
+    "clubs:create": lambda cast: {"name": "Kartlerverein Sendling"},
+    "clubs:runde_create": lambda cast: {"name": "Freitagsrunde"},
+    "clubs:tariff": lambda cast: TARIFF,
+    "clubs:tariff_preview": lambda cast: TARIFF,
+    "clubs:players": lambda cast: {"name": "Wastl"},
+    "clubs:player": lambda cast: {"name": "Girgl vom Eck", "active": "on"},
+    "clubs:member_role": lambda cast: {"role": "schreiber"},
+    "clubs:invitation_create": lambda cast: {"role": "spieler"},
+    "evenings:start": lambda cast: {
+        **{f"seat{i}": p.pk for i, p in enumerate(cast.club.players.order_by("pk"))},
+        "first_dealer": "0",
+    },
+    "evenings:book": sauspiel,
+    "evenings:preview": sauspiel,
+    "evenings:game": lambda cast: sauspiel(cast, key=str(cast.game.key), won="0"),
+    "evenings:payment": lambda cast: {
+        "payer": cast.player_of("player").pk,
+        "payee": cast.player_of("scorekeeper").pk,
+        "amount": "20",
+    },
+    "signup": lambda cast: {
+        "username": "neuling",
+        "first_name": "Neuling",
+        "email": "neuling@example.org",
+        "password1": NEW_PASSWORD,
+        "password2": NEW_PASSWORD,
+    },
+    "login": lambda cast: {"username": "resi", "password": PASSWORD},
+    "profile": lambda cast: {"first_name": "Anderer Name", "email": "anders@example.org"},
+    "password_change": lambda cast: {
+        "old_password": PASSWORD,
+        "new_password1": NEW_PASSWORD,
+        "new_password2": NEW_PASSWORD,
+    },
+    "password_reset": lambda cast: {"email": "resi@example.org"},
+    "password_reset_confirm": lambda cast: {
+        "new_password1": NEW_PASSWORD,
+        "new_password2": NEW_PASSWORD,
+    },
+}
+
+
+def body_for(name: str, cast: Cast) -> dict[str, object]:
+    """The POST body for the URL; most POSTs (revoke, remove, undo, ...) take none."""
+    return POST_BODIES[name](cast) if name in POST_BODIES else {}
+
+
+def url_kwargs(name: str, params: frozenset[str], cast: Cast) -> dict[str, object]:
+    """The URL's parameters, naming the cast's objects."""
+    if name == "password_reset_confirm":
+        # A real account, a token that is not valid for it.
+        return {
+            "uidb64": urlsafe_base64_encode(force_bytes(cast.users["admin"].pk)),
+            "token": "a-b",
+        }
+    evening = cast.closed_evening if name == "evenings:reopen" else cast.evening
+    values = {
+        "club_id": cast.club.pk,
+        "runde_id": cast.runde.pk,
+        "player_id": cast.player.pk,
+        "membership_id": cast.membership.pk,
+        "invitation_id": cast.invitation.pk,
+        "evening_id": evening.pk,
+        "game_id": cast.game.pk,
+        "token": evening.share_token if name.startswith("evenings:") else cast.invitation.token,
+    }
+    unknown = params - values.keys()
+    assert not unknown, f"{name}: no value for the URL parameters {sorted(unknown)}"
+    return {param: values[param] for param in params}
+
+
+# Not the app's pages: Django's admin site for the operator, static and media files.
+SKIPPED_PREFIXES = ("betrieb/", "static/", "media/")
+
+
+def app_routes() -> tuple[dict[str, tuple[str, frozenset[str]]], list[str]]:
+    """Every URL pattern of the project outside SKIPPED_PREFIXES, walked recursively.
+
+    Returns the named ones as {name: (route, parameter names)} and the routes of any
+    unnamed ones (which could never get a row in the matrix).
+    """
+    named: dict[str, tuple[str, frozenset[str]]] = {}
+    unnamed: list[str] = []
+
+    def walk(resolver: URLResolver, prefix: str, namespace: str, params: frozenset[str]):
+        for pattern in resolver.url_patterns:
+            route = prefix + str(pattern.pattern)
+            if route.lstrip("^").startswith(SKIPPED_PREFIXES):
+                continue
+            own = frozenset(getattr(pattern.pattern, "converters", {}))
+            if isinstance(pattern, URLResolver):
+                inner = f"{namespace}{pattern.namespace}:" if pattern.namespace else namespace
+                walk(pattern, route, inner, params | own)
+            elif isinstance(pattern, URLPattern):
+                if pattern.name is None:
+                    unnamed.append(route)
+                else:
+                    named[namespace + pattern.name] = (route, params | own)
+
+    walk(get_resolver(), "", "", frozenset())
+    return named, unnamed
+
+
+ROUTES = app_routes()[0]
+
+
+def cells():
+    for name, row in MATRIX.items():
+        for role_index, role in enumerate(ROLES):
+            for method in METHODS:
+                expected = row.get(method, row[OTHER])[role_index]
+                yield pytest.param(name, role, method, expected, id=f"{name}-{role}-{method}")
+
+
+WATCHED = (Club, Runde, Tariff, Player, Membership, Invitation)
+WATCHED += (Evening, Seat, Game, Change, LedgerEntry)
+
+
+def snapshot() -> dict[str, list[tuple]]:
+    """Every row of every table a page could write, in a comparable form."""
+    tables = {model.__name__: list(model.objects.order_by("pk").values_list()) for model in WATCHED}
+    # Logging in stamps last_login; that is the session's business, not the page's.
+    user_fields = [f.attname for f in User._meta.concrete_fields if f.name != "last_login"]
+    tables["User"] = list(User.objects.order_by("pk").values_list(*user_fields))
+    return tables
+
+
+def send(client, method: str, url: str, data: dict[str, object]):
+    if method == "GET":
+        return client.get(url)
+    if method == "POST":
+        return client.post(url, data)
+    return client.generic(method, url)
+
+
+@pytest.fixture(autouse=True)
+def fast_hashing(settings):
+    # Every cell builds the cast: six users, each with a hashed password.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def _evening_of_four(runde: Runde, by) -> Evening:
+    players = list(runde.club.players.order_by("pk")[:4])
+    return evening_services.start_evening(runde, players, 0, by)
+
+
+@pytest.fixture
+def cast(admin, club, runde, scorekeeper, player_user, other_admin) -> Cast:
+    # Members usually play too: the Schreiber and the player get their own players.
+    resi = club.players.get(user=admin)
+    Player.objects.create(club=club, name="Hias", user=scorekeeper)
+    Player.objects.create(club=club, name="Vroni", user=player_user)
+    girgl = Player.objects.create(club=club, name="Girgl")
+
+    evening = _evening_of_four(runde, admin)
+    game, _ = evening_services.book_game(
+        evening.pk,
+        uuid.uuid4(),
+        evening_services.GameInput(type="sauspiel", declarer=resi.pk, partner=girgl.pk),
+        admin,
+    )
+    closed = evening_services.close_evening(_evening_of_four(runde, admin).pk, admin)
+
+    other_club = Club.objects.get(memberships__user=other_admin)
+    other_runde = club_services.create_runde(other_club, "Montagsrunde", other_admin)
+    for name in ("Kathi", "Wastl", "Loisl"):
+        Player.objects.create(club=other_club, name=name)
+
+    return Cast(
+        users={
+            "anonymous": None,
+            "outsider": other_admin,
+            "player": player_user,
+            "scorekeeper": scorekeeper,
+            "admin": admin,
+        },
+        club=club,
+        runde=runde,
+        player=girgl,
+        membership=Membership.objects.get(club=club, user=player_user),
+        invitation=Invitation.objects.create(club=club, role="spieler", created_by=admin),
+        evening=Evening.objects.get(pk=evening.pk),
+        game=game,
+        closed_evening=closed,
+        other_club=other_club,
+        other_evening=_evening_of_four(other_runde, other_admin),
+    )
+
+
+def test_every_url_of_the_app_has_a_row_in_the_matrix():
+    named, unnamed = app_routes()
+
+    assert not unnamed, f"URLs without a name cannot be in the matrix: {unnamed}"
+    assert set(named) - MATRIX.keys() == set(), "add these URLs to MATRIX"
+    assert MATRIX.keys() - set(named) == set(), "these rows name no URL any more"
+
+
+def test_the_url_walk_finds_urls_in_every_part_of_the_project():
+    # Guards the walk itself: an empty or partial walk would make the test above pass.
+    named, _ = app_routes()
+
+    assert named["clubs:tariff"][1] == {"club_id", "runde_id"}
+    assert named["password_reset_confirm"][1] == {"uidb64", "token"}
+    assert {"start", "healthz", "login", "clubs:join"} <= named.keys()
+    assert not any(name.startswith("admin:") for name in named)
+
+
+def test_the_matrix_and_its_helper_tables_agree():
+    for name, row in MATRIX.items():
+        assert {"GET", "POST", OTHER} <= set(row) <= {*METHODS, OTHER}, name
+        assert all(len(expected) == len(ROLES) for expected in row.values()), name
+    assert WRITES.keys() <= MATRIX.keys()
+    assert POST_BODIES.keys() <= MATRIX.keys()
+
+
+@pytest.mark.parametrize(("name", "role", "method", "expected"), list(cells()))
+def test_permission(client, cast, name, role, method, expected):
+    url = reverse(name, kwargs=url_kwargs(name, ROUTES[name][1], cast))
+    body = body_for(name, cast)
+    user = cast.users[role]
+    if user is not None:
+        client.force_login(user)
+    before = snapshot()
+
+    response = send(client, method, url, body)
+
+    if expected in (LOGIN, SIGNUP):
+        assert response.status_code == 302
+        location = urlsplit(response["Location"])
+        assert location.path == reverse(expected)
+        assert parse_qs(location.query)["next"] == [url]
+    else:
+        assert response.status_code == expected
+    if method == "POST" and role in WRITES.get(name, frozenset()):
+        assert snapshot() != before, "an allowed POST with a valid body should have written"
+    else:
+        assert snapshot() == before
+
+
+# URLs that name an object inside a club (or an evening): the admin of another club may
+# do anything under their own club's URL, but must not reach this club's objects through it.
+CONTAINERS = ("club_id", "evening_id")
+CROSS = sorted(
+    name
+    for name, (_route, params) in ROUTES.items()
+    if params & set(CONTAINERS) and params - set(CONTAINERS)
+)
+
+
+@pytest.mark.parametrize("method", ["GET", "POST"])
+@pytest.mark.parametrize("name", CROSS)
+def test_an_admin_cannot_reach_another_clubs_objects_through_their_own_club(
+    client, cast, name, method
+):
+    kwargs = url_kwargs(name, ROUTES[name][1], cast)
+    container = next(param for param in CONTAINERS if param in kwargs)
+    kwargs[container] = {"club_id": cast.other_club, "evening_id": cast.other_evening}[container].pk
+    client.force_login(cast.users["outsider"])
+    before = snapshot()
+
+    response = send(client, method, reverse(name, kwargs=kwargs), body_for(name, cast))
+
+    method_allowed = MATRIX[name][method][ROLES.index("admin")] != 405
+    assert response.status_code == (404 if method_allowed else 405)
+    assert snapshot() == before
+
+
+def test_an_outsider_learns_nothing_a_missing_club_would_not_tell(client, cast):
+    client.force_login(cast.users["outsider"])
+    missing = Club.objects.order_by("-pk").first().pk + 1000
+
+    existing = client.get(reverse("clubs:detail", args=[cast.club.pk]))
+    nonexistent = client.get(reverse("clubs:detail", args=[missing]))
+
+    assert existing.status_code == nonexistent.status_code == 404
+    assert existing.content == nonexistent.content

@@ -1,0 +1,256 @@
+import uuid
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Sum
+
+from evenings import services
+from evenings.models import Change, Game, LedgerEntry
+from evenings.services import EveningError, GameInput, KeyReused, playing_positions
+
+
+def sauspiel(declarer, partner, won=True, **kw):
+    return GameInput(type="sauspiel", declarer=declarer.pk, partner=partner.pk, won=won, **kw)
+
+
+def ramsch(loser, jungfrauen=()):
+    return GameInput(type="ramsch", won=False, loser=loser.pk, jungfrauen=tuple(jungfrauen))
+
+
+def book(evening, data, by):
+    game, created = services.book_game(evening.pk, uuid.uuid4(), data, by)
+    assert created
+    return game
+
+
+def amounts(game):
+    """{player name: net cents} of a game, summed over the ledger."""
+    rows = game.ledger.values_list("player__name").annotate(total=Sum("amount"))
+    return dict(rows)
+
+
+def test_a_plain_sauspiel_books_one_entry_per_player_summing_to_zero(evening, players, admin):
+    sepp, vroni, hias, resi = players[:4]
+
+    game = book(evening, sauspiel(vroni, resi, laufende=3), admin)
+
+    entries = {e.player.name: e.amount for e in game.ledger.select_related("player")}
+    # Grundwert 0,10 + 3 Laufende 0,30 = 0,40 each
+    assert entries == {"Vroni": 40, "Resi": 40, "Hias": -40, "Sepp": -40}
+    assert game.number == 1 and game.dealer == sepp
+    assert Change.objects.get(game=game).kind == "book"
+    assert services.balances(evening) == {sepp.pk: -40, vroni.pk: 40, hias.pk: -40, resi.pk: 40}
+
+
+def test_the_same_key_books_once_and_answers_with_the_same_game(evening, players, admin):
+    sepp, vroni, hias, resi = players[:4]
+    key = uuid.uuid4()
+
+    first, created = services.book_game(evening.pk, key, sauspiel(vroni, resi), admin)
+    again, created_again = services.book_game(evening.pk, key, sauspiel(vroni, resi), admin)
+
+    assert (created, created_again) == (True, False)
+    assert again.pk == first.pk
+    assert Game.objects.count() == 1
+    assert LedgerEntry.objects.count() == 4
+
+
+def test_the_same_key_with_other_content_is_refused(evening, players, admin):
+    sepp, vroni, hias, resi = players[:4]
+    key = uuid.uuid4()
+    services.book_game(evening.pk, key, sauspiel(vroni, resi), admin)
+
+    with pytest.raises(KeyReused):
+        services.book_game(evening.pk, key, sauspiel(vroni, hias), admin)
+
+    assert Game.objects.count() == 1
+
+
+def test_an_invalid_game_is_refused_with_the_engines_german_message(evening, players, admin):
+    sepp, vroni, hias, resi = players[:4]
+
+    with pytest.raises(EveningError) as raised:
+        book(evening, sauspiel(vroni, vroni), admin)
+
+    assert raised.value.field == "partner"
+    assert "Mitspieler" in str(raised.value) or "Partner" in str(raised.value)
+    assert not Game.objects.exists() and not LedgerEntry.objects.exists()
+
+
+def test_a_player_sitting_out_cannot_declare(runde, players, admin):
+    evening = services.start_evening(runde, players[:5], 0, admin)  # Sepp deals, sits out
+
+    with pytest.raises(EveningError):
+        book(evening, sauspiel(players[0], players[1]), admin)
+
+    assert not Game.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("seats", "dealer", "playing"),
+    [(4, 0, [1, 2, 3, 0]), (5, 0, [1, 2, 3, 4]), (5, 3, [4, 0, 1, 2]), (6, 0, [1, 2, 4, 5]),
+     (6, 4, [5, 0, 2, 3])],
+)  # fmt: skip
+def test_with_five_the_dealer_and_with_six_also_the_opposite_player_sit_out(seats, dealer, playing):
+    assert playing_positions(seats, dealer) == playing
+
+
+def test_the_dealer_rotates_with_every_game_and_undo_gives_the_deal_back(runde, players, admin):
+    evening = services.start_evening(runde, players[:5], 0, admin)
+    deal = services.next_deal(evening)
+    assert deal.dealer.name == "Sepp" and [p.name for p in deal.sitting_out] == ["Sepp"]
+
+    book(evening, sauspiel(players[1], players[2]), admin)
+    deal = services.next_deal(evening)
+    assert deal.dealer.name == "Vroni"
+    assert [p.name for p in deal.playing] == ["Hias", "Resi", "Wastl", "Sepp"]
+
+    services.undo_last(evening.pk, admin)
+    assert services.next_deal(evening).dealer.name == "Sepp"
+
+
+def test_correcting_an_early_game_rescores_later_ones_and_keeps_the_record(
+    runde, players, admin, tariff_with_bock
+):
+    evening = services.start_evening(runde, players[:4], 0, admin)
+    sepp, vroni, hias, resi = players[:4]
+    first = book(evening, sauspiel(vroni, resi), admin)  # not a Bock trigger
+    second = book(evening, sauspiel(hias, sepp), admin)  # plain: 10 each
+    assert amounts(second)["Hias"] == 10
+
+    # The first game was really a Ramsch: it triggers Bock, so the second doubles.
+    services.correct_game(evening.pk, first.pk, ramsch(sepp), admin)
+
+    assert amounts(first) == {"Sepp": -30, "Vroni": 10, "Hias": 10, "Resi": 10}
+    assert amounts(second)["Hias"] == 20
+    change = Change.objects.get(kind="correct")
+    assert change.before["type"] == "sauspiel" and change.after["type"] == "ramsch"
+    # Reversals were appended, nothing edited: the first game has 4 + 4 + 4 entries.
+    assert first.ledger.count() == 12
+    call_command("verify_ledger")
+
+
+def test_voiding_a_game_reverses_its_amounts_and_keeps_it_on_record(evening, players, admin):
+    sepp, vroni, hias, resi = players[:4]
+    game = book(evening, sauspiel(vroni, resi), admin)
+
+    services.void_game(evening.pk, game.pk, admin)
+
+    game.refresh_from_db()
+    assert not game.is_booked
+    assert amounts(game) == {"Sepp": 0, "Vroni": 0, "Hias": 0, "Resi": 0}
+    assert game.ledger.count() == 8
+    assert set(services.balances(evening).values()) == {0}
+    assert Change.objects.filter(game=game).values_list("kind", flat=True)[1] == "void"
+
+
+def test_a_payment_is_two_entries_and_changes_the_settlement(evening, players, admin):
+    sepp, vroni, hias, resi = players[:4]
+    book(evening, sauspiel(vroni, resi, laufende=3), admin)
+    suggestion = services.settlement(evening)
+    assert len(suggestion.transfers) == 2
+    assert sum(t.amount for t in suggestion.transfers) == 80
+
+    services.record_payment(evening.pk, sepp.pk, resi.pk, 40, admin)
+
+    assert services.balances(evening)[sepp.pk] == 0
+    assert services.balances(evening)[resi.pk] == 0
+    assert len(services.settlement(evening).transfers) == 1
+
+
+def test_a_closed_evening_takes_no_games_until_an_admin_reopens_it(evening, players, admin):
+    sepp, vroni, hias, resi = players[:4]
+    services.close_evening(evening.pk, admin)
+
+    with pytest.raises(EveningError):
+        book(evening, sauspiel(vroni, resi), admin)
+
+    services.reopen_evening(evening.pk, admin)
+    book(evening, sauspiel(vroni, resi), admin)
+    assert list(Change.objects.values_list("kind", flat=True)) == [
+        "start", "close", "reopen", "book",
+    ]  # fmt: skip
+
+
+def test_the_database_refuses_a_game_whose_entries_do_not_sum_to_zero(evening, players, admin):
+    sepp, vroni, hias, resi = players[:4]
+    game = book(evening, sauspiel(vroni, resi), admin)
+    change = Change.objects.create(evening=evening, game=game, kind="correct", by=admin)
+
+    with pytest.raises(IntegrityError, match="sum to 10 cents, not zero"), transaction.atomic():
+        LedgerEntry.objects.create(
+            evening=evening, game=game, change=change, player=sepp, kind="game", amount=10
+        )
+        # the check is deferred to the commit (here: the end of the savepoint's
+        # transaction is not a commit, so force the check now)
+        with connection.cursor() as cursor:
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+
+
+def test_the_database_refuses_to_update_or_delete_ledger_rows(evening, players, admin):
+    game = book(evening, sauspiel(players[1], players[3]), admin)
+    entry = game.ledger.first()
+
+    with pytest.raises(IntegrityError, match="append-only"), transaction.atomic():
+        LedgerEntry.objects.filter(pk=entry.pk).update(amount=999)
+    with pytest.raises(IntegrityError, match="append-only"), transaction.atomic():
+        LedgerEntry.objects.filter(pk=entry.pk).delete()
+
+    entry.refresh_from_db()
+    assert entry.amount in (10, -10)
+
+
+def test_verify_ledger_passes_on_an_honest_ledger(evening, players, admin, capsys):
+    book(evening, sauspiel(players[1], players[3]), admin)
+
+    call_command("verify_ledger")
+
+    assert "ledger ok: 1 evenings, 1 games" in capsys.readouterr().out
+
+
+def test_verify_ledger_names_the_first_tampered_entry(evening, players, admin):
+    sepp, vroni, hias, resi = players[:4]
+    book(evening, sauspiel(vroni, resi), admin)
+    second = book(evening, sauspiel(hias, sepp), admin)
+    # Tamper behind the app's back: a balanced pair that the engine never computed.
+    change = Change.objects.create(evening=evening, game=second, kind="correct", by=admin)
+    LedgerEntry.objects.bulk_create(
+        [
+            LedgerEntry(evening=evening, game=second, change=change, player=hias, kind="game",
+                        amount=100),
+            LedgerEntry(evening=evening, game=second, change=change, player=vroni, kind="game",
+                        amount=-100),
+        ]
+    )  # fmt: skip
+
+    with pytest.raises(CommandError, match=f"game 2, player {vroni.pk}: ledger has -110 cents"):
+        call_command("verify_ledger")
+
+
+def test_verify_ledger_catches_an_entry_changed_with_the_trigger_switched_off(
+    evening, players, admin
+):
+    game = book(evening, sauspiel(players[1], players[3]), admin)
+    with connection.cursor() as cursor:
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")  # run the pending zero-sum checks
+        cursor.execute("ALTER TABLE evenings_ledgerentry DISABLE TRIGGER USER")
+        cursor.execute(
+            "UPDATE evenings_ledgerentry SET amount = amount * 2 WHERE id = %s",
+            [game.ledger.order_by("pk").first().pk],
+        )
+        cursor.execute("ALTER TABLE evenings_ledgerentry ENABLE TRIGGER USER")
+
+    with pytest.raises(CommandError, match="game 1"):
+        call_command("verify_ledger")
+
+
+def test_an_evening_keeps_the_tariff_it_started_with(evening, runde, players, admin, set_tariff):
+    set_tariff(runde, sauspiel=50)
+
+    game = book(evening, sauspiel(players[1], players[3]), admin)
+
+    assert amounts(game)["Vroni"] == 10
+    later = services.start_evening(runde, players[:4], 0, admin)
+    assert amounts(book(later, sauspiel(players[1], players[3]), admin))["Vroni"] == 50
