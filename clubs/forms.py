@@ -128,6 +128,26 @@ class PlayerForm(ClubScopedForm):
         fields = ["name", "active"]
 
 
+class PlayerEditForm(PlayerForm):
+    """The admin renames a player, retires them, or links them to a member's login."""
+
+    class Meta(PlayerForm.Meta):
+        fields = ["name", "active", "user"]
+        labels = {"user": _("Konto")}
+        help_texts = {
+            "user": _("Ein Mitglied, das noch keinen Spieler hat: so sieht es seine Spiele.")
+        }
+
+    def __init__(self, *args, club: Club, **kwargs):
+        super().__init__(*args, club=club, **kwargs)
+        # Members of the club whose login is not yet any player's (or is this one's).
+        taken = club.players.exclude(pk=self.instance.pk).exclude(user=None).values("user")
+        users = self.fields["user"].queryset
+        self.fields["user"].queryset = users.filter(memberships__club=club).exclude(pk__in=taken)
+        self.fields["user"].label_from_instance = lambda u: u.get_short_name() or u.username
+        self.fields["user"].empty_label = _("kein Konto")
+
+
 class TariffForm(forms.ModelForm):
     """Every parameter of seed 001's tariff; amounts typed in euros, stored in cents.
 

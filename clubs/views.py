@@ -10,7 +10,15 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from clubs import services
 from clubs.access import admin_of, login_required_keep_form, membership_of
-from clubs.forms import ClubForm, InvitationForm, PlayerForm, RoleForm, RundeForm, TariffForm
+from clubs.forms import (
+    ClubForm,
+    InvitationForm,
+    PlayerEditForm,
+    PlayerForm,
+    RoleForm,
+    RundeForm,
+    TariffForm,
+)
 from clubs.models import Invitation, Membership
 from scoring import worked_examples
 
@@ -140,7 +148,7 @@ def players(request: HttpRequest, club_id: int) -> HttpResponse:
 def player_edit(request: HttpRequest, club_id: int, player_id: int) -> HttpResponse:
     membership = admin_of(request, club_id)
     player = get_object_or_404(membership.club.players, pk=player_id)
-    form = PlayerForm(request.POST or None, instance=player, club=membership.club)
+    form = PlayerEditForm(request.POST or None, instance=player, club=membership.club)
     if form.is_valid():
         form.save()
         messages.success(request, _("Gespeichert."))

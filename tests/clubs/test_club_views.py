@@ -270,3 +270,36 @@ def test_an_expired_session_keeps_the_tariff_being_typed(client, admin, club, ru
     assert response.status_code == 200
     assert response["HX-Retarget"] == "#preview"
     assert "Anmeldung ist abgelaufen" in response.text
+
+
+def test_an_admin_links_a_player_without_account_to_a_members_login(
+    client, admin, club, player_user
+):
+    wastl = club.players.create(name="Wastl")
+    client.force_login(admin)
+
+    client.post(
+        reverse("clubs:player", args=[club.pk, wastl.pk]),
+        {"name": "Wastl", "active": "on", "user": player_user.pk},
+    )
+
+    wastl.refresh_from_db()
+    assert wastl.user == player_user
+
+
+def test_a_login_cannot_be_linked_to_two_players_or_to_an_outsider(
+    client, admin, club, other_admin
+):
+    wastl = club.players.create(name="Wastl")
+    client.force_login(admin)
+
+    for user in (admin, other_admin):  # admin already has a player; other_admin is no member
+        response = client.post(
+            reverse("clubs:player", args=[club.pk, wastl.pk]),
+            {"name": "Wastl", "active": "on", "user": user.pk},
+        )
+        assert response.status_code == 200
+        assert "Bitte eine gültige Auswahl treffen" in response.text
+
+    wastl.refresh_from_db()
+    assert wastl.user is None

@@ -13,7 +13,11 @@ def test_the_demo_creates_a_club_with_a_runde_players_and_a_login(db, capsys):
     assert admin.check_password(password)
     club = Club.objects.get()
     assert Membership.objects.get(club=club, user=admin).role == "admin"
-    assert club.runden.get().tariff.sauspiel == 10
+    runde = club.runden.get()
+    assert runde.tariff.sauspiel == 10
+    assert [e.games.count() for e in runde.evenings.order_by("pk")] == [6, 3]
+    assert [e.status for e in runde.evenings.order_by("pk")] == ["closed", "open"]
+    call_command("verify_ledger")
     assert sorted(club.players.values_list("name", flat=True)) == [
         "Hias",
         "Resi",

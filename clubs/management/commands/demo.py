@@ -1,4 +1,5 @@
 import secrets
+import uuid
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
@@ -6,6 +7,8 @@ from django.db import transaction
 
 from clubs import services
 from clubs.models import Player
+from evenings import services as evenings
+from evenings.services import GameInput
 
 DEMO_PLAYERS = ["Sepp", "Vroni", "Hias", "Resi", "Wastl"]
 
@@ -30,12 +33,33 @@ class Command(BaseCommand):
             username="admin", email="admin@example.org", password=password, first_name="Resi"
         )
         club = services.create_club(admin, "Schafkopffreunde Demo")
-        services.create_runde(club, "Donnerstagsrunde", admin)
+        runde = services.create_runde(club, "Donnerstagsrunde", admin)
         Player.objects.bulk_create(
             Player(club=club, name=name) for name in DEMO_PLAYERS if name != "Resi"
         )
+        players = {p.name: p for p in club.players.all()}
+        self._play(runde, [players[n] for n in DEMO_PLAYERS[:4]], admin, close=True)
+        self._play(runde, [players[n] for n in DEMO_PLAYERS], admin, close=False)
         self.stdout.write(
             self.style.SUCCESS("Demo created. Log in once with this password, then change it:")
         )
         self.stdout.write(f"  http://{host}:{port}/konto/login/")
         self.stdout.write(f"  user: {admin.username}   password: {password}")
+
+    def _play(self, runde, seated, admin, close: bool) -> None:
+        """An evening with a few ordinary games, booked as the scorekeeper would."""
+        evening = evenings.start_evening(runde, seated, 0, admin)
+        for step in range(6 if close else 3):
+            playing = evenings.next_deal(evening).playing
+            first, second, third, _fourth = playing
+            game = [
+                GameInput("sauspiel", declarer=first.pk, partner=third.pk, laufende=3),
+                GameInput("farbsolo", declarer=second.pk, suit="herz", won=False),
+                GameInput("sauspiel", declarer=third.pk, partner=first.pk, schneider=True),
+                GameInput("wenz", declarer=first.pk, laufende=2),
+                GameInput("ramsch", won=False, loser=second.pk),
+                GameInput("sauspiel", declarer=second.pk, partner=first.pk, kontra=1),
+            ][step]
+            evenings.book_game(evening.pk, uuid.uuid4(), game, admin)
+        if close:
+            evenings.close_evening(evening.pk, admin)
