@@ -155,7 +155,6 @@ class TariffForm(forms.ModelForm):
     message lands at the field it names.
     """
 
-    AMOUNTS = ("sauspiel", "farbsolo", "wenz", "ramsch", "laufende", "schneider", "schwarz")
 
     sauspiel = EuroField(label=_("Sauspiel"))
     farbsolo = EuroField(label=_("Farbsolo"))
@@ -167,21 +166,7 @@ class TariffForm(forms.ModelForm):
 
     class Meta:
         model = Tariff
-        fields = [
-            "sauspiel",
-            "farbsolo",
-            "wenz",
-            "ramsch",
-            "laufende",
-            "laufende_min",
-            "laufende_max",
-            "laufende_min_wenz",
-            "schneider",
-            "schwarz",
-            "bock",
-            "jungfrau",
-            "settle_unit",
-        ]
+        fields = [*Tariff.RULE_FIELDS, "settle_unit"]
         widgets = {
             "laufende_min": forms.NumberInput(attrs={"inputmode": "numeric", "min": 1, "max": 14}),
             "laufende_max": forms.NumberInput(attrs={"inputmode": "numeric", "min": 1, "max": 14}),
