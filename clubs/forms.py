@@ -155,7 +155,6 @@ class TariffForm(forms.ModelForm):
     message lands at the field it names.
     """
 
-
     sauspiel = EuroField(label=_("Sauspiel"))
     farbsolo = EuroField(label=_("Farbsolo"))
     wenz = EuroField(label=_("Wenz"))
