@@ -119,7 +119,7 @@ class Game(models.Model):
     evening = models.ForeignKey(Evening, on_delete=models.PROTECT, related_name="games")
     number = models.PositiveIntegerField()
     # Made when the entry form is shown: a retried or double-tapped booking books once.
-    key = models.UUIDField(unique=True)
+    key = models.UUIDField()
     dealer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     # The four Player ids at the table, in seating order (the others of the evening sit out).
     seating = ArrayField(models.BigIntegerField(), size=4)
@@ -156,6 +156,8 @@ class Game(models.Model):
         ordering = ["number"]
         constraints = [
             models.UniqueConstraint(fields=["evening", "number"], name="game_number_unique"),
+            # A booking key books once, across all evenings (services.book_game).
+            models.UniqueConstraint(fields=["key"], name="game_key_unique"),
             models.CheckConstraint(condition=Q(kontra__lte=2), name="game_kontra_range"),
             models.CheckConstraint(condition=Q(doubled__lte=4), name="game_doubled_range"),
             models.CheckConstraint(condition=Q(laufende__lte=14), name="game_laufende_range"),

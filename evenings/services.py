@@ -161,7 +161,10 @@ def start_evening(runde: Runde, players: list[Player], first_dealer: int, by) ->
 
 
 def _locked(evening_id: int) -> Evening:
-    return Evening.objects.select_for_update().select_related("tariff").get(pk=evening_id)
+    # Lock the evening row only: other evenings on the same tariff version go on.
+    return (
+        Evening.objects.select_for_update(of=("self",)).select_related("tariff").get(pk=evening_id)
+    )
 
 
 def _require_open(evening: Evening) -> None:
@@ -238,6 +241,9 @@ def _check(evening: Evening, game: Game) -> None:
         raise EveningError(error.message_de, error.key) from None
 
 
+GAME_KEY_CONSTRAINT = "game_key_unique"
+
+
 class KeyReused(EveningError):
     """The form's key was used for a different game: refuse, never book twice."""
 
@@ -275,7 +281,11 @@ def book_game(evening_id: int, key: uuid.UUID, data: GameInput, by) -> tuple[Gam
         # into another evening meets the unique constraint instead.
         with transaction.atomic():
             game.save()
-    except IntegrityError:
+    except IntegrityError as error:
+        if getattr(error.__cause__, "diag", None) is None or (
+            error.__cause__.diag.constraint_name != GAME_KEY_CONSTRAINT
+        ):
+            raise
         raise KeyReused(
             _("Dieses Formular wurde schon für ein anderes Spiel benutzt. Bitte neu laden.")
         ) from None
