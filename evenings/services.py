@@ -14,6 +14,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Max, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from clubs.models import Player, Runde
 from evenings.models import Change, Evening, Game, LedgerEntry, Seat
@@ -242,6 +243,10 @@ def _check(evening: Evening, game: Game) -> None:
 
 
 GAME_KEY_CONSTRAINT = "game_key_unique"
+KEY_REUSED = gettext_lazy(
+    "Mit diesem Formular ist schon ein anderes Spiel gebucht (die Antwort ging unterwegs "
+    "verloren). Bitte dieses Spiel im neuen Formular nochmal eingeben."
+)
 
 
 class KeyReused(EveningError):
@@ -259,9 +264,7 @@ def book_game(evening_id: int, key: uuid.UUID, data: GameInput, by) -> tuple[Gam
     existing = Game.objects.filter(key=key).first()
     if existing is not None:
         if existing.evening_id != evening.pk or GameInput.of(existing) != data:
-            raise KeyReused(
-                _("Dieses Formular wurde schon für ein anderes Spiel benutzt. Bitte neu laden.")
-            )
+            raise KeyReused(KEY_REUSED)
         return existing, False
     _require_open(evening)
     deal = next_deal(evening)
@@ -286,9 +289,7 @@ def book_game(evening_id: int, key: uuid.UUID, data: GameInput, by) -> tuple[Gam
             error.__cause__.diag.constraint_name != GAME_KEY_CONSTRAINT
         ):
             raise
-        raise KeyReused(
-            _("Dieses Formular wurde schon für ein anderes Spiel benutzt. Bitte neu laden.")
-        ) from None
+        raise KeyReused(KEY_REUSED) from None
     change = Change.objects.create(
         evening=evening, game=game, kind=Change.Kind.BOOK, by=by, after=data.as_json()
     )

@@ -94,6 +94,10 @@ def book(request: HttpRequest, evening_id: int) -> HttpResponse:
             game, created = services.book_game(
                 evening.pk, form.cleaned_data["key"], form.game_input(), request.user
             )
+        except services.KeyReused as error:
+            # The form is stale: its key booked another game. A fresh form, a clear word.
+            messages.error(request, str(error))
+            form = None
         except services.EveningError as error:
             _add_engine_error(form, error)
         else:
@@ -146,13 +150,18 @@ def sheet_poll(request: HttpRequest, evening_id: int) -> HttpResponse:
     return _sheet_or_unchanged(request, evening, membership)
 
 
-def _sheet_or_unchanged(request, evening: Evening, membership) -> HttpResponse:
+def _sheet_or_unchanged(request, evening: Evening, membership, token=None) -> HttpResponse:
     if request.GET.get("v") == str(evening.version):
         return HttpResponse(status=204)
     return render(
         request,
         "evenings/evening.html#sheet",
-        {"evening": evening, "membership": membership, "sheet": sheet.build(evening)},
+        {
+            "evening": evening,
+            "membership": membership,
+            "sheet": sheet.build(evening),
+            "token": token,
+        },
     )
 
 
@@ -169,8 +178,12 @@ def live(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_GET
 def live_poll(request: HttpRequest, token: str) -> HttpResponse:
-    evening = get_object_or_404(Evening.objects.open(), share_token=token)
-    return _sheet_or_unchanged(request, evening, None)
+    """Polling from the read-only page; once the link is revoked or the evening closed,
+    the answer says so and its status 286 tells htmx to stop polling."""
+    evening = Evening.objects.open().filter(share_token=token).first()
+    if evening is None:
+        return render(request, "evenings/live_ended.html", status=286)
+    return _sheet_or_unchanged(request, evening, None, token=token)
 
 
 @require_http_methods(["GET", "POST"])
@@ -369,6 +382,10 @@ def describe(game: Game) -> str:
     return f"{game.number}. {kind} ({who})" if who else f"{game.number}. {kind}"
 
 
+GAME_NAMES = dict(Game.Type.choices)
+SUIT_NAMES = dict(Game.SuitChoice.choices)
+
+
 def summarize(change, names: dict[int, str]) -> str:
     """A short German line of what a change recorded."""
 
@@ -376,7 +393,12 @@ def summarize(change, names: dict[int, str]) -> str:
         if not data:
             return ""
         who = names.get(data.get("declarer") or data.get("loser"), "")
-        parts = [data["type"].capitalize(), who]
+        kind = str(GAME_NAMES.get(data["type"], data["type"]))
+        if data.get("suit"):
+            kind = f"{SUIT_NAMES.get(data['suit'], data['suit'])}-Solo"
+        parts = [kind, who]
+        if data.get("partner"):
+            parts.append(_("mit %(partner)s") % {"partner": names.get(data["partner"], "")})
         if data.get("type") != "ramsch":
             parts.append(_("gewonnen") if data.get("won") else _("verloren"))
         if data.get("laufende"):
@@ -389,7 +411,7 @@ def summarize(change, names: dict[int, str]) -> str:
             parts.append([_("Kontra"), _("Re")][data["kontra"] - 1])
         if data.get("doubled"):
             parts.append(_("%(n)s× gedoppelt") % {"n": data["doubled"]})
-        return " · ".join(p for p in parts if p)
+        return " · ".join(str(p) for p in parts if p)
 
     if change.kind == "payment":
         after = change.after

@@ -1,14 +1,40 @@
-// Keep the phone awake while an evening is open (Screen Wake Lock, where the browser has it).
-// The lock is dropped whenever the page is hidden, so it is requested again on return.
+// The evening screen's two bits of JavaScript; everything else is HTML and htmx.
 (function () {
   "use strict";
-  if (!("wakeLock" in navigator)) return;
+
+  // 1. Keep the phone awake while an evening is open (Screen Wake Lock, where the browser
+  //    has it). The lock is dropped whenever the page is hidden, so ask again on return.
   function keepAwake() {
-    if (document.visibilityState !== "visible") return;
+    if (!("wakeLock" in navigator) || document.visibilityState !== "visible") return;
     navigator.wakeLock.request("screen").catch(function () {
       // Refused (battery saver, permissions): the sheet works all the same.
     });
   }
   document.addEventListener("visibilitychange", keepAwake);
   keepAwake();
+
+  // 2. When a booking gets no answer (no signal in the pub, a server hiccup), say so at the
+  //    form. The typed game and its key stay, so tapping "Speichern" again books it once.
+  function say(text) {
+    var status = document.getElementById("entry-status");
+    if (!status) return;
+    var alert = document.createElement("div");
+    alert.className = "alert";
+    alert.setAttribute("role", "alert");
+    alert.textContent = text;
+    status.replaceChildren(alert);
+  }
+  function isBooking(event) {
+    return event.detail.elt && event.detail.elt.id === "entry-form";
+  }
+  document.addEventListener("htmx:sendError", function (event) {
+    if (isBooking(event)) {
+      say("Keine Verbindung. Bitte nochmal „Speichern“ tippen – gebucht wird nur einmal.");
+    }
+  });
+  document.addEventListener("htmx:responseError", function (event) {
+    if (isBooking(event)) {
+      say("Der Server hat das Spiel nicht angenommen. Bitte nochmal „Speichern“ tippen.");
+    }
+  });
 })();

@@ -63,7 +63,7 @@ def test_booking_a_sauspiel_answers_with_the_new_totals(client, scorekeeper, eve
     assert response.status_code == 200
     assert response.text.lstrip().startswith('<div id="live">')
     assert "Gebucht: 1. Sauspiel (Vroni)" in response.text
-    assert '<td class="grand amount">0,40</td>' in response.text
+    assert '<td class="grand">0,40</td>' in response.text
     assert Game.objects.get().declarer == vroni
     assert LedgerEntry.objects.filter(player=vroni).get().amount == 40
 
@@ -184,3 +184,60 @@ def test_settlement_lists_who_pays_whom_and_marks_a_payment(client, scorekeeper,
     client.post(reverse("evenings:settlement", args=[evening.pk]))
     evening.refresh_from_db()
     assert not evening.is_open
+
+
+def test_the_history_names_who_changed_what(client, scorekeeper, evening, players):
+    sepp, vroni, hias, resi = players[:4]
+    client.force_login(scorekeeper)
+    client.post(
+        reverse("evenings:book", args=[evening.pk]),
+        entry(spiel="farbsolo:herz", declarer=hias.pk, laufende="3", kontra="1"),
+    )
+    game = Game.objects.get()
+    client.post(
+        reverse("evenings:game", args=[evening.pk, game.pk]),
+        entry(declarer=vroni.pk, partner=resi.pk),
+    )
+
+    response = client.get(reverse("evenings:history", args=[evening.pk]))
+
+    assert response.status_code == 200
+    assert "Herz-Solo · Hias · gewonnen · 3 Laufende · Kontra" in response.text
+    assert "→ Sauspiel · Vroni · mit Resi · gewonnen" in response.text
+    assert response.text.count("Hias") >= 2  # the Schreiber who changed it is named too
+
+
+def test_a_stale_form_whose_key_booked_another_game_is_replaced_by_a_fresh_one(
+    client, scorekeeper, evening, players
+):
+    client.force_login(scorekeeper)
+    key = uuid.uuid4()
+    client.post(
+        reverse("evenings:book", args=[evening.pk]),
+        entry(key, declarer=players[1].pk, partner=players[3].pk),
+        headers=HTMX,
+    )
+
+    # The answer was lost; the Schreiber typed the next game into the same form.
+    response = client.post(
+        reverse("evenings:book", args=[evening.pk]),
+        entry(key, declarer=players[2].pk, partner=players[0].pk),
+        headers=HTMX,
+    )
+
+    assert "schon ein anderes Spiel gebucht" in response.text
+    assert f'value="{key}"' not in response.text  # a fresh form with a new key
+    assert Game.objects.count() == 1
+
+
+def test_polling_a_dead_read_only_link_says_so_and_stops(client, evening, admin):
+    from evenings import services
+
+    poll = reverse("evenings:live_sheet", args=[evening.share_token])
+    assert client.get(poll, {"v": evening.version}).status_code == 204
+
+    services.close_evening(evening.pk, admin)
+
+    response = client.get(poll, {"v": evening.version})
+    assert response.status_code == 286  # htmx stops polling on 286
+    assert "gilt nicht mehr" in response.text
