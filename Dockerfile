@@ -27,6 +27,9 @@ RUN DEBUG=0 SECRET_KEY=collectstatic-only DATABASE_URL=postgresql:///unused \
 
 USER schafkopf
 EXPOSE 8000
+# Asks as the first allowed host, so ALLOWED_HOSTS need not list localhost.
 HEALTHCHECK --interval=30s --timeout=3s \
-    CMD python -c "import urllib.request; urllib.request.urlopen('http://localhost:8000/healthz')"
+    CMD python -c "import os, urllib.request as r; \
+host = os.environ.get('ALLOWED_HOSTS', 'localhost').split(',')[0].strip(); \
+r.urlopen(r.Request('http://127.0.0.1:8000/healthz', headers={'Host': host}), timeout=2)"
 CMD ["gunicorn", "config.wsgi", "--bind=0.0.0.0:8000", "--workers=3", "--access-logfile=-", "--forwarded-allow-ips=*"]

@@ -13,6 +13,7 @@ limit applies to names without an account too, so the answer does not tell which
 import ipaddress
 from datetime import timedelta
 
+from django.conf import settings
 from django.http import HttpRequest
 from django.utils import timezone
 
@@ -27,13 +28,20 @@ WINDOW = timedelta(minutes=WINDOW_MINUTES)
 def client_address(request: HttpRequest | None) -> str | None:
     """The address the request came from, or None if there is no usable one.
 
-    REMOTE_ADDR only: X-Forwarded-For is written by the client and would let anyone pick
-    a fresh address per attempt. Behind a reverse proxy, gunicorn's --forwarded-allow-ips
-    makes REMOTE_ADDR the client's address.
+    Without a reverse proxy that is REMOTE_ADDR. Behind TRUSTED_PROXIES proxies (nginx in
+    compose.yaml), REMOTE_ADDR is the last proxy, and the client is the entry that the
+    first of our proxies appended to X-Forwarded-For: counted from the right, because
+    everything to its left was written by the client and would let anyone pick a fresh
+    address per attempt.
     """
     if request is None:
         return None
     address = request.META.get("REMOTE_ADDR", "")
+    proxies = settings.TRUSTED_PROXIES
+    if proxies:
+        forwarded = [a.strip() for a in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+        forwarded = [a for a in forwarded if a]
+        address = forwarded[-proxies] if len(forwarded) >= proxies else ""
     try:
         return str(ipaddress.ip_address(address))
     except ValueError:  # empty, or a unix socket path

@@ -155,6 +155,9 @@ CSRF_COOKIE_SECURE = HTTPS
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000 if HTTPS else 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", HTTPS)
+# How many reverse proxies stand in front of the app (nginx in compose.yaml: 1). Login
+# throttling then takes the client's address from X-Forwarded-For, counted from the right.
+TRUSTED_PROXIES = env_int("TRUSTED_PROXIES", 0)
 if env_bool("PROXY_SSL_HEADER", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]

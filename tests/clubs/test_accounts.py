@@ -485,3 +485,17 @@ def test_the_profile_shows_the_current_name_and_email(client, user):
     html = response.content.decode()
     assert 'value="Sepp"' in html
     assert 'value="sepp@example.org"' in html
+
+
+def test_behind_a_proxy_the_client_address_is_the_one_the_proxy_appended(settings, rf):
+    settings.TRUSTED_PROXIES = 1
+    request = rf.get("/", REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR="1.2.3.4, 203.0.113.9")
+
+    # "1.2.3.4" was written by the client itself; nginx appended what it saw.
+    assert throttle.client_address(request) == "203.0.113.9"
+
+
+def test_behind_a_proxy_a_request_without_its_header_has_no_address(settings, rf):
+    settings.TRUSTED_PROXIES = 1
+
+    assert throttle.client_address(rf.get("/", REMOTE_ADDR="10.0.0.2")) is None
