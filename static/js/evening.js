@@ -1,4 +1,4 @@
-// The evening screen's two bits of JavaScript; everything else is HTML and htmx.
+// The evening screen's few bits of JavaScript; everything else is HTML and htmx.
 (function () {
   "use strict";
 
@@ -30,6 +30,18 @@
   document.addEventListener("htmx:sendError", function (event) {
     if (isBooking(event)) {
       say("Keine Verbindung. Bitte nochmal „Speichern“ tippen – gebucht wird nur einmal.");
+    }
+  });
+  // 3. Logging in again (in another tab, after the session expired) gives a new CSRF
+  //    token; send the current one from the cookie, in the header and in place of the
+  //    form's stale field (Django reads the field first), so the typed game still saves.
+  document.addEventListener("htmx:configRequest", function (event) {
+    var match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+    if (!match) return;
+    var token = decodeURIComponent(match[1]);
+    event.detail.headers["X-CSRFToken"] = token;
+    if (event.detail.parameters.has("csrfmiddlewaretoken")) {
+      event.detail.parameters.set("csrfmiddlewaretoken", token);
     }
   });
   document.addEventListener("htmx:responseError", function (event) {

@@ -33,10 +33,13 @@ MIN_TAP_HEIGHT = 44
 # -- the cast ---------------------------------------------------------------------------
 
 
+PASSWORD = "Geheim-123-Schafkopf"
+
+
 @pytest.fixture
 def admin(db):
     return get_user_model().objects.create_user(
-        username="resi", password="Geheim-123-Schafkopf", first_name="Resi"
+        username="resi", password=PASSWORD, first_name="Resi"
     )
 
 
@@ -53,7 +56,7 @@ def runde(club, admin):
 @pytest.fixture
 def schreiber(club):
     user = get_user_model().objects.create_user(
-        username="hias", password="Geheim-123-Schafkopf", first_name="Hias"
+        username="hias", password=PASSWORD, first_name="Hias"
     )
     Membership.objects.create(user=user, club=club, role=Membership.Role.SCOREKEEPER)
     return user
@@ -576,6 +579,44 @@ def test_paying_at_the_table_and_closing_the_evening(page, log_in, runde, schrei
     # The sheet adds up the games; payments show on the Abrechnung only.
     expect(totals(page)).to_have_text(["-0,50", "-0,50", "1,50", "-0,50"])
     assert "ledger ok" in verify_ledger()
+
+
+# -- an expired session ------------------------------------------------------------------
+
+
+def test_an_expired_session_keeps_the_typed_game_until_the_schreiber_logs_in_again(
+    page, log_in, app_url, runde, schreiber, players
+):
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    log_in(schreiber).goto(f"/abend/{evening.pk}/")
+    chip(page, "declarer", "Vroni").tap()
+    chip(page, "partner", "Resi").tap()
+    preview_settled(page)
+
+    # The session runs out while the game is on the screen (the CSRF cookie stays).
+    page.context.clear_cookies(name="sessionid")
+    save_button(page).tap()
+
+    expect(page.locator("#entry-status [role=alert]")).to_contain_text(
+        "Deine Anmeldung ist abgelaufen"
+    )
+    expect(page.locator(".f-declarer input:checked")).to_have_value(str(players["Vroni"].pk))
+    expect(page.locator(".f-partner input:checked")).to_have_value(str(players["Resi"].pk))
+    assert not Game.objects.exists()
+
+    # Logging in again in another tab rotates the CSRF token; the old tab still saves.
+    other = page.context.new_page()
+    other.goto("/konto/login/")
+    other.get_by_label("Benutzername").fill(schreiber.username)
+    other.get_by_label("Passwort").fill(PASSWORD)
+    other.get_by_role("button", name="Anmelden").click()
+    expect(other).to_have_url(re.compile(r"/$"))
+    other.close()
+    save_button(page).tap()
+
+    expect(flash(page)).to_have_text("Gebucht: 1. Sauspiel (Vroni)")
+    game = Game.objects.get()
+    assert amounts(game) == {"Vroni": 10, "Resi": 10, "Hias": -10, "Sepp": -10}
 
 
 # -- 6. a lost answer --------------------------------------------------------------------
