@@ -40,7 +40,7 @@ def start(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse:
     )
 
 
-def _live_context(request, evening: Evening, membership, form: GameForm | None = None) -> dict:
+def _live_context(evening: Evening, membership, form: GameForm | None = None) -> dict:
     deal = services.next_deal(evening)
     can_score = membership is not None and membership.can_score and evening.is_open
     if can_score and form is None:
@@ -59,7 +59,7 @@ def _live_context(request, evening: Evening, membership, form: GameForm | None =
 @login_required
 def detail(request: HttpRequest, evening_id: int) -> HttpResponse:
     evening, membership = evening_of(request, evening_id)
-    context = _live_context(request, evening, membership)
+    context = _live_context(evening, membership)
     if membership.can_score and evening.share_token and evening.is_open:
         url = request.build_absolute_uri(reverse("evenings:live", args=[evening.share_token]))
         context["share_url"] = url
@@ -109,7 +109,7 @@ def book(request: HttpRequest, evening_id: int) -> HttpResponse:
             if not request.htmx:
                 return redirect("evenings:detail", evening_id=evening.pk)
             form = None  # a fresh form with a new key for the next game
-    context = _live_context(request, evening, membership, form)
+    context = _live_context(evening, membership, form)
     if request.htmx:
         return render(request, "evenings/evening.html#live", context)
     return render(request, "evenings/evening.html", context)

@@ -37,29 +37,9 @@ PASSWORD = "Geheim-123-Schafkopf"
 
 
 @pytest.fixture
-def admin(db):
-    return get_user_model().objects.create_user(
-        username="resi", password=PASSWORD, first_name="Resi"
-    )
-
-
-@pytest.fixture
-def club(admin):
-    return club_services.create_club(admin, "Schafkopffreunde Au")
-
-
-@pytest.fixture
-def runde(club, admin):
-    return club_services.create_runde(club, "Donnerstagsrunde", admin)
-
-
-@pytest.fixture
-def schreiber(club):
-    user = get_user_model().objects.create_user(
-        username="hias", password=PASSWORD, first_name="Hias"
-    )
-    Membership.objects.create(user=user, club=club, role=Membership.Role.SCOREKEEPER)
-    return user
+def schreiber(scorekeeper):
+    """Hias, the club's Schreiber (tests/conftest.py)."""
+    return scorekeeper
 
 
 @pytest.fixture

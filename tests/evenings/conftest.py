@@ -1,37 +1,9 @@
 import pytest
-from django.contrib.auth import get_user_model
 
-from clubs import services as club_services
-from clubs.models import Membership, Player
+from clubs.models import Player
 from evenings import services
 
 NAMES = ["Sepp", "Vroni", "Hias", "Resi", "Wastl", "Kathi"]
-
-
-@pytest.fixture
-def admin(db):
-    return get_user_model().objects.create_user(
-        username="resi", password="Geheim-123-Schafkopf", first_name="Resi"
-    )
-
-
-@pytest.fixture
-def club(admin):
-    return club_services.create_club(admin, "Schafkopffreunde Au")
-
-
-@pytest.fixture
-def runde(club, admin):
-    return club_services.create_runde(club, "Donnerstagsrunde", admin)
-
-
-@pytest.fixture
-def scorekeeper(club):
-    user = get_user_model().objects.create_user(
-        username="hias", password="Geheim-123-Schafkopf", first_name="Hias"
-    )
-    Membership.objects.create(user=user, club=club, role=Membership.Role.SCOREKEEPER)
-    return user
 
 
 @pytest.fixture
