@@ -49,6 +49,7 @@ test: lint
 
 bench: $(VENV)/.installed
 	$(PY) bench/scoring_bench.py
+	$(PY) -m config.localdb --throwaway -- $(PY) bench/evening_bench.py
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache .hypothesis
