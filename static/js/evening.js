@@ -15,13 +15,14 @@
 
   // 2. When a booking gets no answer (no signal in the pub, a server hiccup), say so at the
   //    form. The typed game and its key stay, so tapping "Speichern" again books it once.
-  function say(text) {
+  // The texts come from the template (data-offline, data-refused), translated there.
+  function say(which) {
     var status = document.getElementById("entry-status");
     if (!status) return;
     var alert = document.createElement("div");
     alert.className = "alert";
     alert.setAttribute("role", "alert");
-    alert.textContent = text;
+    alert.textContent = status.dataset[which];
     status.replaceChildren(alert);
   }
   function isBooking(event) {
@@ -29,7 +30,7 @@
   }
   document.addEventListener("htmx:sendError", function (event) {
     if (isBooking(event)) {
-      say("Keine Verbindung. Bitte nochmal „Speichern“ tippen – gebucht wird nur einmal.");
+      say("offline");
     }
   });
   // 3. Logging in again (in another tab, after the session expired) gives a new CSRF
@@ -46,7 +47,7 @@
   });
   document.addEventListener("htmx:responseError", function (event) {
     if (isBooking(event)) {
-      say("Der Server hat das Spiel nicht angenommen. Bitte nochmal „Speichern“ tippen.");
+      say("refused");
     }
   });
 })();
