@@ -97,10 +97,6 @@ class GameForm(forms.Form):
             # Seed 001: who doesn't play it sees no control for it anywhere.
             del self.fields["jungfrauen"]
 
-    @property
-    def game_type(self) -> str:
-        return self.data.get("spiel", "sauspiel").split(":")[0] if self.is_bound else "sauspiel"
-
     def clean(self):
         cleaned = super().clean()
         if self.errors:
