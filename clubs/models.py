@@ -271,6 +271,16 @@ class Invitation(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     expires_at = models.DateTimeField(_("gültig bis"), default=_in_two_weeks)
     revoked_at = models.DateTimeField(null=True, blank=True)
+    # An invitation for one existing player: whoever joins with it becomes that player
+    # (their history included) instead of a new one. None: a link for anyone.
+    player = models.ForeignKey(
+        "Player",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="invitations",
+        verbose_name=_("für Spieler"),
+    )
 
     objects = InvitationQuerySet.as_manager()
 
@@ -283,6 +293,26 @@ class Invitation(models.Model):
     @property
     def is_usable(self) -> bool:
         return self.revoked_at is None and self.expires_at > timezone.now()
+
+
+class ResetRequest(models.Model):
+    """A password reset asked for, kept for throttling per address and per client
+    (clubs.throttle)."""
+
+    email = models.CharField(max_length=254)
+    address = models.GenericIPAddressField(null=True)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [
+            # throttle: resets asked for this email since a moment
+            models.Index(fields=["email", "at"], name="resetrequest_email_at"),
+            # throttle: resets asked from this client address since a moment
+            models.Index(fields=["address", "at"], name="resetrequest_address_at"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.email} from {self.address} at {self.at:%Y-%m-%d %H:%M}"
 
 
 class LoginFailure(models.Model):

@@ -258,6 +258,12 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
     return render(request, "clubs/join.html", {"invitation": invitation})
 
 
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """A form sent with an outdated security token (CSRF_FAILURE_VIEW): say so in German
+    instead of Django's English 403 page. Nothing was saved."""
+    return render(request, "403_csrf.html", status=403)
+
+
 @require_GET
 def healthz(request: HttpRequest) -> HttpResponse:
     """For load balancers and compose: the app answers and reaches its database."""

@@ -162,6 +162,9 @@ if env_bool("PROXY_SSL_HEADER", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SESSION_COOKIE_HTTPONLY = True
+# static/js/site.js reads the CSRF cookie to send the current token from forms left open.
+CSRF_COOKIE_HTTPONLY = False
+CSRF_FAILURE_VIEW = "clubs.views.csrf_failure"
 X_FRAME_OPTIONS = "DENY"
 SECURE_REFERRER_POLICY = "same-origin"
 

@@ -202,6 +202,7 @@ class Change(models.Model):
         CORRECT = "correct", _("Spiel korrigiert")
         VOID = "void", _("Spiel gestrichen")
         UNDO = "undo", _("Letztes Spiel zurückgenommen")
+        RESTORE = "restore", _("Spiel wiederhergestellt")
         PAYMENT = "payment", _("Zahlung eingetragen")
         CLOSE = "close", _("Abend abgeschlossen")
         REOPEN = "reopen", _("Abend wieder geöffnet")

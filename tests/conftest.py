@@ -11,6 +11,12 @@ from clubs.models import Membership
 PASSWORD = "Geheim-123-Schafkopf"
 
 
+@pytest.fixture(autouse=True)
+def fast_password_hasher(settings):
+    """Hashing a password the production way costs ~0.3 s; tests make many users."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 def make_user(username: str, first_name: str, password: str = PASSWORD):
     return get_user_model().objects.create_user(
         username=username, password=password, first_name=first_name

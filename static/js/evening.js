@@ -33,18 +33,6 @@
       say("offline");
     }
   });
-  // 3. Logging in again (in another tab, after the session expired) gives a new CSRF
-  //    token; send the current one from the cookie, in the header and in place of the
-  //    form's stale field (Django reads the field first), so the typed game still saves.
-  document.addEventListener("htmx:configRequest", function (event) {
-    var match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
-    if (!match) return;
-    var token = decodeURIComponent(match[1]);
-    event.detail.headers["X-CSRFToken"] = token;
-    if (event.detail.parameters.has("csrfmiddlewaretoken")) {
-      event.detail.parameters.set("csrfmiddlewaretoken", token);
-    }
-  });
   document.addEventListener("htmx:responseError", function (event) {
     if (isBooking(event)) {
       say("refused");

@@ -20,12 +20,6 @@ HOME = "203.0.113.7"
 ELSEWHERE = "198.51.100.23"
 
 
-@pytest.fixture(autouse=True)
-def fast_hashing(settings):
-    # Each login attempt hashes a password; the throttle tests make dozens of them.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def signup_data(**overrides) -> dict:
     return {
         "username": "vroni",

@@ -378,12 +378,6 @@ def send(client, method: str, url: str, data: dict[str, object]):
     return client.generic(method, url)
 
 
-@pytest.fixture(autouse=True)
-def fast_hashing(settings):
-    # Every cell builds the cast: six users, each with a hashed password.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def _evening_of_four(runde: Runde, by) -> Evening:
     players = list(runde.club.players.order_by("pk")[:4])
     return evening_services.start_evening(runde, players, 0, by)

@@ -1,0 +1,29 @@
+// Site-wide: every page sends the CSRF token that is current now, not the one it was
+// rendered with. Logging in again (in another tab, after a session ran out) rotates the
+// token; without this, every form left open elsewhere would answer 403 until reloaded.
+(function () {
+  "use strict";
+
+  function currentToken() {
+    var match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+    return match ? decodeURIComponent(match[1]) : null;
+  }
+
+  // Plain forms: Django reads the form field first, so refresh it right before sending.
+  document.addEventListener("submit", function (event) {
+    var token = currentToken();
+    if (!token) return;
+    var field = event.target.querySelector("input[name='csrfmiddlewaretoken']");
+    if (field) field.value = token;
+  }, true);
+
+  // htmx requests: the header and, where the form carries one, the field.
+  document.addEventListener("htmx:configRequest", function (event) {
+    var token = currentToken();
+    if (!token) return;
+    event.detail.headers["X-CSRFToken"] = token;
+    if (event.detail.parameters.has("csrfmiddlewaretoken")) {
+      event.detail.parameters.set("csrfmiddlewaretoken", token);
+    }
+  });
+})();
