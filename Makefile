@@ -1,5 +1,6 @@
-# `make run` serves the app on http://127.0.0.1:8000 (PORT=... overrides);
-# `make test` runs lint, type checks and the whole test suite. Both need only Python 3.12+.
+# `make run` serves the app on http://127.0.0.1:8000 as in production (PORT=... overrides);
+# `make dev` serves it with DEBUG and autoreload; `make test` runs lint, type checks and the
+# whole test suite. All need only Python 3.12+.
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 VENV := .venv
@@ -13,10 +14,12 @@ PYTHON ?= $(shell for c in python3.12 python3.13 python3.14 python3 python \
 	$$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null && { echo $$p; break; }; \
 	done)
 
-.PHONY: help run test lint format bench demo clean
+.PHONY: help run dev password test lint format bench demo clean
 
 help:
 	@echo "make run    serve the app on http://127.0.0.1:$(PORT) (embedded PostgreSQL unless DATABASE_URL is set)"
+	@echo "make dev    the same data, served with DEBUG and autoreload for development"
+	@echo "make password [user=NAME]   a new password for admin (or NAME), printed once"
 	@echo "make test   lint, type checks and the whole test suite"
 	@echo "make lint   ruff and mypy only;  make format  reformat the code"
 	@echo "make bench  the benchmarks in bench/"
@@ -30,8 +33,23 @@ $(VENV)/.installed: requirements.txt requirements-dev.txt
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	@touch $@
 
-run: $(VENV)/.installed
-	DEBUG=$${DEBUG:-1} PORT=$(PORT) $(PY) -m config.localdb --data var/pgdata -- $(PY) manage.py serve
+# The secret key of `make run` and `make dev`, made once and kept: logins survive restarts.
+var/secret_key: | $(VENV)/.installed
+	@mkdir -p var
+	@umask 077 && $(PY) -c 'import secrets; print(secrets.token_urlsafe(50))' > $@
+
+# The embedded PostgreSQL on var/pgdata (DATABASE_URL: that server instead), with the key.
+LOCAL = SECRET_KEY=$${SECRET_KEY:-$$(cat var/secret_key)} PORT=$(PORT) \
+	$(PY) -m config.localdb --data var/pgdata --
+
+run: $(VENV)/.installed var/secret_key
+	DEBUG=off STATIC_MANIFEST=on $(LOCAL) $(PY) manage.py serve
+
+dev: $(VENV)/.installed var/secret_key
+	DEBUG=on STATIC_MANIFEST=off $(LOCAL) $(PY) manage.py serve --dev
+
+password: $(VENV)/.installed var/secret_key
+	@$(LOCAL) $(PY) manage.py new_password $(user)
 
 lint: $(VENV)/.installed
 	$(PY) -m ruff check .
@@ -42,7 +60,13 @@ format: $(VENV)/.installed
 	$(PY) -m ruff check --fix .
 	$(PY) -m ruff format .
 
-test: lint
+# axe-core for the browser tests' accessibility checks (tests/browser/axe.py), from npm.
+# Without npm those checks are skipped, except in CI, where they fail.
+node_modules/axe-core/axe.min.js: package.json package-lock.json
+	@if command -v npm >/dev/null; then npm ci --no-audit --no-fund --silent && touch $@; \
+	else echo "npm not found: the accessibility tests will be skipped (Debian/Ubuntu: apt-get install npm)" >&2; fi
+
+test: lint node_modules/axe-core/axe.min.js
 	SECRET_KEY=$${SECRET_KEY:-insecure-key-for-tests-only} STATIC_MANIFEST=0 \
 	$(PY) -m config.localdb --throwaway -- $(SHELL) -c \
 		'$(PY) manage.py makemigrations --check --dry-run && $(PY) -m pytest $(PYTEST_ARGS)'
@@ -52,4 +76,4 @@ bench: $(VENV)/.installed
 	$(PY) -m config.localdb --throwaway -- $(PY) bench/evening_bench.py
 
 clean:
-	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) node_modules staticfiles .pytest_cache .mypy_cache .ruff_cache .hypothesis

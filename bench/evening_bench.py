@@ -44,8 +44,16 @@ HTMX = {"HX-Request": "true"}
 
 def entry(evening, number: int) -> dict[str, str]:
     """The form data of a plain table mix; every seventh game is a Ramsch (Bock)."""
-    playing = services.next_deal(evening).playing
-    data = {"key": str(uuid.uuid4()), "won": "1", "kontra": "0", "doubled": "0", "laufende": "0"}
+    deal = services.next_deal(evening)
+    playing = deal.playing
+    data = {
+        "key": str(uuid.uuid4()),
+        "deal": deal.token,
+        "won": "1",
+        "kontra": "0",
+        "doubled": "0",
+        "laufende": "0",
+    }
     if number % 7 == 0:
         return data | {"spiel": "ramsch", "loser": str(playing[number % 4].pk)}
     if number % 5 == 0:

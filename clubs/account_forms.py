@@ -1,10 +1,17 @@
-"""Forms for accounts: sign-up, profile, the throttled login and the password reset."""
+"""Forms for accounts: sign-up, profile, the throttled login and the throttled password
+reset."""
 
 from django import forms
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import get_user_model
-from django.contrib.auth.forms import AuthenticationForm, SetPasswordForm, UserCreationForm
+from django.contrib.auth.forms import (
+    AuthenticationForm,
+    PasswordResetForm,
+    SetPasswordForm,
+    UserCreationForm,
+)
 from django.core.exceptions import ValidationError
+from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from clubs import throttle
@@ -35,6 +42,10 @@ def _require_personal_fields(form: forms.ModelForm) -> None:
 
 class SignupForm(UserCreationForm):
     """A new account. Usernames are unique regardless of case (UserCreationForm)."""
+
+    # What the form says about a taken name, also when a double tap's other request took
+    # it after this one was validated (clubs.forms.save_unless_taken).
+    username_taken = User._meta.get_field("username").error_messages["unique"]
 
     class Meta(UserCreationForm.Meta):
         model = User
@@ -86,24 +97,60 @@ class ThrottledAuthenticationForm(AuthenticationForm):
             return super().clean()  # a missing field; its own error says so
 
         address = throttle.client_address(self.request)
+        with throttle.login_attempt(username, address):
+            refusal = self._attempt(username, address)
+        # Raised only now: inside, it would roll back the failure just recorded.
+        if refusal is not None:
+            raise refusal
+        return self.cleaned_data
+
+    def _attempt(self, username: str, address: str | None) -> ValidationError | None:
+        """The throttle's check, the password's check and the recorded outcome."""
         if throttle.is_throttled(username, address):
-            raise ValidationError(
+            return ValidationError(
                 self.error_messages["throttled"],
                 code="throttled",
                 params={"minutes": throttle.WINDOW_MINUTES},
             )
         try:
-            cleaned_data = super().clean()
-        except ValidationError:
+            super().clean()
+        except ValidationError as error:
             if self.user_cache is None:  # wrong credentials, not a policy refusal
                 throttle.record_failure(username, address)
-            raise
+            return error
         throttle.clear_failures(username)
-        return cleaned_data
+        return None
 
 
 class ThrottledAdminAuthenticationForm(ThrottledAuthenticationForm, AdminAuthenticationForm):
     """The operator's admin-site login, behind the same throttle."""
+
+
+class ThrottledPasswordResetForm(PasswordResetForm):
+    """Django's "forgot password" form behind clubs.throttle: while too many resets were
+    asked for the email address or from the client, it says so and sends nothing."""
+
+    error_messages = {
+        "throttled": _(
+            "Es wurden gerade zu viele neue Passwörter angefordert. "
+            "Bitte in %(minutes)s Minuten erneut versuchen."
+        ),
+    }
+
+    def __init__(self, *args, request: HttpRequest | None = None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.request = request
+
+    def clean(self) -> dict:
+        cleaned_data = super().clean()
+        email = cleaned_data.get("email")
+        if email and not throttle.allow_reset(email, throttle.client_address(self.request)):
+            raise ValidationError(
+                self.error_messages["throttled"],
+                code="throttled",
+                params={"minutes": throttle.RESET_WINDOW_MINUTES},
+            )
+        return cleaned_data
 
 
 class ResetPasswordForm(SetPasswordForm):

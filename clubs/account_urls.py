@@ -5,7 +5,22 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from clubs import accounts
-from clubs.account_forms import ResetPasswordForm, ThrottledAuthenticationForm
+from clubs.account_forms import (
+    ResetPasswordForm,
+    ThrottledAuthenticationForm,
+    ThrottledPasswordResetForm,
+)
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's "forgot password" page with the throttled form, which needs the request
+    for the client's address."""
+
+    form_class = ThrottledPasswordResetForm
+
+    def get_form_kwargs(self) -> dict:
+        return {**super().get_form_kwargs(), "request": self.request}
+
 
 urlpatterns = [
     path("registrieren/", accounts.signup, name="signup"),
@@ -24,7 +39,7 @@ urlpatterns = [
         auth_views.PasswordChangeDoneView.as_view(),
         name="password_change_done",
     ),
-    path("passwort-vergessen/", auth_views.PasswordResetView.as_view(), name="password_reset"),
+    path("passwort-vergessen/", PasswordResetView.as_view(), name="password_reset"),
     path(
         "passwort-vergessen/gesendet/",
         auth_views.PasswordResetDoneView.as_view(),

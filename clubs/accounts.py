@@ -14,12 +14,17 @@ from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
 from clubs.account_forms import ProfileForm, SignupForm
+from clubs.forms import save_unless_taken
+
+# Django's own unique username, and ours that ignores case (clubs migration 0003).
+USERNAME_CONSTRAINTS = ("auth_user_username_key", "auth_user_username_lower_unique")
 
 
 def _safe_next(request: HttpRequest) -> str:
-    """The `next` the visitor asked for if it stays on this site, else ""."""
+    """The `next` the visitor asked for if it is a path on this site, else ""."""
     candidate = request.POST.get("next", request.GET.get("next", ""))
-    if url_has_allowed_host_and_scheme(
+    # Only a path: redirect() would take "start" or "a b" for the name of a view.
+    if candidate.startswith("/") and url_has_allowed_host_and_scheme(
         candidate, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
         return candidate
@@ -38,9 +43,12 @@ def signup(request: HttpRequest) -> HttpResponse:
 
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user)
-        return redirect(next_url or resolve_url(settings.LOGIN_REDIRECT_URL))
+        user = save_unless_taken(
+            form, form.save, USERNAME_CONSTRAINTS, "username", form.username_taken
+        )
+        if user is not None:
+            login(request, user)
+            return redirect(next_url or resolve_url(settings.LOGIN_REDIRECT_URL))
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
 
 

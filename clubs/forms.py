@@ -1,7 +1,9 @@
 import re
+from collections.abc import Callable
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, Invitation, Membership, Player, Runde, Tariff
@@ -121,11 +123,14 @@ class RundeForm(ClubScopedForm):
 
 
 class PlayerForm(ClubScopedForm):
+    """A new player: just the name. A new player is active (the model's default), so the
+    next "Abend beginnen" offers them a seat."""
+
     duplicate_message = _("Einen Spieler mit diesem Namen gibt es im Verein schon.")
 
     class Meta:
         model = Player
-        fields = ["name", "active"]
+        fields = ["name"]
 
 
 class PlayerEditForm(PlayerForm):
@@ -195,6 +200,11 @@ class TariffForm(forms.ModelForm):
     def validate_constraints(self):
         """The engine has checked the same ranges, with its messages at the fields."""
 
+    @property
+    def invalid_labels(self) -> list[str]:
+        """The labels of the fields with an error, in the form's order (bound forms)."""
+        return [str(field.label) for field in self if field.errors]
+
     def rules(self) -> TariffRules:
         """The engine's rules from the cleaned data (valid forms only)."""
         values = {name: self.cleaned_data[name] for name in Tariff.RULE_FIELDS}
@@ -203,12 +213,136 @@ class TariffForm(forms.ModelForm):
 
 
 class InvitationForm(forms.ModelForm):
+    """A link for anyone, or for one player of the club who has no login yet."""
+
+    # Declared rather than generated: a model field's choices would start with a blank.
+    role = forms.ChoiceField(
+        label=_("Rolle"),
+        choices=Membership.Role.choices,
+        initial=Membership.Role.PLAYER,
+        error_messages={"invalid_choice": _("Diese Rolle gibt es nicht.")},
+    )
+
     class Meta:
         model = Invitation
-        fields = ["role"]
+        fields = ["role", "player"]
+        labels = {"player": _("Für")}
+        error_messages = {
+            "player": {
+                "invalid_choice": _(
+                    "Diesen Spieler gibt es im Verein nicht, oder er hat schon ein Konto."
+                )
+            }
+        }
+
+    def __init__(self, *args, club: Club, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.instance.club = club
+        player = self.fields["player"]
+        player.queryset = club.players.filter(user=None)
+        player.empty_label = _("jeden, der den Link bekommt")
+        player.help_text = _(
+            "Für einen Spieler: wer beitritt, wird dieser Spieler, mit seinen Spielen."
+        )
+
+
+class JoinForm(forms.Form):
+    """Who the newcomer is in the club: one of its players without a login, or someone new.
+
+    Nobody becomes a second player silently: a new name that is already taken is an error
+    at the name, pointing to the player of that name.
+    """
+
+    NEW = "neu"
+
+    who = forms.ChoiceField(
+        label=_("Wer bist du?"),
+        widget=forms.RadioSelect,
+        error_messages={
+            "required": _("Bitte wähle, wer du bist."),
+            "invalid_choice": _(
+                "Diesen Spieler gibt es ohne Konto nicht mehr. Bitte wähle noch einmal."
+            ),
+        },
+    )
+    name = forms.CharField(label=_("Dein Name im Verein"), max_length=40, required=False)
+
+    def __init__(self, data=None, *, club: Club, name: str):
+        self.club = club
+        self.unlinked = list(club.players.filter(user=None))
+        same = [p for p in self.unlinked if p.name.casefold() == name.casefold()]
+        initial = {"who": str(same[0].pk) if same else self.NEW, "name": name[:40]}
+        if data is not None and "who" not in data:
+            # Sent without the page's form (an old page, a script): take what the page
+            # would have preselected; a clash is still an error at the name.
+            data = data.copy()
+            for key, value in initial.items():
+                data.setdefault(key, value)
+        super().__init__(data, initial=initial)
+        self.fields["who"].choices = [
+            *((str(p.pk), p.name) for p in self.unlinked),
+            (self.NEW, _("neu im Verein")),
+        ]
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("who") != self.NEW:
+            return cleaned
+        name = cleaned.get("name", "")
+        if not name:
+            self.add_error("name", _("Bitte gib den Namen ein, unter dem du spielst."))
+        elif taken := self.club.players.filter(name__iexact=name).first():
+            if taken.user_id is None:
+                message = _(
+                    "%(name)s gibt es im Verein schon. Bist du das? Dann wähle oben "
+                    "„%(name)s“, sonst einen anderen Namen."
+                )
+            else:
+                message = _(
+                    "%(name)s spielt im Verein schon, mit eigenem Konto. Bitte wähle einen "
+                    "anderen Namen."
+                )
+            self.add_error("name", message % {"name": taken.name})
+        return cleaned
+
+    @property
+    def player(self) -> Player | None:
+        """The chosen existing player (valid forms only); None for someone new."""
+        who = self.cleaned_data["who"]
+        return None if who == self.NEW else next(p for p in self.unlinked if str(p.pk) == who)
+
+    @property
+    def new_name(self) -> str:
+        return self.cleaned_data["name"] if self.player is None else ""
 
 
 class RoleForm(forms.Form):
     """A plain form: binding must not change the membership before the service checks it."""
 
     role = forms.ChoiceField(label=_("Rolle"), choices=Membership.Role.choices)
+
+
+def save_unless_taken[T](
+    form: forms.BaseForm,
+    save: Callable[[], T],
+    constraint: str | tuple[str, ...],
+    field: str,
+    message: str,
+) -> T | None:
+    """`save()` what a valid form describes; None, with `message` at `field`, if the
+    database's unique `constraint` (or one of several) refuses it.
+
+    The form checked that the name is free, but the other request of a double tap may
+    have saved the same name since: then this one answers as if it had come second.
+    Any other IntegrityError is a bug and is raised.
+    """
+    try:
+        with transaction.atomic():
+            return save()
+    except IntegrityError as error:
+        diag = getattr(error.__cause__, "diag", None)
+        names = (constraint,) if isinstance(constraint, str) else constraint
+        if getattr(diag, "constraint_name", None) not in names:
+            raise
+    form.add_error(field, message)
+    return None

@@ -1,6 +1,6 @@
 """Writes that span several club models, each in one transaction."""
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -64,21 +64,105 @@ def change_tariff(runde: Runde, proposed: Tariff, by) -> Tariff | None:
     return proposed
 
 
-@transaction.atomic
-def accept_invitation(invitation: Invitation, user) -> Membership:
-    """Join the invitation's club. A member keeps a higher role than the link offers."""
-    invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
+def invitation_refusal(invitation: Invitation, user) -> str:
+    """Why `user` cannot join with `invitation`, in German; "" if they can.
+
+    A link for one player works only while that player has no other login, and only for
+    someone who is not already another player of the club.
+    """
     if not invitation.is_usable:
-        raise ClubError(_("Diese Einladung gilt nicht mehr."))
+        return _(
+            "Diese Einladung gilt nicht mehr. Bitte den Admin des Vereins um einen neuen Link."
+        )
+    player = invitation.player
+    if player is None:
+        return ""
+    if player.user_id is not None and player.user_id != user.pk:
+        return _(
+            "Diese Einladung war für %(name)s, und %(name)s spielt inzwischen mit einem "
+            "anderen Konto. Bitte den Admin des Vereins um einen neuen Link."
+        ) % {"name": player.name}
+    if user.is_authenticated:
+        own = invitation.club.players.filter(user=user).exclude(pk=player.pk).first()
+        if own is not None:
+            return _(
+                "Diese Einladung ist für %(name)s, aber du spielst in diesem Verein schon "
+                "als %(own)s. Bitte den Admin des Vereins, das zu klären."
+            ) % {"name": player.name, "own": own.name}
+    return ""
+
+
+@transaction.atomic
+def accept_invitation(
+    invitation: Invitation, user, *, player: Player | None = None, name: str = ""
+) -> Membership:
+    """Join the invitation's club as one of its players, never as a silent second one.
+
+    1. A link for one player links that player to `user` (refused if it has another
+       login meanwhile, or if `user` already is another player of the club).
+    2. Otherwise a user who already is a player of the club stays that player.
+    3. Otherwise `player`, an unlinked player the user picked, is linked to them; or,
+       without one, a new player called `name` is made.
+
+    A member keeps a higher role than the link offers. A linked player is active again:
+    whoever joins comes to play.
+    """
+    invitation = Invitation.objects.select_for_update().select_related("club").get(pk=invitation.pk)
+    club = invitation.club
+    if invitation.player_id is not None:
+        invitation.player = Player.objects.select_for_update().get(pk=invitation.player_id)
+    if refusal := invitation_refusal(invitation, user):
+        raise ClubError(refusal)
+    if invitation.player is not None:
+        _link(invitation.player, user)
+    elif not club.players.filter(user=user).exists():
+        _become_player(club, user, player, name)
+
     membership, created = Membership.objects.get_or_create(
-        user=user, club=invitation.club, defaults={"role": invitation.role}
+        user=user, club=club, defaults={"role": invitation.role}
     )
     ranks = [Membership.Role.PLAYER, Membership.Role.SCOREKEEPER, Membership.Role.ADMIN]
     if not created and ranks.index(invitation.role) > ranks.index(membership.role):
         membership.role = invitation.role
         membership.save(update_fields=["role"])
-    _player_for(invitation.club, user)
     return membership
+
+
+def _become_player(club: Club, user, player: Player | None, name: str) -> None:
+    """Link the unlinked `player` the user picked, or make a new player called `name`."""
+    if player is not None:
+        chosen = club.players.select_for_update().filter(pk=player.pk).first()
+        if chosen is None or chosen.user_id is not None:
+            raise ClubError(
+                _("%(name)s hat inzwischen ein Konto. Bitte wähle noch einmal.")
+                % {"name": player.name}
+            )
+        _link(chosen, user)
+    elif name:
+        if taken := club.players.filter(name__iexact=name).first():
+            raise ClubError(
+                _("Einen Spieler %(name)s gibt es im Verein schon.") % {"name": taken.name}
+            )
+        try:
+            with transaction.atomic():
+                Player.objects.create(club=club, name=name, user=user)
+        except IntegrityError as error:
+            # Someone else took the name since the check above (a double tap, say).
+            diag = getattr(error.__cause__, "diag", None)
+            if getattr(diag, "constraint_name", None) != "player_name_unique_in_club":
+                raise
+            raise ClubError(
+                _("Einen Spieler %(name)s gibt es im Verein schon.") % {"name": name}
+            ) from error
+    else:
+        raise ClubError(_("Bitte wähle, wer du bist."))
+
+
+def _link(player: Player, user) -> None:
+    if player.user_id != user.pk or not player.active:
+        player.user = user
+        player.active = True
+        player.save(update_fields=["user", "active"])
 
 
 @transaction.atomic

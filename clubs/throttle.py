@@ -1,4 +1,4 @@
-"""Login throttling per account and per address.
+"""Throttling of logins and password resets, per account and per client address.
 
 Every failed login is a `LoginFailure` row. While an account name has too many recent
 failures, or the address has, the login form refuses before it checks the password, so
@@ -8,21 +8,47 @@ for as long as someone keeps knocking.
 
 Usernames are compared lowercased, so "Sepp" and "sepp" share one budget. The per-account
 limit applies to names without an account too, so the answer does not tell which exist.
+
+Every password reset asked for is a `ResetRequest` row, whether or not an account has the
+email address (again so the answer tells nothing): a few per email address and hour, so
+nobody fills a stranger's mailbox, and a few more per client address, so nobody walks
+through a list of addresses.
+
+The limits are exact under a burst of parallel requests: the check and the recording of
+one attempt happen under PostgreSQL advisory locks, per name and per address, held until
+the attempt's transaction ends; parallel attempts on the same name or from the same
+address take turns.
 """
 
 import ipaddress
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 
 from django.conf import settings
+from django.db import connection, transaction
 from django.http import HttpRequest
 from django.utils import timezone
 
-from clubs.models import LoginFailure
+from clubs.models import LoginFailure, ResetRequest
 
 FAILURES_PER_ACCOUNT = 5
 FAILURES_PER_ADDRESS = 20
 WINDOW_MINUTES = 15
 WINDOW = timedelta(minutes=WINDOW_MINUTES)
+
+RESETS_PER_EMAIL = 3
+RESETS_PER_ADDRESS = 10
+RESET_WINDOW_MINUTES = 60
+RESET_WINDOW = timedelta(minutes=RESET_WINDOW_MINUTES)
+
+# The first key of pg_advisory_xact_lock(int, int): what the second one, a hash, is of.
+# Always taken in this order, name before address, so two attempts never wait on each other
+# in a circle.
+LOCK_LOGIN_NAME = 1
+LOCK_LOGIN_ADDRESS = 2
+LOCK_RESET_EMAIL = 3
+LOCK_RESET_ADDRESS = 4
 
 
 def client_address(request: HttpRequest | None) -> str | None:
@@ -53,6 +79,35 @@ def _account(username: str) -> str:
     return username.lower()[: LoginFailure._meta.get_field("username").max_length]
 
 
+def _email(email: str) -> str:
+    return email.lower()[: ResetRequest._meta.get_field("email").max_length]
+
+
+def _take_turns(*keys: tuple[int, str | None]) -> None:
+    """Wait until no other transaction holds the lock of any of `keys` (namespace, value),
+    then hold them until this transaction ends. A value of None locks nothing."""
+    with connection.cursor() as cursor:
+        for namespace, value in keys:
+            if value is not None:
+                cursor.execute(
+                    "SELECT pg_advisory_xact_lock(%s::integer, hashtext(%s::text))",
+                    [namespace, value],
+                )
+
+
+@contextmanager
+def login_attempt(username: str, address: str | None) -> Iterator[None]:
+    """One login attempt at a time per account name and per address: inside, check
+    `is_throttled`, check the password and record the outcome.
+
+    Without the turns, each of a burst of parallel guesses would pass the check before
+    any had recorded its failure, and 5 allowed failures would let 6 or more through.
+    """
+    with transaction.atomic():
+        _take_turns((LOCK_LOGIN_NAME, _account(username)), (LOCK_LOGIN_ADDRESS, address))
+        yield
+
+
 def is_throttled(username: str, address: str | None) -> bool:
     recent = LoginFailure.objects.filter(at__gt=timezone.now() - WINDOW)
     if recent.filter(username=_account(username)).count() >= FAILURES_PER_ACCOUNT:
@@ -72,3 +127,21 @@ def clear_failures(username: str) -> None:
     The address's failures stay: they may belong to guesses at other accounts.
     """
     LoginFailure.objects.filter(username=_account(username)).delete()
+
+
+def allow_reset(email: str, address: str | None) -> bool:
+    """Record a password reset asked for `email` from `address`; False, recording nothing,
+    while too many were asked for the email or from the address within the last hour."""
+    email = _email(email)
+    with transaction.atomic():
+        _take_turns((LOCK_RESET_EMAIL, email), (LOCK_RESET_ADDRESS, address))
+        since = timezone.now() - RESET_WINDOW
+        recent = ResetRequest.objects.filter(at__gt=since)
+        if recent.filter(email=email).count() >= RESETS_PER_EMAIL:
+            return False
+        if address is not None and recent.filter(address=address).count() >= RESETS_PER_ADDRESS:
+            return False
+        # Requests older than the window count for nothing any more: drop them as we go.
+        ResetRequest.objects.filter(at__lte=since).delete()
+        ResetRequest.objects.create(email=email, address=address)
+        return True

@@ -34,5 +34,7 @@ urlpatterns = [
         views.invitation_revoke,
         name="invitation_revoke",
     ),
-    path("einladung/<str:token>/", views.join, name="join"),
+    # Tokens come from secrets.token_urlsafe, the slug alphabet: anything else (a NUL byte,
+    # say) is no link of ours and is a 404 before it reaches a query.
+    path("einladung/<slug:token>/", views.join, name="join"),
 ]

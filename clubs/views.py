@@ -2,6 +2,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.db import connection
+from django.db.models import Prefetch, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -13,11 +14,13 @@ from clubs.access import admin_of, login_required_keep_form, membership_of
 from clubs.forms import (
     ClubForm,
     InvitationForm,
+    JoinForm,
     PlayerEditForm,
     PlayerForm,
     RoleForm,
     RundeForm,
     TariffForm,
+    save_unless_taken,
 )
 from clubs.models import Invitation, Membership
 from scoring import worked_examples
@@ -59,9 +62,16 @@ def runde_create(request: HttpRequest, club_id: int) -> HttpResponse:
     membership = admin_of(request, club_id)
     form = RundeForm(request.POST or None, club=membership.club)
     if form.is_valid():
-        runde = services.create_runde(membership.club, form.cleaned_data["name"], request.user)
-        messages.success(request, _("Die Runde ist angelegt, mit dem üblichen Zehner-Tarif."))
-        return redirect("clubs:runde", club_id=club_id, runde_id=runde.pk)
+        runde = save_unless_taken(
+            form,
+            lambda: services.create_runde(membership.club, form.cleaned_data["name"], request.user),
+            "runde_name_unique_in_club",
+            "name",
+            form.duplicate_message,
+        )
+        if runde is not None:
+            messages.success(request, _("Die Runde ist angelegt, mit dem üblichen Zehner-Tarif."))
+            return redirect("clubs:runde", club_id=club_id, runde_id=runde.pk)
     return render(request, "clubs/runde_create.html", {"membership": membership, "form": form})
 
 
@@ -114,7 +124,7 @@ def tariff_preview(request: HttpRequest, club_id: int, runde_id: int) -> HttpRes
     examples = worked_examples(form.rules()) if form.is_valid() else None
     return render(
         request,
-        "clubs/tariff_edit.html#preview",
+        "clubs/tariff_edit.html#preview_answer",
         {"membership": membership, "runde": runde, "form": form, "examples": examples},
     )
 
@@ -128,9 +138,12 @@ def players(request: HttpRequest, club_id: int) -> HttpResponse:
     club = membership.club
     form = PlayerForm(request.POST or None, club=club) if membership.is_admin else None
     if request.method == "POST" and form.is_valid():
-        player = form.save()
-        messages.success(request, _("%(name)s ist jetzt Spieler im Verein.") % {"name": player})
-        return redirect("clubs:players", club_id=club_id)
+        player = save_unless_taken(
+            form, form.save, "player_name_unique_in_club", "name", form.duplicate_message
+        )
+        if player is not None:
+            messages.success(request, _("%(name)s ist jetzt Spieler im Verein.") % {"name": player})
+            return redirect("clubs:players", club_id=club_id)
     return render(
         request,
         "clubs/players.html",
@@ -149,8 +162,9 @@ def player_edit(request: HttpRequest, club_id: int, player_id: int) -> HttpRespo
     membership = admin_of(request, club_id)
     player = get_object_or_404(membership.club.players, pk=player_id)
     form = PlayerEditForm(request.POST or None, instance=player, club=membership.club)
-    if form.is_valid():
-        form.save()
+    if form.is_valid() and save_unless_taken(
+        form, form.save, "player_name_unique_in_club", "name", form.duplicate_message
+    ):
         messages.success(request, _("Gespeichert."))
         return redirect("clubs:players", club_id=club_id)
     return render(
@@ -165,16 +179,26 @@ def player_edit(request: HttpRequest, club_id: int, player_id: int) -> HttpRespo
 def members(request: HttpRequest, club_id: int) -> HttpResponse:
     membership = admin_of(request, club_id)
     club = membership.club
+    # Which player each member is: member.user.players_here is [] or [their player].
+    members = (
+        club.memberships.select_related("user")
+        .prefetch_related(
+            Prefetch("user__players", queryset=club.players.all(), to_attr="players_here")
+        )
+        .order_by("user__first_name")
+    )
+    # A link for a player who has a login by now is of no use to anyone.
+    invitations = club.invitations.usable().filter(Q(player=None) | Q(player__user=None))
     return render(
         request,
         "clubs/members.html",
         {
             "membership": membership,
             "club": club,
-            "members": club.memberships.select_related("user").order_by("user__first_name"),
+            "members": members,
             "roles": Membership.Role.choices,
-            "invitations": club.invitations.usable(),
-            "invitation_form": InvitationForm(),
+            "invitations": invitations.select_related("player"),
+            "invitation_form": InvitationForm(club=club),
         },
     )
 
@@ -217,14 +241,18 @@ def member_remove(request: HttpRequest, club_id: int, membership_id: int) -> Htt
 @login_required
 def invitation_create(request: HttpRequest, club_id: int) -> HttpResponse:
     membership = admin_of(request, club_id)
-    form = InvitationForm(request.POST)
+    form = InvitationForm(request.POST, club=membership.club)
     if form.is_valid():
-        form.instance.club = membership.club
         form.instance.created_by = request.user
-        form.save()
-        messages.success(request, _("Die Einladung ist angelegt. Teile den Link."))
+        invitation = form.save()
+        if invitation.player:
+            message = _("Die Einladung für %(name)s ist angelegt. Teile den Link mit %(name)s.")
+            messages.success(request, message % {"name": invitation.player})
+        else:
+            messages.success(request, _("Die Einladung ist angelegt. Teile den Link."))
     else:
-        messages.error(request, _("Diese Rolle gibt es nicht."))
+        for errors in form.errors.values():
+            messages.error(request, " ".join(errors))
     return redirect("clubs:members", club_id=club_id)
 
 
@@ -240,22 +268,49 @@ def invitation_revoke(request: HttpRequest, club_id: int, invitation_id: int) ->
 
 @require_http_methods(["GET", "POST"])
 def join(request: HttpRequest, token: str) -> HttpResponse:
-    """The invitation link. Strangers sign up (or log in) first and come back here."""
-    invitation = get_object_or_404(Invitation.objects.select_related("club"), token=token)
-    if not invitation.is_usable:
-        return render(request, "clubs/join.html", {"invitation": invitation})
+    """The invitation link. Strangers sign up (or log in) first and come back here.
+
+    Who joins says which of the club's players they are, unless the link is for one
+    player or they already are one: nobody becomes a second player silently.
+    """
+    invitation = get_object_or_404(Invitation.objects.select_related("club", "player"), token=token)
+    refusal = services.invitation_refusal(invitation, request.user)
+    if refusal:
+        return render(request, "clubs/join.html", {"invitation": invitation, "refusal": refusal})
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path(), reverse("signup"))
-    if request.method == "POST":
+    club = invitation.club
+    own = club.players.filter(user=request.user).first()
+    form = None
+    if invitation.player is None and own is None:
+        data = request.POST if request.method == "POST" else None
+        form = JoinForm(data, club=club, name=services.display_name(request.user))
+    if request.method == "POST" and (form is None or form.is_valid()):
         try:
-            membership = services.accept_invitation(invitation, request.user)
-        except services.ClubError:
-            # Revoked or expired between the page and the tap: the page says so.
-            invitation.refresh_from_db()
-            return render(request, "clubs/join.html", {"invitation": invitation})
-        messages.success(request, _("Willkommen im Verein %(club)s!") % {"club": membership.club})
-        return redirect("clubs:detail", club_id=membership.club_id)
-    return render(request, "clubs/join.html", {"invitation": invitation})
+            membership = services.accept_invitation(
+                invitation,
+                request.user,
+                player=form.player if form else None,
+                name=form.new_name if form else "",
+            )
+        except services.ClubError as error:
+            # Revoked, expired or taken between the page and the tap: the page says so.
+            invitation = Invitation.objects.select_related("club", "player").get(pk=invitation.pk)
+            refusal = services.invitation_refusal(invitation, request.user)
+            if form and not refusal:
+                form.add_error(None, str(error))
+            else:
+                refusal = refusal or str(error)
+        else:
+            messages.success(
+                request, _("Willkommen im Verein %(club)s!") % {"club": membership.club}
+            )
+            return redirect("clubs:detail", club_id=membership.club_id)
+    return render(
+        request,
+        "clubs/join.html",
+        {"invitation": invitation, "player": own, "form": form, "refusal": refusal},
+    )
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:

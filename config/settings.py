@@ -108,8 +108,9 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-# Production collects static files at build time into STATIC_ROOT, with hashed names that
-# browsers may cache forever; tests and `make run` serve them straight from the finders.
+# Production collects static files into STATIC_ROOT (the image at build time, `make run` as
+# it starts), with hashed names that browsers may cache forever; tests and `make dev` serve
+# them straight from the finders.
 STATIC_MANIFEST = env_bool("STATIC_MANIFEST", not DEBUG)
 STATIC_ROOT = BASE_DIR / "staticfiles" if STATIC_MANIFEST else None
 STORAGES = {
@@ -155,8 +156,9 @@ CSRF_COOKIE_SECURE = HTTPS
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000 if HTTPS else 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", HTTPS)
-# How many reverse proxies stand in front of the app (nginx in compose.yaml: 1). Login
-# throttling then takes the client's address from X-Forwarded-For, counted from the right.
+# How many reverse proxies stand in front of the app (nginx in compose.yaml: 1). The login
+# and password-reset throttles then take the client's address from X-Forwarded-For,
+# counted from the right.
 TRUSTED_PROXIES = env_int("TRUSTED_PROXIES", 0)
 if env_bool("PROXY_SSL_HEADER", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

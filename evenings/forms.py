@@ -1,11 +1,13 @@
 import uuid
 
 from django import forms
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Player, Tariff
 from evenings.models import Game
-from evenings.services import SEATS, GameInput
+from evenings.services import SEATS, Deal, GameInput
+from scoring.model import MAX_LAUFENDE, MAX_LAUFENDE_WENZ
 
 # One tap chooses the game and, for a Farbsolo, its suit.
 SPIELE = [
@@ -19,6 +21,9 @@ SPIELE = [
 ]
 KONTRA = [(0, _("ohne")), (1, _("Kontra")), (2, _("Re"))]
 WON = [("1", _("gewonnen")), ("0", _("verloren"))]
+NOT_AT_THE_TABLE = _("Dieser Spieler spielt dieses Spiel nicht mit.")
+# The fields that name players of the game: a new deal may seat others.
+PLAYER_FIELDS = ("declarer", "partner", "loser", "jungfrauen")
 
 
 class ChipSelect(forms.RadioSelect):
@@ -42,6 +47,8 @@ class GameForm(forms.Form):
     """
 
     key = forms.UUIDField(widget=forms.HiddenInput)
+    # The deal this form was made for (Deal.token); the correction screen has none.
+    deal = forms.CharField(widget=forms.HiddenInput, required=False)
     spiel = forms.ChoiceField(
         label=_("Spiel"), choices=SPIELE, widget=ChipSelect, initial="sauspiel"
     )
@@ -54,7 +61,12 @@ class GameForm(forms.Form):
     won = forms.TypedChoiceField(
         label=_("Ergebnis"), choices=WON, coerce=lambda v: v == "1", initial="1", widget=ChipSelect
     )
+    # What was played is recorded, up to all 14 trumps; the engine caps what is paid.
     laufende = forms.TypedChoiceField(
+        label=_("Laufende"), coerce=int, initial=0, empty_value=0, widget=ChipSelect, required=False
+    )
+    # Beim Wenz sind nur die vier Unter Trumpf (seed 001): its own chips, 0 to 4.
+    laufende_wenz = forms.TypedChoiceField(
         label=_("Laufende"), coerce=int, initial=0, empty_value=0, widget=ChipSelect, required=False
     )
     schneider = forms.BooleanField(label=_("Schneider"), required=False)
@@ -81,21 +93,57 @@ class GameForm(forms.Form):
         label=_("Jungfrauen (kein Stich)"), coerce=int, required=False, widget=ChipMultiple
     )
 
-    def __init__(self, *args, tariff: Tariff, playing: list[Player], **kwargs):
-        kwargs.setdefault("initial", {}).setdefault("key", uuid.uuid4())
+    def __init__(
+        self, *args, tariff: Tariff, playing: list[Player], deal: Deal | None = None, **kwargs
+    ):
+        initial = kwargs.setdefault("initial", {})
+        initial.setdefault("key", uuid.uuid4())
+        if deal is not None:
+            initial["deal"] = deal.token
         super().__init__(*args, **kwargs)
         self.tariff = tariff
         self.playing = playing
         people = [(p.pk, p.name) for p in playing]
-        for name in ("declarer", "partner", "loser", "jungfrauen"):
+        for name in PLAYER_FIELDS:
             self.fields[name].choices = people
-        low = min(tariff.laufende_min, tariff.laufende_min_wenz)
+            self.fields[name].error_messages["invalid_choice"] = NOT_AT_THE_TABLE
         self.fields["laufende"].choices = [(0, "–")] + [
-            (n, str(n)) for n in range(low, tariff.laufende_max + 1)
+            (n, str(n)) for n in range(tariff.laufende_min, MAX_LAUFENDE + 1)
+        ]
+        self.fields["laufende_wenz"].choices = [(0, "–")] + [
+            (n, str(n)) for n in range(tariff.laufende_min_wenz, MAX_LAUFENDE_WENZ + 1)
         ]
         if not tariff.jungfrau:
             # Seed 001: who doesn't play it sees no control for it anywhere.
             del self.fields["jungfrauen"]
+
+    @classmethod
+    def carried_over(cls, data, *, tariff: Tariff, deal: Deal) -> "GameForm":
+        """A fresh form for `deal` that keeps every choice from the stale form `data`
+        that still applies: the game, the result, Laufende, Kontra, ...; a player only
+        if they play this deal too. The key stays: nothing was booked with it."""
+        probe = cls(data, tariff=tariff, playing=deal.playing)
+        initial = {}
+        for name, field in probe.fields.items():
+            raw = field.widget.value_from_datadict(data, None, probe.add_prefix(name))
+            if name == "jungfrauen":
+                playing = {str(p.pk) for p in deal.playing}
+                raw = [value for value in raw if value in playing]
+            try:
+                field.clean(raw)
+            except ValidationError:
+                continue
+            initial[name] = raw
+        initial.pop("deal", None)
+        return cls(tariff=tariff, playing=deal.playing, deal=deal, initial=initial)
+
+    def has_choices(self) -> bool:
+        """Whether anything differs from a fresh form (an unbound form's initial values)."""
+        return any(
+            value not in (None, "", [], False) and str(value) != str(self.fields[name].initial)
+            for name, value in self.initial.items()
+            if name not in ("key", "deal") and name in self.fields
+        )
 
     def clean(self):
         cleaned = super().clean()
@@ -127,13 +175,14 @@ class GameForm(forms.Form):
                 **common,
             )
         solo = game_type != "sauspiel"
+        laufende = c["laufende_wenz"] if game_type == "wenz" else c["laufende"]
         return GameInput(
             type=game_type,
             declarer=c["declarer"],
             partner=None if solo else c["partner"],
             suit=suit,
             won=c["won"],
-            laufende=c["laufende"] or 0,
+            laufende=laufende or 0,
             schneider=c["schneider"] or c["schwarz"] or (solo and c["tout"]),
             schwarz=c["schwarz"] or (solo and c["tout"]),
             tout=solo and c["tout"],
@@ -150,7 +199,8 @@ class GameForm(forms.Form):
             "declarer": game.declarer_id,
             "partner": game.partner_id,
             "won": "1" if game.won else "0",
-            "laufende": game.laufende,
+            "laufende": 0 if game.type == "wenz" else game.laufende,
+            "laufende_wenz": game.laufende if game.type == "wenz" else 0,
             "schneider": game.schneider,
             "schwarz": game.schwarz,
             "tout": game.tout,
@@ -211,6 +261,9 @@ class StartForm(forms.Form):
 
 
 class PaymentForm(forms.Form):
+    """A suggested transfer marked as paid; services.record_payment checks it is open."""
+
     payer = forms.IntegerField()
     payee = forms.IntegerField()
-    amount = forms.IntegerField(min_value=1)
+    # The ledger's column is a bigint: nothing beyond it is an amount anybody owes.
+    amount = forms.IntegerField(min_value=1, max_value=2**63 - 1)

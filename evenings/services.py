@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy
 
 from clubs.models import Player, Runde
 from evenings.models import Change, Evening, Game, LedgerEntry, Seat
-from scoring import EveningResult, ScoringError, score_evening
+from scoring import EveningResult, ScoringError, format_cents, score_evening
 from scoring.settlement import Settlement, settle
 
 SEATS = (4, 5, 6)
@@ -53,43 +53,32 @@ class GameInput:
     loser: int | None = None
     jungfrauen: tuple[int, ...] = ()
 
-    FIELDS = (
-        "type", "declarer", "partner", "suit", "won", "laufende", "schneider", "schwarz",
-        "tout", "kontra", "doubled", "loser", "jungfrauen",
-    )  # fmt: skip
+    # Fields that name a player; the Game model stores them as foreign key ids.
+    PLAYER_FIELDS = frozenset({"declarer", "partner", "loser"})
+
+    @classmethod
+    def names(cls) -> list[str]:
+        return [f.name for f in dataclasses.fields(cls)]
 
     @classmethod
     def of(cls, game: Game) -> "GameInput":
-        return cls(
-            type=game.type,
-            declarer=game.declarer_id,
-            partner=game.partner_id,
-            suit=game.suit,
-            won=game.won,
-            laufende=game.laufende,
-            schneider=game.schneider,
-            schwarz=game.schwarz,
-            tout=game.tout,
-            kontra=game.kontra,
-            doubled=game.doubled,
-            loser=game.loser_id,
-            jungfrauen=tuple(game.jungfrauen),
-        )
+        values = {name: getattr(game, cls._attribute(name)) for name in cls.names()}
+        values["jungfrauen"] = tuple(values["jungfrauen"])
+        return cls(**values)
 
     def apply_to(self, game: Game) -> None:
-        game.type = self.type
-        game.declarer_id = self.declarer
-        game.partner_id = self.partner
-        game.suit = self.suit
-        game.won = self.won
-        game.laufende = self.laufende
-        game.schneider = self.schneider
-        game.schwarz = self.schwarz
-        game.tout = self.tout
-        game.kontra = self.kontra
-        game.doubled = self.doubled
-        game.loser_id = self.loser
+        for name in self.names():
+            setattr(game, self._attribute(name), getattr(self, name))
         game.jungfrauen = list(self.jungfrauen)
+
+    @classmethod
+    def _attribute(cls, name: str) -> str:
+        return f"{name}_id" if name in cls.PLAYER_FIELDS else name
+
+    @classmethod
+    def from_json(cls, data: dict) -> "GameInput":
+        """The inverse of as_json (a Change's before and after)."""
+        return cls(**{**data, "jungfrauen": tuple(data.get("jungfrauen", ()))})
 
     def as_json(self) -> dict[str, object]:
         data = dataclasses.asdict(self)
@@ -111,23 +100,34 @@ def playing_positions(seats: int, dealer: int) -> list[int]:
 
 @dataclasses.dataclass(frozen=True)
 class Deal:
-    """Who deals the next game and who plays it."""
+    """Who deals the next game, who plays it, and the number it will get."""
 
+    number: int
     dealer: Player
     playing: list[Player]
     sitting_out: list[Player]
 
+    @property
+    def token(self) -> str:
+        """Names this deal on an entry form: when a booking, an undo or a restore on
+        another phone has moved the deal on, the form's token no longer matches."""
+        return f"{self.number}-{self.dealer.pk}"
+
 
 def next_deal(evening: Evening, seats: list[Seat] | None = None) -> Deal:
     seats = seats if seats is not None else list(evening.seats.select_related("player"))
-    last = evening.games.booked().order_by("-number").values_list("dealer_id", flat=True).first()
-    if last is None:
+    last_number = evening.games.aggregate(n=Max("number"))["n"] or 0
+    last_dealer = (
+        evening.games.booked().order_by("-number").values_list("dealer_id", flat=True).first()
+    )
+    if last_dealer is None:
         dealer = evening.first_dealer
     else:
-        dealer = next(s.position for s in seats if s.player_id == last) + 1
+        dealer = next(s.position for s in seats if s.player_id == last_dealer) + 1
     dealer %= len(seats)
     playing = playing_positions(len(seats), dealer)
     return Deal(
+        number=last_number + 1,
         dealer=seats[dealer].player,
         playing=[seats[p].player for p in playing],
         sitting_out=[s.player for s in seats if s.position not in playing],
@@ -253,12 +253,21 @@ class KeyReused(EveningError):
     """The form's key was used for a different game: refuse, never book twice."""
 
 
+class StaleDeal(EveningError):
+    """The entry form was made for a deal that another phone has moved on since."""
+
+
 @transaction.atomic
-def book_game(evening_id: int, key: uuid.UUID, data: GameInput, by) -> tuple[Game, bool]:
+def book_game(
+    evening_id: int, key: uuid.UUID, data: GameInput, by, deal_token: str | None = None
+) -> tuple[Game, bool]:
     """Book the next game of the evening; (game, False) if this key was booked already.
 
     The key is made when the entry form is shown: a double tap, a retried request or a
     reload after a lost answer finds the game booked under it instead of booking again.
+    `deal_token` is the deal the form was made for (Deal.token); if another phone has
+    booked, undone or restored a game since, StaleDeal is raised and nothing is booked,
+    so the same game is never booked twice from two phones.
     """
     evening = _locked(evening_id)
     existing = Game.objects.filter(key=key).first()
@@ -268,10 +277,11 @@ def book_game(evening_id: int, key: uuid.UUID, data: GameInput, by) -> tuple[Gam
         return existing, False
     _require_open(evening)
     deal = next_deal(evening)
-    number = (evening.games.aggregate(n=Max("number"))["n"] or 0) + 1
+    if deal_token is not None and deal_token != deal.token:
+        raise StaleDeal(_("Inzwischen hat sich am Abend etwas geändert."))
     game = Game(
         evening=evening,
-        number=number,
+        number=deal.number,
         key=key,
         dealer=deal.dealer,
         seating=[p.pk for p in deal.playing],
@@ -353,6 +363,114 @@ def undo_last(evening_id: int, by) -> Game:
     return _void(evening, game, by, Change.Kind.UNDO)
 
 
+def restorable(evening: Evening) -> Change | None:
+    """The void or undo that can still be taken back right after it ("Rückgängig"): the
+    evening's latest change to its games, while the evening is open."""
+    if not evening.is_open:
+        return None
+    latest = (
+        evening.changes.exclude(kind__in=[Change.Kind.SHARE, Change.Kind.PAYMENT])
+        .select_related("game")
+        .order_by("-pk")
+        .first()
+    )
+    if latest is None or latest.kind not in (Change.Kind.VOID, Change.Kind.UNDO):
+        return None
+    return latest
+
+
+@transaction.atomic
+def restore_game(evening_id: int, game_id: int, by) -> Game:
+    """Take back a void or an undo: the game counts again and the evening is rescored.
+
+    An undone game comes back only while no later game was booked: the deal went back to
+    its dealer, and the game booked since was dealt by the same one.
+    """
+    evening = _locked(evening_id)
+    _require_open(evening)
+    game = evening.games.get(pk=game_id)
+    if game.is_booked:
+        raise EveningError(_("Dieses Spiel zählt schon."))
+    taken_back = evening.changes.filter(game=game).order_by("-pk").first()
+    later = evening.games.booked().filter(number__gt=game.number).exists()
+    if taken_back is not None and taken_back.kind == Change.Kind.UNDO and later:
+        raise EveningError(
+            _("Seit dem Zurücknehmen ist ein neues Spiel gebucht; bitte neu eingeben.")
+        )
+    game.voided_at = None
+    game.save(update_fields=["voided_at"])
+    change = Change.objects.create(
+        evening=evening,
+        game=game,
+        kind=Change.Kind.RESTORE,
+        by=by,
+        after=GameInput.of(game).as_json(),
+    )
+    _rescore(evening, change)
+    _touch(evening)
+    return game
+
+
+@dataclasses.dataclass(frozen=True)
+class LaterGame:
+    """A later game whose amounts a correction changes (the Bock chain shifted)."""
+
+    number: int
+    bock_before: bool
+    bock_after: bool
+    unit_before: int
+    unit_after: int
+
+
+@dataclasses.dataclass(frozen=True)
+class Preview:
+    """What a game being entered or corrected will do, from the engine, before saving."""
+
+    payouts: list[tuple[int, int]]  # (player id, cents) in the game's seating order
+    unit: int
+    bock: bool
+    later: list[LaterGame]  # corrections only
+    totals_before: dict[int, int]  # every seated player's game total, in seating order
+    totals_after: dict[int, int]
+
+
+def preview(
+    evening: Evening, data: GameInput, seating: list[int], replacing: Game | None = None
+) -> Preview:
+    """Score the evening with `data` booked next (or in place of `replacing`) without
+    saving anything. Raises EveningError with the engine's German message and field."""
+    booked = list(evening.games.booked())
+    candidate = Game(evening=evening, seating=seating)
+    data.apply_to(candidate)
+    if replacing is None:
+        games, at = [*booked, candidate], len(booked)
+    else:
+        at = next(i for i, g in enumerate(booked) if g.pk == replacing.pk)
+        games = [*booked[:at], candidate, *booked[at + 1 :]]
+    players = [str(p) for p in evening.seats.values_list("player_id", flat=True)]
+    try:
+        before = score_evening(evening.tariff.rules, [g.for_engine() for g in booked], players)
+        after = score_evening(evening.tariff.rules, [g.for_engine() for g in games], players)
+    except ScoringError as error:
+        raise EveningError(error.message_de, error.key) from None
+    result = after.games[at]
+    later = []
+    if replacing is not None:
+        for game, old, new in zip(
+            booked[at + 1 :], before.games[at + 1 :], after.games[at + 1 :], strict=True
+        ):
+            if old.payouts != new.payouts:
+                later.append(LaterGame(game.number, old.bock, new.bock, old.unit, new.unit))
+    return Preview(
+        payouts=[(pid, result.payouts[str(pid)]) for pid in seating],
+        unit=result.unit,
+        bock=result.bock,
+        later=later,
+        totals_before={int(p): cents for p, cents in before.totals.items()},
+        totals_after={int(p): cents for p, cents in after.totals.items()},
+    )
+
+
 def balances(evening: Evening) -> dict[int, int]:
     """Each player's balance at this evening (games and payments), in seating order."""
     sums = LedgerEntry.objects.filter(evening=evening).balances()
@@ -374,6 +492,22 @@ def record_payment(evening_id: int, payer: int, payee: int, amount: int, by) -> 
         raise EveningError(_("Zahlungen gehen zwischen zwei Spielern des Abends."))
     if type(amount) is not int or amount <= 0:
         raise EveningError(_("Der Betrag muss größer als null sein."), "amount")
+    # A payment settles what is open, read from the ledger under the evening's lock: it
+    # never makes a new debt, and a second tap on "bezahlt" finds nothing left to pay.
+    balance = balances(evening)
+    still_open = min(max(-balance[payer], 0), max(balance[payee], 0))
+    if amount > still_open:
+        names = dict(Player.objects.filter(pk__in=(payer, payee)).values_list("pk", "name"))
+        message = (
+            _("So viel ist nicht offen: %(payer)s kann %(payee)s höchstens %(open)s zahlen.")
+            if still_open
+            else _("Zwischen %(payer)s und %(payee)s ist an diesem Abend nichts offen.")
+        )
+        raise EveningError(
+            message
+            % {"payer": names[payer], "payee": names[payee], "open": format_cents(still_open)},
+            "amount",
+        )
     change = Change.objects.create(
         evening=evening,
         kind=Change.Kind.PAYMENT,

@@ -16,13 +16,25 @@ urlpatterns = [
     path("abend/<int:evening_id>/vorschau/", views.preview, name="preview"),
     path("abend/<int:evening_id>/blatt/", views.sheet_poll, name="sheet"),
     path("abend/<int:evening_id>/spiel/<int:game_id>/", views.game_edit, name="game"),
+    path(
+        "abend/<int:evening_id>/spiel/<int:game_id>/vorschau/",
+        views.correction_preview,
+        name="correction_preview",
+    ),
     path("abend/<int:evening_id>/spiel/<int:game_id>/streichen/", views.game_void, name="void"),
+    path(
+        "abend/<int:evening_id>/spiel/<int:game_id>/wiederherstellen/",
+        views.restore,
+        name="restore",
+    ),
     path("abend/<int:evening_id>/zuruecknehmen/", views.undo, name="undo"),
     path("abend/<int:evening_id>/verlauf/", views.history, name="history"),
     path("abend/<int:evening_id>/abrechnung/", views.settlement, name="settlement"),
     path("abend/<int:evening_id>/zahlung/", views.payment, name="payment"),
     path("abend/<int:evening_id>/wieder-oeffnen/", views.reopen, name="reopen"),
     path("abend/<int:evening_id>/zuschauer-link/", views.share, name="share"),
-    path("live/<str:token>/", views.live, name="live"),
-    path("live/<str:token>/blatt/", views.live_poll, name="live_sheet"),
+    # Tokens come from secrets.token_urlsafe, the slug alphabet: anything else (a NUL byte,
+    # say) is no link of ours and is a 404 before it reaches a query.
+    path("live/<slug:token>/", views.live, name="live"),
+    path("live/<slug:token>/blatt/", views.live_poll, name="live_sheet"),
 ]

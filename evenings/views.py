@@ -1,10 +1,12 @@
+import re
 import uuid
+from collections import defaultdict
 
 import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Sum
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -12,11 +14,11 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from clubs.access import login_required_keep_form, membership_of, scorekeeper_of
 from clubs.models import Player
-from evenings import services, sheet
+from evenings import services, sheet, wording
 from evenings.access import admin_evening_of, evening_of, scored_evening_of
 from evenings.forms import GameForm, PaymentForm, StartForm
 from evenings.models import Evening, Game, LedgerEntry
-from scoring import ScoringError, format_cents, score_evening
+from scoring.model import MAX_JUNGFRAU_DOUBLINGS
 
 
 @require_http_methods(["GET", "POST"])
@@ -40,11 +42,19 @@ def start(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse:
     )
 
 
-def _live_context(evening: Evening, membership, form: GameForm | None = None) -> dict:
+def _names(evening: Evening) -> dict[int, str]:
+    """{player id: name} of everyone seated at the evening."""
+    return dict(Player.objects.filter(seats__evening=evening).values_list("pk", "name"))
+
+
+def _live_context(
+    evening: Evening, membership, form: GameForm | None = None, notice: str = ""
+) -> dict:
     deal = services.next_deal(evening)
     can_score = membership is not None and membership.can_score and evening.is_open
     if can_score and form is None:
-        form = GameForm(tariff=evening.tariff, playing=deal.playing)
+        form = GameForm(tariff=evening.tariff, playing=deal.playing, deal=deal)
+    restorable = services.restorable(evening) if can_score else None
     return {
         "evening": evening,
         "membership": membership,
@@ -52,6 +62,11 @@ def _live_context(evening: Evening, membership, form: GameForm | None = None) ->
         "deal": deal,
         "form": form if can_score else None,
         "can_score": can_score,
+        "notice": notice,
+        "restorable": restorable,
+        "restorable_game": (
+            wording.describe(restorable.game, _names(evening)) if restorable else ""
+        ),
     }
 
 
@@ -60,23 +75,60 @@ def _live_context(evening: Evening, membership, form: GameForm | None = None) ->
 def detail(request: HttpRequest, evening_id: int) -> HttpResponse:
     evening, membership = evening_of(request, evening_id)
     context = _live_context(evening, membership)
-    if membership.can_score and evening.share_token and evening.is_open:
+    if membership.can_score and evening.share_token:
         url = request.build_absolute_uri(reverse("evenings:live", args=[evening.share_token]))
         context["share_url"] = url
         context["share_qr"] = segno.make(url, error="m").svg_inline(scale=4, dark="#1d1d1b")
     return render(request, "evenings/evening.html", context)
 
 
-def _form_for_post(request, evening: Evening) -> GameForm:
-    """The bound entry form; a retried key is checked against the game it booked."""
+def _posted_form(request, evening: Evening) -> tuple[GameForm, str]:
+    """The entry form as posted, with "" for the notice.
+
+    If another phone has moved the deal on since the form was shown (booked, undone or
+    restored a game), the posted choices no longer fit: then a fresh form for the
+    current deal that keeps every choice that still applies, and a German notice of
+    what happened. A retried key is checked against the game it booked.
+    """
+    deal = services.next_deal(evening)
     try:
         key = uuid.UUID(request.POST.get("key", ""))
     except ValueError:
         key = None
     booked = evening.games.filter(key=key).first() if key else None
-    playing_ids = booked.seating if booked else [p.pk for p in services.next_deal(evening).playing]
-    by_id = Player.objects.in_bulk(playing_ids)
-    return GameForm(request.POST, tariff=evening.tariff, playing=[by_id[pk] for pk in playing_ids])
+    if booked is not None:
+        by_id = Player.objects.in_bulk(booked.seating)
+        playing = [by_id[pk] for pk in booked.seating]
+        return GameForm(request.POST, tariff=evening.tariff, playing=playing), ""
+    if request.POST.get("deal") == deal.token:
+        return GameForm(request.POST, tariff=evening.tariff, playing=deal.playing, deal=deal), ""
+    return _carried_over(request, evening, deal)
+
+
+def _carried_over(request, evening: Evening, deal: services.Deal) -> tuple[GameForm, str]:
+    form = GameForm.carried_over(request.POST, tariff=evening.tariff, deal=deal)
+    return form, _stale_notice(evening, request.POST.get("deal", ""), deal, form)
+
+
+def _stale_notice(evening: Evening, token: str, deal: services.Deal, form: GameForm) -> str:
+    """What another phone did since the form for `token` was shown, in German."""
+    number = token.partition("-")[0]
+    since = int(number) if re.fullmatch(r"\d{1,9}", number) else deal.number
+    names = _names(evening)
+    happened = [
+        (_("%(game)s gebucht") if game.is_booked else _("%(game)s zurückgenommen"))
+        % {"game": wording.describe(game, names)}
+        for game in evening.games.filter(number__gte=since).order_by("number")
+    ]
+    notice = _("Inzwischen auf einem anderen Handy: %(what)s. Jetzt gibt %(dealer)s.") % {
+        "what": "; ".join(happened) or _("die Reihenfolge hat sich geändert"),
+        "dealer": deal.dealer.name,
+    }
+    if form.has_choices():
+        notice += " " + _(
+            "Deine Auswahl ist übernommen, soweit sie noch passt – bitte prüfen und speichern."
+        )
+    return notice
 
 
 def _add_engine_error(form: GameForm, error: services.EveningError) -> None:
@@ -88,12 +140,19 @@ def _add_engine_error(form: GameForm, error: services.EveningError) -> None:
 @login_required_keep_form("#entry-status")
 def book(request: HttpRequest, evening_id: int) -> HttpResponse:
     evening, membership = scored_evening_of(request, evening_id)
-    form = _form_for_post(request, evening)
-    if form.is_valid():
+    form, notice = _posted_form(request, evening)
+    if not notice and form.is_valid():
         try:
             game, created = services.book_game(
-                evening.pk, form.cleaned_data["key"], form.game_input(), request.user
+                evening.pk,
+                form.cleaned_data["key"],
+                form.game_input(),
+                request.user,
+                deal_token=form.cleaned_data["deal"],
             )
+        except services.StaleDeal:
+            # Another phone got in between this form's check and the booking.
+            form, notice = _carried_over(request, evening, services.next_deal(evening))
         except services.KeyReused as error:
             # The form is stale: its key booked another game. A fresh form, a clear word.
             messages.error(request, str(error))
@@ -102,44 +161,81 @@ def book(request: HttpRequest, evening_id: int) -> HttpResponse:
             _add_engine_error(form, error)
         else:
             evening.refresh_from_db()
+            what = wording.describe(game, _names(evening))
             if created:
-                messages.success(request, _("Gebucht: %(game)s") % {"game": describe(game)})
+                messages.success(request, _("Gebucht: %(game)s") % {"game": what})
             else:
-                messages.info(request, _("Schon gebucht: %(game)s") % {"game": describe(game)})
+                messages.info(request, _("Schon gebucht: %(game)s") % {"game": what})
             if not request.htmx:
                 return redirect("evenings:detail", evening_id=evening.pk)
             form = None  # a fresh form with a new key for the next game
-    context = _live_context(evening, membership, form)
+    context = _live_context(evening, membership, form, notice)
     if request.htmx:
         return render(request, "evenings/evening.html#live", context)
     return render(request, "evenings/evening.html", context)
 
 
+def _bound_again(form: GameForm) -> GameForm:
+    """A carried-over (unbound) form bound to its own values, to preview them."""
+    data = QueryDict(mutable=True)
+    for name, value in form.initial.items():
+        if value is None:
+            continue
+        if isinstance(value, list):
+            data.setlist(name, [str(v) for v in value])
+        elif isinstance(value, bool):
+            if value:
+                data[name] = "on"
+        else:
+            data[name] = str(value)
+    data["deal"] = form.initial.get("deal", "")
+    return GameForm(data, tariff=form.tariff, playing=form.playing)
+
+
+def _preview_of(evening: Evening, form: GameForm, replacing: Game | None = None) -> dict:
+    """The engine's preview of a valid form, as template context; problems in German."""
+    if not form.is_valid():
+        return {}
+    seating = [p.pk for p in form.playing]
+    try:
+        result = services.preview(evening, form.game_input(), seating, replacing=replacing)
+    except services.EveningError as error:
+        return {"problem": str(error)}
+    names = {p.pk: p.name for p in form.playing}
+    context = {
+        "lines": [(names[pid], cents) for pid, cents in result.payouts],
+        "bock": result.bock,
+        "later": result.later,
+    }
+    if len(form.cleaned_data.get("jungfrauen") or ()) > MAX_JUNGFRAU_DOUBLINGS:
+        context["note"] = _("Höchstens zwei Jungfrauen zählen: es wird zweimal verdoppelt.")
+    if replacing is not None:
+        every = _names(evening)
+        context["moves"] = [
+            (every[pid], result.totals_before[pid], cents)
+            for pid, cents in result.totals_after.items()
+            if cents != result.totals_before[pid]
+        ]
+    return context
+
+
 @require_POST
 @login_required_keep_form("#entry-status")
 def preview(request: HttpRequest, evening_id: int) -> HttpResponse:
-    """What the game being entered will cost each player, from the engine."""
+    """What the game being entered will cost each player, from the engine.
+
+    When the deal has moved on (the sheet's poll says so, or a tap comes late), the
+    answer also brings the form for the current deal, keeping the choices that apply.
+    """
     evening, _membership = scored_evening_of(request, evening_id)
-    form = _form_for_post(request, evening)
-    lines, problem, bock = None, None, False
-    if form.is_valid():
-        candidate = Game(evening=evening, seating=[p.pk for p in form.playing])
-        form.game_input().apply_to(candidate)
-        games = [g.for_engine() for g in evening.games.booked()] + [candidate.for_engine()]
-        players = [str(p.pk) for p in form.playing]
-        try:
-            result = score_evening(evening.tariff.rules, games).games[-1]
-        except ScoringError as error:
-            problem = error.message_de
-        else:
-            names = {str(p.pk): p.name for p in form.playing}
-            lines = [(names[pid], result.payouts[pid]) for pid in players]
-            bock = result.bock
-    return render(
-        request,
-        "evenings/evening.html#preview",
-        {"lines": lines, "bock": bock, "problem": problem, "form": form, "evening": evening},
-    )
+    form, notice = _posted_form(request, evening)
+    context = {"evening": evening, "form": form, "notice": notice, "oob": True}
+    if notice:
+        context["deal"] = services.next_deal(evening)
+        context.update(_preview_of(evening, _bound_again(form)))
+    else:
+        context.update(_preview_of(evening, form))
+    return render(request, "evenings/evening.html#preview_answer", context)
 
 
 @require_GET
@@ -151,39 +247,67 @@ def sheet_poll(request: HttpRequest, evening_id: int) -> HttpResponse:
 
 
 def _sheet_or_unchanged(request, evening: Evening, membership, token=None) -> HttpResponse:
+    """204 when nothing changed since version `v`; else the sheet, and out of band the
+    deal and the standing. A phone whose entry form was made for an older deal (`deal`)
+    is told so (HX-Trigger: dealChanged), and its form asks for the current one."""
     if request.GET.get("v") == str(evening.version):
         return HttpResponse(status=204)
-    return render(
+    deal = services.next_deal(evening)
+    response = render(
         request,
-        "evenings/evening.html#sheet",
+        "evenings/evening.html#follow",
         {
             "evening": evening,
             "membership": membership,
             "sheet": sheet.build(evening),
+            "deal": deal,
+            "token": token,
+            "oob": True,
+            # The phone has an entry form: its next polls send their deal again.
+            "follows_form": "deal" in request.GET,
+        },
+        # A closed evening's sheet is final: 286 tells htmx to stop polling.
+        status=200 if evening.is_open else 286,
+    )
+    if request.GET.get("deal", deal.token) != deal.token:
+        response["HX-Trigger"] = "dealChanged"
+    return response
+
+
+@require_GET
+def live(request: HttpRequest, token: str) -> HttpResponse:
+    """The read-only sheet for whoever scanned the QR code: no account needed. After the
+    evening is closed the link shows the final sheet, until it is revoked."""
+    evening = get_object_or_404(Evening.objects.select_related("tariff"), share_token=token)
+    return render(
+        request,
+        "evenings/live.html",
+        {
+            "evening": evening,
+            "membership": None,
+            "sheet": sheet.build(evening),
+            "deal": services.next_deal(evening),
             "token": token,
         },
     )
 
 
 @require_GET
-def live(request: HttpRequest, token: str) -> HttpResponse:
-    """The read-only sheet for whoever scanned the QR code: no account needed."""
-    evening = get_object_or_404(Evening.objects.open(), share_token=token)
-    return render(
-        request,
-        "evenings/live.html",
-        {"evening": evening, "membership": None, "sheet": sheet.build(evening), "token": token},
-    )
-
-
-@require_GET
 def live_poll(request: HttpRequest, token: str) -> HttpResponse:
-    """Polling from the read-only page; once the link is revoked or the evening closed,
-    the answer says so and its status 286 tells htmx to stop polling."""
-    evening = Evening.objects.open().filter(share_token=token).first()
+    """Polling from the read-only page; once the link is revoked the answer says so, and
+    its status 286 tells htmx to stop polling (as does a closed evening's final sheet)."""
+    evening = Evening.objects.select_related("tariff").filter(share_token=token).first()
     if evening is None:
         return render(request, "evenings/live_ended.html", status=286)
     return _sheet_or_unchanged(request, evening, None, token=token)
+
+
+def _correction_form(request, evening: Evening, game: Game) -> GameForm:
+    by_id = Player.objects.in_bulk(game.seating)
+    playing = [by_id[pk] for pk in game.seating]
+    initial = GameForm.initial_for(game)
+    data = request.POST if request.method == "POST" else None
+    return GameForm(data, tariff=evening.tariff, playing=playing, initial=initial)
 
 
 @require_http_methods(["GET", "POST"])
@@ -192,10 +316,7 @@ def game_edit(request: HttpRequest, evening_id: int, game_id: int) -> HttpRespon
     """Correct an earlier game; later games are rescored."""
     evening, membership = scored_evening_of(request, evening_id)
     game = get_object_or_404(evening.games.booked(), pk=game_id)
-    by_id = Player.objects.in_bulk(game.seating)
-    playing = [by_id[pk] for pk in game.seating]
-    initial = GameForm.initial_for(game)
-    form = GameForm(request.POST or None, tariff=evening.tariff, playing=playing, initial=initial)
+    form = _correction_form(request, evening, game)
     if request.method == "POST" and evening.is_open and form.is_valid():
         try:
             services.correct_game(evening.pk, game.pk, form.game_input(), request.user)
@@ -204,11 +325,22 @@ def game_edit(request: HttpRequest, evening_id: int, game_id: int) -> HttpRespon
         else:
             messages.success(request, _("Korrigiert; alle späteren Spiele sind neu berechnet."))
             return redirect("evenings:detail", evening_id=evening.pk)
-    return render(
-        request,
-        "evenings/game_edit.html",
-        {"evening": evening, "membership": membership, "game": game, "form": form},
-    )
+    context = {"evening": evening, "membership": membership, "game": game, "form": form}
+    if request.method == "GET":
+        context.update(_preview_of(evening, _bound_again(form), replacing=game))
+    return render(request, "evenings/game_edit.html", context)
+
+
+@require_POST
+@login_required_keep_form("#correction-status")
+def correction_preview(request: HttpRequest, evening_id: int, game_id: int) -> HttpResponse:
+    """The corrected game's amounts, and what changes for later games (the Bock chain)."""
+    evening, _membership = scored_evening_of(request, evening_id)
+    game = get_object_or_404(evening.games.booked(), pk=game_id)
+    form = _correction_form(request, evening, game)
+    context = {"evening": evening, "game": game, "form": form}
+    context.update(_preview_of(evening, form, replacing=game))
+    return render(request, "evenings/game_edit.html#preview", context)
 
 
 @require_POST
@@ -220,8 +352,6 @@ def game_void(request: HttpRequest, evening_id: int, game_id: int) -> HttpRespon
         services.void_game(evening.pk, game.pk, request.user)
     except services.EveningError as error:
         messages.error(request, str(error))
-    else:
-        messages.success(request, _("Gestrichen: %(game)s") % {"game": describe(game)})
     return redirect("evenings:detail", evening_id=evening.pk)
 
 
@@ -230,27 +360,55 @@ def game_void(request: HttpRequest, evening_id: int, game_id: int) -> HttpRespon
 def undo(request: HttpRequest, evening_id: int) -> HttpResponse:
     evening, _membership = scored_evening_of(request, evening_id)
     try:
-        game = services.undo_last(evening.pk, request.user)
+        services.undo_last(evening.pk, request.user)
+    except services.EveningError as error:
+        messages.error(request, str(error))
+    return redirect("evenings:detail", evening_id=evening.pk)
+
+
+@require_POST
+@login_required
+def restore(request: HttpRequest, evening_id: int, game_id: int) -> HttpResponse:
+    """ "Rückgängig" right after striking or taking back a game: it counts again."""
+    evening, _membership = scored_evening_of(request, evening_id)
+    game = get_object_or_404(evening.games, pk=game_id)
+    try:
+        services.restore_game(evening.pk, game.pk, request.user)
     except services.EveningError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, _("Zurückgenommen: %(game)s") % {"game": describe(game)})
+        what = wording.describe(game, _names(evening))
+        messages.success(request, _("Wiederhergestellt: %(game)s") % {"game": what})
     return redirect("evenings:detail", evening_id=evening.pk)
 
 
 @require_GET
 @login_required
 def history(request: HttpRequest, evening_id: int) -> HttpResponse:
+    """Every change to the evening: who, when, what, and what it moved in money."""
     evening, membership = evening_of(request, evening_id)
     changes = evening.changes.select_related("by", "game")
-    names = dict(Player.objects.filter(seats__evening=evening).values_list("pk", "name"))
+    names = _names(evening)
+    moved: dict[int, list[tuple[str, int]]] = defaultdict(list)
+    sums = (
+        LedgerEntry.objects.filter(evening=evening, kind=LedgerEntry.Kind.GAME)
+        .values_list("change_id", "player_id")
+        .annotate(total=Sum("amount"))
+    )
+    seating = list(services.balances(evening))  # player ids in seating order
+    for change_id, player_id, total in sorted(sums, key=lambda r: (r[0], seating.index(r[1]))):
+        if total:
+            moved[change_id].append((names[player_id], total))
     return render(
         request,
         "evenings/history.html",
         {
             "evening": evening,
             "membership": membership,
-            "changes": [(change, summarize(change, names)) for change in changes],
+            "changes": [
+                (change, wording.summarize(change, names), moved.get(change.pk, []))
+                for change in changes
+            ],
         },
     )
 
@@ -371,59 +529,3 @@ def runde_balances(request: HttpRequest, club_id: int, runde_id: int) -> HttpRes
             "evenings": runde.evenings.all(),
         },
     )
-
-
-def describe(game: Game) -> str:
-    """ "3. Sauspiel von Sepp" for messages."""
-    who = game.declarer or game.loser
-    kind = game.get_type_display()
-    if game.type == Game.Type.FARBSOLO:
-        kind = f"{game.get_suit_display()}-Solo"
-    return f"{game.number}. {kind} ({who})" if who else f"{game.number}. {kind}"
-
-
-GAME_NAMES = dict(Game.Type.choices)
-SUIT_NAMES = dict(Game.SuitChoice.choices)
-
-
-def summarize(change, names: dict[int, str]) -> str:
-    """A short German line of what a change recorded."""
-
-    def game_line(data):
-        if not data:
-            return ""
-        who = names.get(data.get("declarer") or data.get("loser"), "")
-        kind = str(GAME_NAMES.get(data["type"], data["type"]))
-        if data.get("suit"):
-            kind = f"{SUIT_NAMES.get(data['suit'], data['suit'])}-Solo"
-        parts = [kind, who]
-        if data.get("partner"):
-            parts.append(_("mit %(partner)s") % {"partner": names.get(data["partner"], "")})
-        if data.get("type") != "ramsch":
-            parts.append(_("gewonnen") if data.get("won") else _("verloren"))
-        if data.get("laufende"):
-            parts.append(_("%(n)s Laufende") % {"n": data["laufende"]})
-        for flag, label in (("schneider", _("Schneider")), ("schwarz", _("Schwarz")),
-                            ("tout", _("Tout"))):  # fmt: skip
-            if data.get(flag):
-                parts.append(label)
-        if data.get("kontra"):
-            parts.append([_("Kontra"), _("Re")][data["kontra"] - 1])
-        if data.get("doubled"):
-            parts.append(_("%(n)s× gedoppelt") % {"n": data["doubled"]})
-        return " · ".join(str(p) for p in parts if p)
-
-    if change.kind == "payment":
-        after = change.after
-        return _("%(payer)s zahlt %(payee)s %(amount)s") % {
-            "payer": names.get(after["payer"]),
-            "payee": names.get(after["payee"]),
-            "amount": format_cents(after["amount"]),
-        }
-    if change.kind == "correct":
-        return f"{game_line(change.before)} → {game_line(change.after)}"
-    if change.kind in ("void", "undo"):
-        return game_line(change.before)
-    if change.kind == "book":
-        return game_line(change.after)
-    return ""

@@ -30,17 +30,75 @@ SEPP, VRONI, HIAS, RESI = TABLE = ("Sepp", "Vroni", "Hias", "Resi")
 
 @dataclass(frozen=True, slots=True)
 class Example:
-    title: str  # German, e.g. "Sauspiel mit Kontra"
+    # German, built from the game: "Sauspiel verloren mit 3 Laufenden und Kontra"
+    title: str
     game: Game
     result: GameResult
     bock: bool  # scored as a Bock game
     # How the value was built: "Grundwert 0,10 € + 3 Laufende 0,30 € = 0,40 €, x2 Kontra = 0,80 €"
     description: str
     distribution: str  # who gets and who pays, e.g. "Sepp und Hias bekommen je 0,80 €, ..."
+    # A label of a few words when the example is one of the key amounts a phone shows in
+    # a compact summary ("Sauspiel", "Wenz, 3 Laufende"); "" for the others.
+    short: str = ""
 
 
 def _laufende(n: int) -> str:
     return "1 Laufender" if n == 1 else f"{n} Laufende"
+
+
+_GAME_NAMES = {
+    GameType.SAUSPIEL: "Sauspiel",
+    GameType.FARBSOLO: "Farbsolo",
+    GameType.WENZ: "Wenz",
+    GameType.RAMSCH: "Ramsch",
+}
+_TIMES_WORDS = {1: "einmal", 2: "zweimal", 3: "dreimal"}
+
+
+def _und(parts: list[str]) -> str:
+    """ "a", "a und b", "a, b und c"."""
+    return ", ".join(parts[:-1]) + " und " + parts[-1] if len(parts) > 1 else "".join(parts)
+
+
+def describe_game(game: Game, bock: bool = False) -> str:
+    """The game's title in German, naming every part that counts towards its value.
+
+    "Sauspiel verloren mit 3 Laufenden und Kontra", "Farbsolo-Tout gewonnen mit
+    3 Laufenden, Schneider und Schwarz", "Sauspiel als Bockspiel gewonnen".
+    Laufende are named as played, also below the threshold (the description says that
+    they do not count). Tariff games only.
+    """
+    name = _GAME_NAMES.get(game.type, str(game.type))
+    if game.tout:
+        name += "-Tout"
+    if bock:
+        name += " als Bockspiel"
+    if game.type is not GameType.RAMSCH:
+        name += " gewonnen" if game.won else " verloren"
+
+    with_parts = []
+    if game.laufende:
+        with_parts.append(f"{game.laufende} Laufenden")
+    if game.kontra:
+        with_parts.append("Kontra" if game.kontra == 1 else "Re")
+    if game.jungfrauen:
+        n = len(game.jungfrauen)
+        with_parts.append("Jungfrau" if n == 1 else f"{n} Jungfrauen")
+    if with_parts:
+        name += " mit " + _und(with_parts)
+
+    extras = []
+    # Schwarz and Tout imply Schneider, and the engine adds both amounts.
+    if game.schwarz or game.tout:
+        extras.append("Schneider und Schwarz")
+    elif game.schneider:
+        extras.append("Schneider")
+    if game.doubled:
+        extras.append(f"{_TIMES_WORDS.get(game.doubled, f'{game.doubled}-mal')} gedoppelt")
+    if extras:
+        name += ", " + ", ".join(extras)
+    return name
 
 
 def describe_value(rules: TariffRules, game: Game, bock: bool = False) -> str:
@@ -100,15 +158,16 @@ def describe_distribution(game: Game, result: GameResult) -> str:
     return f"{declarer} {gets} 3 {TIMES} {unit} = {triple}, die drei Gegner {pay} je {unit}."
 
 
-def _example(rules: TariffRules, title: str, game: Game, bock: bool = False) -> Example:
+def _example(rules: TariffRules, game: Game, bock: bool = False, short: str = "") -> Example:
     result = score_game(rules, game, bock)
     return Example(
-        title,
+        describe_game(game, bock),
         game,
         result,
         bock,
         describe_value(rules, game, bock),
         describe_distribution(game, result),
+        short,
     )
 
 
@@ -162,44 +221,32 @@ def worked_examples(rules: TariffRules) -> list[Example]:
         )
 
     examples = [
-        _example(rules, "Sauspiel gewonnen", sauspiel(won=True)),
-        _example(rules, f"Sauspiel mit {n} Laufenden", sauspiel(won=True, laufende=n)),
+        _example(rules, sauspiel(won=True), short="Sauspiel"),
+        _example(rules, sauspiel(won=True, laufende=n), short=f"Sauspiel, {_laufende(n)}"),
     ]
     if n > 1:
-        examples.append(
-            _example(rules, f"Sauspiel mit {n - 1} Laufenden", sauspiel(won=True, laufende=n - 1))
-        )
+        examples.append(_example(rules, sauspiel(won=True, laufende=n - 1)))
     examples += [
-        _example(rules, "Sauspiel verloren, Schneider", sauspiel(won=False, schneider=True)),
-        _example(rules, "Sauspiel schwarz gewonnen", sauspiel(won=True, schwarz=True)),
-        _example(rules, "Sauspiel mit Kontra", sauspiel(won=False, laufende=n, kontra=1)),
-        _example(rules, "Sauspiel mit Re", sauspiel(won=True, kontra=2)),
-        _example(rules, "Sauspiel, zweimal gedoppelt", sauspiel(won=True, doubled=2)),
+        _example(rules, sauspiel(won=False, schneider=True)),
+        _example(rules, sauspiel(won=True, schwarz=True), short="Sauspiel, schwarz"),
+        _example(rules, sauspiel(won=False, laufende=n, kontra=1)),
+        _example(rules, sauspiel(won=True, kontra=2)),
+        _example(rules, sauspiel(won=True, doubled=2)),
+        _example(rules, solo(GameType.FARBSOLO, won=True, laufende=n, schneider=True)),
+        _example(rules, solo(GameType.FARBSOLO, won=False), short="Farbsolo"),
         _example(
             rules,
-            "Farbsolo gewonnen, Schneider",
-            solo(GameType.FARBSOLO, won=True, laufende=n, schneider=True),
+            solo(GameType.WENZ, won=True, laufende=n_wenz),
+            short=f"Wenz, {_laufende(n_wenz)}",
         ),
-        _example(rules, "Farbsolo verloren", solo(GameType.FARBSOLO, won=False)),
-        _example(
-            rules, f"Wenz mit {n_wenz} Laufenden", solo(GameType.WENZ, won=True, laufende=n_wenz)
-        ),
-        _example(
-            rules,
-            "Farbsolo-Tout gewonnen",
-            solo(GameType.FARBSOLO, won=True, laufende=n, tout=True),
-        ),
-        _example(rules, "Wenz-Tout verloren", solo(GameType.WENZ, won=False, tout=True)),
-        _example(rules, "Ramsch", Game(GameType.RAMSCH, TABLE, loser=RESI)),
+        _example(rules, solo(GameType.FARBSOLO, won=True, laufende=n, tout=True)),
+        _example(rules, solo(GameType.WENZ, won=False, tout=True)),
+        _example(rules, Game(GameType.RAMSCH, TABLE, loser=RESI), short="Ramsch"),
     ]
     if rules.jungfrau:
         examples.append(
-            _example(
-                rules,
-                "Ramsch mit Jungfrau",
-                Game(GameType.RAMSCH, TABLE, loser=RESI, jungfrauen=(VRONI,)),
-            )
+            _example(rules, Game(GameType.RAMSCH, TABLE, loser=RESI, jungfrauen=(VRONI,)))
         )
     if rules.bock is not BockMode.OFF:
-        examples.append(_example(rules, "Sauspiel als Bockspiel", sauspiel(won=True), bock=True))
+        examples.append(_example(rules, sauspiel(won=True), bock=True))
     return examples

@@ -10,15 +10,15 @@ import shutil
 from pathlib import Path
 
 import pytest
-from django.conf import settings
-from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-from django.contrib.sessions.backends.db import SessionStore
+
+from clubs import services as club_services
+from clubs.models import Player, Tariff
+from tests.browser.evening_screen import NAMES, PHONE, Phone, log_in_on
 
 # Playwright's sync API runs an event loop in this thread; the ORM calls made by the test
 # itself (fixtures, assertions on the database) are still plain synchronous code.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
-PHONE = {"width": 390, "height": 844}
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -97,14 +97,62 @@ def log_in(page, app_url):
     """Log a user in without the login form, by handing the browser a session cookie."""
 
     def log_in(user):
-        session = SessionStore()
-        session[SESSION_KEY] = str(user.pk)
-        session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-        session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-        session.save()
-        page.context.add_cookies(
-            [{"name": settings.SESSION_COOKIE_NAME, "value": session.session_key, "url": app_url}]
-        )
-        return page
+        return log_in_on(page, user, app_url)
 
     return log_in
+
+
+# -- the evening journeys' cast and their second phones ---------------------------------
+
+
+@pytest.fixture
+def schreiber(scorekeeper):
+    """Hias, the club's Schreiber (tests/conftest.py)."""
+    return scorekeeper
+
+
+@pytest.fixture
+def players(club) -> dict[str, Player]:
+    """Sepp, Vroni, Hias, Resi, Wastl, Kathi by name (Resi is the admin's player)."""
+    existing = {p.name: p for p in club.players.all()}
+    return {
+        name: existing.get(name) or Player.objects.create(club=club, name=name) for name in NAMES
+    }
+
+
+@pytest.fixture
+def bock_runde(runde, admin):
+    """The Runde with a new tariff version that plays a Bockrunde after every Ramsch."""
+    proposed = runde.tariffs.latest()
+    proposed.bock = Tariff.Bock.RAMSCH
+    assert club_services.change_tariff(runde, proposed, admin) is not None
+    return runde
+
+
+@pytest.fixture
+def open_phone(browser, app_url):
+    """Another phone: its own browser context, phone-sized. Its console errors fail the
+    test like the `page` fixture's, except those a test takes out of `phone.errors`
+    because it caused them on purpose."""
+    opened: list[tuple[object, Phone]] = []
+
+    def open_phone(user=None) -> Phone:
+        context = browser.new_context(
+            viewport=PHONE, is_mobile=True, has_touch=True, locale="de-DE", base_url=app_url
+        )
+        phone = Phone(context.new_page())
+        phone.page.set_default_timeout(10_000)
+        phone.page.on(
+            "console", lambda msg: phone.errors.append(msg.text) if msg.type == "error" else None
+        )
+        phone.page.on("pageerror", lambda exc: phone.errors.append(str(exc)))
+        if user is not None:
+            log_in_on(phone.page, user, app_url)
+        opened.append((context, phone))
+        return phone
+
+    yield open_phone
+    for context, _phone in opened:
+        context.close()
+    errors = [error for _context, phone in opened for error in phone.errors]
+    assert not errors, f"another phone reported errors: {errors}"

@@ -5,18 +5,14 @@ import re
 from urllib.parse import urlsplit
 
 import pytest
-from django.conf import settings
 from django.contrib.auth import (
-    BACKEND_SESSION_KEY,
-    HASH_SESSION_KEY,
-    SESSION_KEY,
     get_user_model,
 )
-from django.contrib.sessions.backends.db import SessionStore
 from playwright.sync_api import expect
 
 from clubs import services
 from clubs.models import Club, Invitation, Membership, Player, Runde, Tariff
+from tests.browser.evening_screen import log_in_on
 
 PHONE = {"width": 390, "height": 844}
 NEW_PASSWORD = "Herz-Solo-mit-Schneider-77"
@@ -43,18 +39,6 @@ def second_phone(browser, app_url, second_phone_errors):
     yield other
     context.close()
     assert not errors, f"the second browser reported errors: {errors}"
-
-
-def log_in_on(page, user, app_url: str) -> None:
-    """The harness's `log_in`, for any page: a session cookie instead of the login form."""
-    session = SessionStore()
-    session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-    session.save()
-    page.context.add_cookies(
-        [{"name": settings.SESSION_COOKIE_NAME, "value": session.session_key, "url": app_url}]
-    )
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from clubs import throttle
-from clubs.models import LoginFailure
+from clubs.models import LoginFailure, ResetRequest
 
 User = get_user_model()
 
@@ -377,6 +377,66 @@ def test_an_invalid_email_on_the_reset_form_gets_a_german_error(client, user):
     assert response.status_code == 200
     assert response.context["form"].errors["email"] == ["Bitte gültige E-Mail-Adresse eingeben."]
     assert mail.outbox == []
+
+
+RESET_THROTTLED = (
+    "Es wurden gerade zu viele neue Passwörter angefordert. Bitte in 60 Minuten erneut versuchen."
+)
+
+
+def test_three_resets_an_hour_for_one_email_then_the_page_says_to_wait(client, user):
+    for number in range(throttle.RESETS_PER_EMAIL):
+        response = client.post(
+            reverse("password_reset"), {"email": "sepp@example.org"}, REMOTE_ADDR=f"10.0.0.{number}"
+        )
+        assert response.status_code == 302
+
+    response = client.post(
+        reverse("password_reset"), {"email": "SEPP@example.org"}, REMOTE_ADDR=ELSEWHERE
+    )
+
+    assert response.status_code == 200
+    assert response.context["form"].non_field_errors() == [RESET_THROTTLED]
+    assert RESET_THROTTLED in response.content.decode()
+    assert len(mail.outbox) == throttle.RESETS_PER_EMAIL
+    # The refused request is not recorded: it does not prolong the wait.
+    assert ResetRequest.objects.filter(email="sepp@example.org").count() == 3
+
+
+def test_ten_resets_an_hour_from_one_client_then_it_waits_but_others_do_not(client, user):
+    for number in range(throttle.RESETS_PER_ADDRESS):
+        email = f"rater{number}@example.org"
+        client.post(reverse("password_reset"), {"email": email}, REMOTE_ADDR=HOME)
+
+    refused = client.post(
+        reverse("password_reset"), {"email": "sepp@example.org"}, REMOTE_ADDR=HOME
+    )
+    allowed = client.post(
+        reverse("password_reset"), {"email": "sepp@example.org"}, REMOTE_ADDR=ELSEWHERE
+    )
+
+    assert refused.status_code == 200
+    assert refused.context["form"].non_field_errors() == [RESET_THROTTLED]
+    assert allowed.status_code == 302
+    assert [message.to for message in mail.outbox] == [["sepp@example.org"]]
+
+
+def test_resets_asked_more_than_an_hour_ago_do_not_count(client, user):
+    long_ago = timezone.now() - throttle.RESET_WINDOW - timedelta(seconds=1)
+    for _ in range(throttle.RESETS_PER_EMAIL):
+        ResetRequest.objects.create(email="sepp@example.org", address=HOME, at=long_ago)
+
+    response = request_reset(client)
+
+    assert response.status_code == 302
+    assert len(mail.outbox) == 1
+    assert ResetRequest.objects.get().at > long_ago  # the old ones are dropped
+
+
+def test_a_reset_with_an_invalid_email_is_not_counted(client, user):
+    request_reset(client, "sepp@")
+
+    assert not ResetRequest.objects.exists()
 
 
 def test_following_the_reset_link_sets_a_new_password_once(client, user, password):

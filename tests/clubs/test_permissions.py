@@ -115,6 +115,8 @@ MATRIX: dict[str, dict[str, tuple]] = {
     "evenings:preview": {"GET": every(405), "POST": scorers_only(200), **NO_OTHER},
     "evenings:game": {"GET": scorers_only(200), "POST": scorers_only(302), **NO_OTHER},
     "evenings:void": {"GET": every(405), "POST": scorers_only(302), **NO_OTHER},
+    "evenings:restore": {"GET": every(405), "POST": scorers_only(302), **NO_OTHER},
+    "evenings:correction_preview": {"GET": every(405), "POST": scorers_only(200), **NO_OTHER},
     "evenings:undo": {"GET": every(405), "POST": scorers_only(302), **NO_OTHER},
     "evenings:payment": {"GET": every(405), "POST": scorers_only(302), **NO_OTHER},
     "evenings:share": {"GET": every(405), "POST": scorers_only(302), **NO_OTHER},
@@ -230,6 +232,7 @@ def sauspiel(cast: Cast, **changes) -> dict[str, object]:
     """The entry form for a Sauspiel of the scorekeeper with the player, won."""
     return {
         "key": str(uuid.uuid4()),
+        "deal": evening_services.next_deal(cast.evening).token,
         "spiel": "sauspiel",
         "declarer": cast.player_of("scorekeeper").pk,
         "partner": cast.player_of("player").pk,
@@ -258,10 +261,12 @@ POST_BODIES: dict[str, Callable[[Cast], dict[str, object]]] = {
     "evenings:book": sauspiel,
     "evenings:preview": sauspiel,
     "evenings:game": lambda cast: sauspiel(cast, key=str(cast.game.key), won="0"),
+    "evenings:correction_preview": lambda cast: sauspiel(cast, won="0"),
+    # What is open after the evening's Sauspiel: Vroni owes 0,10 €, Resi won 0,10 €.
     "evenings:payment": lambda cast: {
         "payer": cast.player_of("player").pk,
-        "payee": cast.player_of("scorekeeper").pk,
-        "amount": "20",
+        "payee": cast.player_of("admin").pk,
+        "amount": "10",
     },
     "signup": lambda cast: {
         "username": "neuling",

@@ -248,9 +248,14 @@ def test_corrections_payments_and_bookings_at_once_leave_the_ledger_equal_to_the
                 game = early[j % 3]
                 data = ramsch(sepp, [vroni]) if j % 2 == 0 else sauspiel(hias, resi, won=False)
                 services.correct_game(evening.pk, game.pk, data, admin)
-            elif t == 2:  # pays at the table
-                services.record_payment(evening.pk, players[j % 4].pk, players[(j + 1) % 4].pk,
-                                        10 * (j + 1), admin)  # fmt: skip
+            elif t == 2:  # pays at the table whatever is open between two players
+                payer, payee = players[j % 4].pk, players[(j + 1) % 4].pk
+                with transaction.atomic():
+                    Evening.objects.select_for_update().get(pk=evening.pk)
+                    balance = services.balances(evening)
+                    amount = min(-balance[payer], balance[payee], 10 * (j + 1))
+                    if amount > 0:
+                        services.record_payment(evening.pk, payer, payee, amount, admin)
             else:  # checks the ledger between the others' writes, under the evening's lock
                 with transaction.atomic():
                     locked = Evening.objects.select_for_update().get(pk=evening.pk)

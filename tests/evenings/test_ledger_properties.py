@@ -243,10 +243,16 @@ def play(data: st.DataObject, runde, players, admin, set_tariff):
                 st.lists(st.sampled_from(seated), min_size=2, max_size=2, unique=True),
                 label="payer, payee",
             )
-            amount = data.draw(st.integers(1, 5000), label="amount")
-            services.record_payment(evening.pk, payer, payee, amount, admin)
-            paid[payer] += amount
-            paid[payee] -= amount
+            balance = services.balances(evening)
+            still_open = max(min(-balance[payer], balance[payee]), 0)
+            amount = data.draw(st.integers(1, 2 * still_open + 1), label="amount")
+            if amount > still_open:  # more than the payer owes or the payee is owed
+                with pytest.raises(services.EveningError):
+                    services.record_payment(evening.pk, payer, payee, amount, admin)
+            else:
+                services.record_payment(evening.pk, payer, payee, amount, admin)
+                paid[payer] += amount
+                paid[payee] -= amount
         check_ledger(evening, record, paid, before)
     return evening, record
 

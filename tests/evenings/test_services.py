@@ -1,3 +1,4 @@
+import io
 import uuid
 
 import pytest
@@ -254,3 +255,96 @@ def test_an_evening_keeps_the_tariff_it_started_with(evening, runde, players, ad
     assert amounts(game)["Vroni"] == 10
     later = services.start_evening(runde, players[:4], 0, admin)
     assert amounts(book(later, sauspiel(players[1], players[3]), admin))["Vroni"] == 50
+
+
+def test_a_form_for_an_older_deal_books_nothing(runde, players, admin):
+    evening = services.start_evening(runde, players[:5], 0, admin)
+    sepp, vroni, hias, resi, wastl = players[:5]
+    token = services.next_deal(evening).token
+    book(evening, sauspiel(vroni, resi), admin)
+
+    with pytest.raises(services.StaleDeal):
+        services.book_game(evening.pk, uuid.uuid4(), sauspiel(hias, wastl), admin, token)
+
+    assert Game.objects.count() == 1
+    assert services.next_deal(evening).number == 2
+    # The current deal's token books.
+    game, created = services.book_game(
+        evening.pk, uuid.uuid4(), sauspiel(hias, wastl), admin, services.next_deal(evening).token
+    )
+    assert created and game.number == 2 and game.dealer == vroni
+
+
+def test_undo_and_restore_give_the_deal_back_and_forth(evening, players, admin):
+    sepp, vroni, hias, resi = players[:4]
+    first = book(evening, sauspiel(vroni, resi), admin)
+    second = book(evening, ramsch(hias), admin)
+    before = services.next_deal(evening)
+
+    services.undo_last(evening.pk, admin)
+    assert services.next_deal(evening).dealer == vroni  # game 2's dealer deals again
+    assert services.restorable(evening).game == second
+    services.restore_game(evening.pk, second.pk, admin)
+
+    assert services.next_deal(evening).token == before.token
+    assert amounts(second) == {"Hias": -30, "Sepp": 10, "Vroni": 10, "Resi": 10}
+    assert services.restorable(evening) is None
+    kinds = list(evening.changes.values_list("kind", flat=True))
+    assert kinds == ["start", "book", "book", "undo", "restore"]
+    # Every undo and restore appended: nothing in the ledger was edited.
+    assert LedgerEntry.objects.filter(game=second).count() == 4 * 3
+    assert amounts(first) == {"Vroni": 10, "Resi": 10, "Sepp": -10, "Hias": -10}
+
+
+def test_an_undone_game_cannot_come_back_once_another_was_booked(evening, players, admin):
+    sepp, vroni, hias, resi = players[:4]
+    book(evening, sauspiel(vroni, resi), admin)
+    second = book(evening, ramsch(hias), admin)
+    services.undo_last(evening.pk, admin)
+    book(evening, sauspiel(hias, sepp), admin)  # dealt by Vroni again, as game 3
+
+    with pytest.raises(EveningError, match="neues Spiel gebucht"):
+        services.restore_game(evening.pk, second.pk, admin)
+
+    second.refresh_from_db()
+    assert not second.is_booked
+    assert services.restorable(evening) is None
+
+
+def test_a_struck_game_comes_back_even_after_later_games(evening, players, admin):
+    sepp, vroni, hias, resi = players[:4]
+    first = book(evening, ramsch(sepp), admin)
+    services.void_game(evening.pk, first.pk, admin)
+    later = book(evening, sauspiel(hias, sepp), admin)
+    assert amounts(later) == {"Hias": 10, "Sepp": 10, "Resi": -10, "Vroni": -10}
+
+    services.restore_game(evening.pk, first.pk, admin)
+
+    assert amounts(first) == {"Sepp": -30, "Vroni": 10, "Hias": 10, "Resi": 10}
+    assert Game.objects.get(pk=first.pk).is_booked
+    out = io.StringIO()
+    call_command("verify_ledger", stdout=out)
+    assert "ledger ok" in out.getvalue()
+
+
+def test_the_correction_preview_names_the_later_games_that_change(
+    evening, players, admin, tariff_with_bock
+):
+    evening = services.start_evening(evening.runde, players[:4], 0, admin)
+    sepp, vroni, hias, resi = players[:4]
+    first = book(evening, sauspiel(vroni, resi), admin)
+    book(evening, sauspiel(hias, sepp), admin)
+    book(evening, sauspiel(resi, vroni), admin)
+
+    preview = services.preview(evening, ramsch(sepp), first.seating, replacing=first)
+
+    assert dict(preview.payouts) == {vroni.pk: 10, hias.pk: 10, resi.pk: 10, sepp.pk: -30}
+    later = [(g.number, g.bock_before, g.bock_after, g.unit_before, g.unit_after)
+             for g in preview.later]  # fmt: skip
+    assert later == [(2, False, True, 10, 20), (3, False, True, 10, 20)]
+    assert preview.totals_before == {sepp.pk: -10, vroni.pk: 10, hias.pk: -10, resi.pk: 10}
+    assert preview.totals_after == {sepp.pk: -30, vroni.pk: 10, hias.pk: 10, resi.pk: 10}
+    # Nothing was saved.
+    first.refresh_from_db()
+    assert first.type == "sauspiel"
+    assert evening.changes.count() == 4

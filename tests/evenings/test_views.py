@@ -1,15 +1,19 @@
+import re
 import uuid
 
 from django.urls import reverse
 
+from evenings import services
 from evenings.models import Change, Evening, Game, LedgerEntry
 
 HTMX = {"HX-Request": "true"}
 
 
-def entry(key=None, **fields):
-    return {"key": str(key or uuid.uuid4()), "spiel": "sauspiel", "won": "1", "kontra": "0",
-            "doubled": "0", "laufende": "0"} | fields  # fmt: skip
+def entry(evening, key=None, **fields):
+    """The entry form as the screen sends it, for the evening's next deal."""
+    return {"key": str(key or uuid.uuid4()), "deal": services.next_deal(evening).token,
+            "spiel": "sauspiel", "won": "1", "kontra": "0", "doubled": "0",
+            "laufende": "0"} | fields  # fmt: skip
 
 
 def test_a_scorekeeper_starts_an_evening_with_five_players(
@@ -56,7 +60,7 @@ def test_booking_a_sauspiel_answers_with_the_new_totals(client, scorekeeper, eve
 
     response = client.post(
         reverse("evenings:book", args=[evening.pk]),
-        entry(declarer=vroni.pk, partner=resi.pk, laufende="3"),
+        entry(evening, declarer=vroni.pk, partner=resi.pk, laufende="3"),
         headers=HTMX,
     )
 
@@ -70,7 +74,7 @@ def test_booking_a_sauspiel_answers_with_the_new_totals(client, scorekeeper, eve
 
 def test_a_retried_booking_books_once_and_says_so(client, scorekeeper, evening, players):
     client.force_login(scorekeeper)
-    data = entry(declarer=players[1].pk, partner=players[3].pk)
+    data = entry(evening, declarer=players[1].pk, partner=players[3].pk)
     client.post(reverse("evenings:book", args=[evening.pk]), data, headers=HTMX)
 
     again = client.post(reverse("evenings:book", args=[evening.pk]), data, headers=HTMX)
@@ -85,7 +89,9 @@ def test_a_missing_partner_is_asked_for_at_the_field_and_nothing_is_booked(
     client.force_login(scorekeeper)
 
     response = client.post(
-        reverse("evenings:book", args=[evening.pk]), entry(declarer=players[1].pk), headers=HTMX
+        reverse("evenings:book", args=[evening.pk]),
+        entry(evening, declarer=players[1].pk),
+        headers=HTMX,
     )
 
     assert response.status_code == 200
@@ -98,7 +104,7 @@ def test_the_engines_message_appears_at_the_field(client, scorekeeper, evening, 
 
     response = client.post(
         reverse("evenings:book", args=[evening.pk]),
-        entry(declarer=players[1].pk, partner=players[1].pk),
+        entry(evening, declarer=players[1].pk, partner=players[1].pk),
         headers=HTMX,
     )
 
@@ -111,7 +117,7 @@ def test_the_preview_shows_what_each_player_gets(client, scorekeeper, evening, p
 
     response = client.post(
         reverse("evenings:preview", args=[evening.pk]),
-        entry(spiel="farbsolo:herz", declarer=players[2].pk),
+        entry(evening, spiel="farbsolo:herz", declarer=players[2].pk),
         headers=HTMX,
     )
 
@@ -128,17 +134,32 @@ def test_the_sheet_answers_not_modified_when_nothing_changed(client, scorekeeper
     assert client.get(url, {"v": evening.version - 1}).status_code == 200
 
 
-def test_the_read_only_link_works_without_an_account_until_the_evening_closes(
-    client, evening, admin
+def test_the_read_only_link_shows_the_final_sheet_after_the_evening_closes(
+    client, evening, admin, players
 ):
     url = reverse("evenings:live", args=[evening.share_token])
-    assert client.get(url).status_code == 200
+    page = client.get(url)
+    assert page.status_code == 200
+    assert 'hx-trigger="every 3s"' in page.text
 
-    from evenings import services
-
+    game, _ = services.book_game(
+        evening.pk,
+        uuid.uuid4(),
+        services.GameInput("ramsch", won=False, loser=players[1].pk),
+        admin,
+    )
     services.close_evening(evening.pk, admin)
 
-    assert client.get(url).status_code == 404
+    page = client.get(url)
+    assert page.status_code == 200
+    assert "Dieser Abend ist abgeschlossen." in page.text
+    assert "1.</span> Ramsch Vroni" in page.text
+    assert "hx-trigger" not in page.text  # final: nothing polls
+    assert "bock-banner" not in page.text
+    # A phone that was following gets the final sheet once, and the order to stop (286).
+    poll = client.get(reverse("evenings:live_sheet", args=[evening.share_token]), {"v": "1"})
+    assert poll.status_code == 286
+    assert "Dieser Abend ist abgeschlossen." in poll.text
 
 
 def test_a_revoked_read_only_link_stops_working(client, scorekeeper, evening):
@@ -155,7 +176,7 @@ def test_a_revoked_read_only_link_stops_working(client, scorekeeper, evening):
 def test_an_expired_session_keeps_the_typed_game_on_screen(client, evening, players):
     response = client.post(
         reverse("evenings:book", args=[evening.pk]),
-        entry(declarer=players[1].pk, partner=players[3].pk),
+        entry(evening, declarer=players[1].pk, partner=players[3].pk),
         headers=HTMX,
     )
 
@@ -169,7 +190,7 @@ def test_settlement_lists_who_pays_whom_and_marks_a_payment(client, scorekeeper,
     client.force_login(scorekeeper)
     client.post(
         reverse("evenings:book", args=[evening.pk]),
-        entry(declarer=players[1].pk, partner=players[3].pk, laufende="3"),
+        entry(evening, declarer=players[1].pk, partner=players[3].pk, laufende="3"),
     )
 
     page = client.get(reverse("evenings:settlement", args=[evening.pk]))
@@ -191,19 +212,24 @@ def test_the_history_names_who_changed_what(client, scorekeeper, evening, player
     client.force_login(scorekeeper)
     client.post(
         reverse("evenings:book", args=[evening.pk]),
-        entry(spiel="farbsolo:herz", declarer=hias.pk, laufende="3", kontra="1"),
+        entry(evening, spiel="farbsolo:herz", declarer=hias.pk, laufende="3", kontra="1"),
     )
     game = Game.objects.get()
     client.post(
         reverse("evenings:game", args=[evening.pk, game.pk]),
-        entry(declarer=vroni.pk, partner=resi.pk),
+        entry(evening, declarer=vroni.pk, partner=resi.pk),
     )
 
     response = client.get(reverse("evenings:history", args=[evening.pk]))
 
     assert response.status_code == 200
-    assert "Herz-Solo · Hias · gewonnen · 3 Laufende · Kontra" in response.text
-    assert "→ Sauspiel · Vroni · mit Resi · gewonnen" in response.text
+    assert "Herz-Solo Hias · gewonnen · 3 Laufende · Kontra" in response.text
+    assert "→ Sauspiel Vroni mit Resi · gewonnen" in response.text
+    # What each change moved: the booking (0,50 € + 3 Laufende, x2 Kontra = 1,60 € a
+    # player), then the correction's net effect (Hias from +4,80 € to -0,10 €).
+    assert 'Hias <span class="amount">+4,80 €</span>' in response.text
+    assert 'Hias <span class="amount negative">-4,90 €</span>' in response.text
+    assert 'Vroni <span class="amount">+1,70 €</span>' in response.text
     assert response.text.count("Hias") >= 2  # the Schreiber who changed it is named too
 
 
@@ -214,14 +240,14 @@ def test_a_stale_form_whose_key_booked_another_game_is_replaced_by_a_fresh_one(
     key = uuid.uuid4()
     client.post(
         reverse("evenings:book", args=[evening.pk]),
-        entry(key, declarer=players[1].pk, partner=players[3].pk),
+        entry(evening, key, declarer=players[1].pk, partner=players[3].pk),
         headers=HTMX,
     )
 
     # The answer was lost; the Schreiber typed the next game into the same form.
     response = client.post(
         reverse("evenings:book", args=[evening.pk]),
-        entry(key, declarer=players[2].pk, partner=players[0].pk),
+        entry(evening, key, declarer=players[2].pk, partner=players[0].pk),
         headers=HTMX,
     )
 
@@ -231,13 +257,98 @@ def test_a_stale_form_whose_key_booked_another_game_is_replaced_by_a_fresh_one(
 
 
 def test_polling_a_dead_read_only_link_says_so_and_stops(client, evening, admin):
-    from evenings import services
-
     poll = reverse("evenings:live_sheet", args=[evening.share_token])
     assert client.get(poll, {"v": evening.version}).status_code == 204
 
-    services.close_evening(evening.pk, admin)
+    services.renew_share_link(evening.pk, admin, revoke=True)
 
     response = client.get(poll, {"v": evening.version})
     assert response.status_code == 286  # htmx stops polling on 286
     assert "gilt nicht mehr" in response.text
+
+
+def test_a_stale_form_books_nothing_and_answers_with_the_current_form_in_german(
+    client, scorekeeper, admin, runde, players
+):
+    evening = services.start_evening(runde, players[:5], 0, admin)
+    sepp, vroni, hias, resi, wastl = players[:5]
+    client.force_login(scorekeeper)
+    stale = entry(evening, spiel="farbsolo:herz", declarer=wastl.pk, kontra="1", laufende="4")
+    services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "sauspiel", declarer=vroni.pk, partner=resi.pk), admin)  # fmt: skip
+
+    response = client.post(reverse("evenings:book", args=[evening.pk]), stale, headers=HTMX)
+
+    assert response.status_code == 200
+    assert Game.objects.count() == 1
+    text = response.text
+    assert "Inzwischen auf einem anderen Handy: 1. Sauspiel (Vroni) gebucht." in text
+    assert "Jetzt gibt Vroni." in text
+    assert "keine gültige Auswahl" not in text
+    # The current deal, and the choices that still apply: Herz-Solo, Wastl, Kontra, 4.
+    deal = services.next_deal(evening)
+    assert f'name="deal" value="{deal.token}"' in text
+    assert f'value="{stale["key"]}"' in text  # the same key: nothing was booked with it
+    for name, value in [("spiel", "farbsolo:herz"), ("declarer", wastl.pk), ("kontra", "1"),
+                        ("laufende", "4")]:  # fmt: skip
+        assert re.search(rf'name="{name}" value="{value}"[^>]*checked', text), name
+
+
+def test_the_poll_tells_a_phone_with_a_stale_form_and_its_preview_brings_the_new_one(
+    client, scorekeeper, admin, runde, players
+):
+    evening = services.start_evening(runde, players[:5], 0, admin)
+    sepp, vroni, hias, resi, wastl = players[:5]
+    client.force_login(scorekeeper)
+    form = entry(evening, declarer=vroni.pk, partner=hias.pk)
+    poll = reverse("evenings:sheet", args=[evening.pk])
+    assert client.get(poll, {"v": evening.version, "deal": form["deal"]}).status_code == 204
+
+    services.book_game(evening.pk, uuid.uuid4(), services.GameInput("wenz", declarer=resi.pk),
+                       admin)  # fmt: skip
+    answer = client.get(poll, {"v": evening.version, "deal": form["deal"]}, headers=HTMX)
+
+    assert answer.status_code == 200
+    assert answer["HX-Trigger"] == "dealChanged"
+    assert 'id="deal" hx-swap-oob' not in answer.text  # the form brings the deal line
+    refreshed = client.post(reverse("evenings:preview", args=[evening.pk]), form, headers=HTMX)
+    assert 'id="entry-fields" hx-swap-oob="true"' in refreshed.text
+    assert 'id="deal" hx-swap-oob="true"' in refreshed.text
+    assert "1. Wenz (Resi) gebucht" in refreshed.text
+    assert re.search(rf'name="partner" value="{hias.pk}"[^>]*checked', refreshed.text)
+    # Vroni deals game 2 and sits out: her choice as declarer is dropped.
+    assert not re.search(rf'name="declarer" value="{vroni.pk}"', refreshed.text)
+    assert Game.objects.count() == 1
+
+
+def test_a_phone_without_a_form_gets_the_deal_line_with_the_sheet(client, admin, evening, players):
+    services.book_game(evening.pk, uuid.uuid4(), services.GameInput("wenz", declarer=players[1].pk),
+                       admin)  # fmt: skip
+    client.force_login(admin)
+
+    answer = client.get(reverse("evenings:sheet", args=[evening.pk]), {"v": "0"})
+
+    assert "HX-Trigger" not in answer
+    assert 'id="deal" hx-swap-oob="true"' in answer.text
+    assert 'id="standing" class="standing cols-4" hx-swap-oob="true"' in answer.text
+
+
+def test_the_correction_preview_shows_the_new_amounts_and_saves_nothing(
+    client, scorekeeper, evening, players
+):
+    sepp, vroni, hias, resi = players[:4]
+    game, _ = services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "sauspiel", declarer=vroni.pk, partner=resi.pk), scorekeeper)  # fmt: skip
+    client.force_login(scorekeeper)
+
+    answer = client.post(
+        reverse("evenings:correction_preview", args=[evening.pk, game.pk]),
+        entry(evening, declarer=vroni.pk, partner=resi.pk, won="0", kontra="1"),
+        headers=HTMX,
+    )
+
+    assert answer.status_code == 200
+    assert 'Vroni <span class="amount negative">-0,20 €</span>' in answer.text
+    assert "Sepp 0,20 € (bisher -0,10 €)" in answer.text
+    assert Change.objects.filter(kind="correct").count() == 0
+    assert LedgerEntry.objects.count() == 4

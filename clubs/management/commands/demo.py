@@ -6,6 +6,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from clubs import services
+from clubs.management.commands.serve import login_url
 from clubs.models import Player
 from evenings import services as evenings
 from evenings.services import GameInput
@@ -43,7 +44,7 @@ class Command(BaseCommand):
         self.stdout.write(
             self.style.SUCCESS("Demo created. Log in once with this password, then change it:")
         )
-        self.stdout.write(f"  http://{host}:{port}/konto/login/")
+        self.stdout.write(f"  {login_url(host, port)}")
         self.stdout.write(f"  user: {admin.username}   password: {password}")
 
     def _play(self, runde, seated, admin, close: bool) -> None:

@@ -1,0 +1,84 @@
+"""How a game reads in German: on the sheet, in messages and in the history.
+
+One home for the wording, so that the sheet's caption, the "Gebucht: …" message and the
+history's line never disagree. Players are named through `names` ({player id: name}).
+"""
+
+from django.utils.translation import gettext as _
+
+from evenings.models import Change, Game
+from evenings.services import GameInput
+from scoring import format_cents
+
+GAME_NAMES = dict(Game.Type.choices)
+SUIT_NAMES = dict(Game.SuitChoice.choices)
+
+
+def kind(game_type: str, suit: str = "") -> str:
+    """ "Sauspiel", "Herz-Solo", "Wenz", "Ramsch"."""
+    if game_type == Game.Type.FARBSOLO and suit:
+        return _("%(suit)s-Solo") % {"suit": SUIT_NAMES.get(suit, suit)}
+    return str(GAME_NAMES.get(game_type, game_type))
+
+
+def caption(data: GameInput, names: dict[int, str]) -> str:
+    """ "Sauspiel Sepp mit Hias", "Herz-Solo Vroni", "Ramsch Resi"."""
+    who = names.get(data.declarer or data.loser or 0, "")
+    text = f"{kind(data.type, data.suit)} {who}".strip()
+    if data.partner:
+        text += " " + _("mit %(partner)s") % {"partner": names.get(data.partner, "")}
+    return text
+
+
+def details(data: GameInput, names: dict[int, str]) -> list[str]:
+    """Everything else the table decided: result, Laufende, Schneider, Schwarz, Tout,
+    Kontra, Doppler, Jungfrauen."""
+    parts = []
+    if data.type != Game.Type.RAMSCH:
+        parts.append(_("gewonnen") if data.won else _("verloren"))
+    if data.laufende:
+        parts.append(_("%(n)s Laufende") % {"n": data.laufende})
+    if data.tout:
+        parts.append(_("Tout"))
+    elif data.schwarz:
+        parts.append(_("Schwarz"))
+    elif data.schneider:
+        parts.append(_("Schneider"))
+    if data.kontra:
+        parts.append([_("Kontra"), _("Re")][data.kontra - 1])
+    if data.doubled:
+        parts.append(_("%(n)s× gedoppelt") % {"n": data.doubled})
+    if data.jungfrauen:
+        who = ", ".join(names.get(p, "") for p in data.jungfrauen)
+        parts.append(_("Jungfrau: %(who)s") % {"who": who})
+    return parts
+
+
+def describe(game: Game, names: dict[int, str]) -> str:
+    """ "3. Sauspiel (Sepp)", for messages."""
+    who = names.get(game.declarer_id or game.loser_id or 0)
+    what = f"{game.number}. {kind(game.type, game.suit)}"
+    return f"{what} ({who})" if who else what
+
+
+def line(data: GameInput, names: dict[int, str]) -> str:
+    """The caption and every detail: "Sauspiel Sepp mit Hias · gewonnen · Kontra"."""
+    return " · ".join([caption(data, names), *details(data, names)])
+
+
+def summarize(change: Change, names: dict[int, str]) -> str:
+    """A short German line of what a change recorded."""
+    if change.kind == Change.Kind.PAYMENT:
+        after = change.after
+        return _("%(payer)s zahlt %(payee)s %(amount)s") % {
+            "payer": names.get(after["payer"]),
+            "payee": names.get(after["payee"]),
+            "amount": format_cents(after["amount"]),
+        }
+    before = GameInput.from_json(change.before) if change.before else None
+    after = GameInput.from_json(change.after) if change.after and "type" in change.after else None
+    if before and after:
+        return f"{line(before, names)} → {line(after, names)}"
+    if before or after:
+        return line(before or after, names)
+    return ""

@@ -1,0 +1,382 @@
+"""The evening screen at the table, as a new club found it: two phones booking into one
+evening, a sheet that keeps its names in view, games taken back and brought back, only the
+controls that apply, a correction that says what it will change, and the read-only link
+after the evening is closed."""
+
+import re
+
+from playwright.sync_api import Page, expect
+
+from clubs import services as club_services
+from evenings import services
+from evenings.models import Change, Evening, Game, LedgerEntry
+from tests.browser.evening_screen import (
+    PHONE,
+    Taps,
+    amounts,
+    book,
+    book_sauspiel,
+    change_kinds,
+    chip,
+    chip_labels,
+    flash,
+    preview,
+    save_button,
+    sheet_row,
+    start,
+    totals,
+    verify_ledger,
+)
+
+
+def deal_line(page: Page):
+    return page.locator("#deal .deal")
+
+
+def checked(page: Page, name: str):
+    """The labels of the checked chips of the entry form's field `name`."""
+    return page.locator(f".f-{name} input:checked + span")
+
+
+# -- 3. two phones at one evening --------------------------------------------------------
+
+
+def test_two_phones_book_alternately_and_each_form_follows_the_deal(
+    open_phone, runde, schreiber, admin, players
+):
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi", "Wastl"], schreiber)
+    hias = open_phone(schreiber).page
+    resi = open_phone(admin).page
+    for page in (hias, resi):
+        page.goto(f"/abend/{evening.pk}/")
+        expect(deal_line(page)).to_contain_text("Spiel 1 · Es gibt Sepp.")
+
+    # 1. Hias books game 1. Resi's phone, untouched, follows within a poll: the deal, the
+    # players on the chips (Sepp sat out, now Vroni does) and the standing.
+    book_sauspiel(hias, 1, "Vroni", "Resi")
+    expect(deal_line(resi)).to_contain_text("Spiel 2 · Es gibt Vroni.", timeout=10_000)
+    expect(chip_labels(resi, "declarer")).to_have_text(["Hias", "Resi", "Wastl", "Sepp"])
+    expect(resi.locator("#standing .amount")).to_have_text(
+        ["0,00", "0,10", "-0,10", "0,10", "-0,10"]
+    )
+
+    # 2. Resi books game 2 on her phone, without a refusal; then Hias books game 3.
+    book_sauspiel(resi, 2, "Hias", "Wastl")
+    expect(deal_line(hias)).to_contain_text("Spiel 3 · Es gibt Hias.", timeout=10_000)
+    book_sauspiel(hias, 3, "Resi", "Sepp")
+    expect(deal_line(resi)).to_contain_text("Spiel 4 · Es gibt Resi.", timeout=10_000)
+    book_sauspiel(resi, 4, "Wastl", "Vroni")
+
+    games = list(Game.objects.order_by("number"))
+    assert [g.dealer.name for g in games] == ["Sepp", "Vroni", "Hias", "Resi"]
+    assert [g.declarer.name for g in games] == ["Vroni", "Hias", "Resi", "Wastl"]
+    assert [g.created_by for g in games] == [schreiber, admin, schreiber, admin]
+    assert change_kinds(evening) == ["start", "book", "book", "book", "book"]
+    assert "ledger ok" in verify_ledger()
+
+
+def test_a_stale_form_sent_anyway_is_refused_in_german_and_keeps_what_still_applies(
+    open_phone, runde, schreiber, admin, players
+):
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi", "Wastl"], schreiber)
+    resi = open_phone(admin).page
+    # Resi's phone has no signal for the sheet's polling: it never hears of game 1.
+    resi.route("**/blatt/**", lambda route: route.abort())
+    resi.goto(f"/abend/{evening.pk}/")
+
+    # 1. Resi enters a Herz-Solo by Wastl with Kontra and 4 Laufende ...
+    taps = Taps(resi)
+    taps(chip(resi, "spiel", "Herz-Solo"))
+    taps(chip(resi, "declarer", "Wastl"))
+    taps(chip(resi, "kontra", "Kontra"))
+    taps(chip(resi, "laufende", "4"))
+    expect(preview(resi)).to_have_count(4)
+
+    # ... while Hias books game 1 on his phone; the deal moves on to Vroni (who sits out).
+    book(evening, schreiber, type="sauspiel", declarer=players["Vroni"].pk,
+         partner=players["Resi"].pk)  # fmt: skip
+    resi.unroute("**/blatt/**")
+    resi.route("**/blatt/**", lambda route: route.fulfill(status=204))
+    save_button(resi).tap()
+
+    # 2. Nothing booked from the stale form; the answer says in German what happened and
+    # gives the form for the current deal, with every choice that still applies.
+    notice = resi.locator("#entry-status [role=alert]")
+    expect(notice).to_contain_text("Inzwischen auf einem anderen Handy: 1. Sauspiel (Vroni)")
+    expect(notice).to_contain_text("Jetzt gibt Vroni.")
+    expect(notice).not_to_contain_text("keine gültige Auswahl")
+    assert Game.objects.count() == 1
+    expect(deal_line(resi)).to_contain_text("Spiel 2 · Es gibt Vroni.")
+    expect(chip_labels(resi, "declarer")).to_have_text(["Hias", "Resi", "Wastl", "Sepp"])
+    expect(checked(resi, "spiel")).to_have_text("Herz-Solo")
+    expect(checked(resi, "declarer")).to_have_text("Wastl")
+    expect(checked(resi, "kontra")).to_have_text("Kontra")
+    expect(checked(resi, "laufende")).to_have_text("4")
+
+    # 3. Saving now books it as game 2, dealt by Vroni.
+    save_button(resi).tap()
+    expect(flash(resi)).to_have_text("Gebucht: 2. Herz-Solo (Wastl)")
+    second = Game.objects.get(number=2)
+    assert (second.type, second.suit, second.kontra, second.laufende) == ("farbsolo", "herz", 1, 4)
+    assert second.dealer == players["Vroni"]
+    # (0,50 € + 4 Laufende × 0,10 €) × 2 Kontra = 1,80 € a player.
+    assert amounts(second) == {"Wastl": 540, "Hias": -180, "Resi": -180, "Sepp": -180}
+
+
+def test_a_form_whose_players_changed_drops_only_the_player_who_no_longer_plays(
+    open_phone, runde, schreiber, admin, players
+):
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi", "Wastl"], schreiber)
+    resi = open_phone(admin).page
+    resi.goto(f"/abend/{evening.pk}/")
+    # Vroni declares, Hias is the partner: then game 1 is booked elsewhere, and Vroni now
+    # deals and sits out. The open form follows by itself.
+    taps = Taps(resi)
+    taps(chip(resi, "declarer", "Vroni"))
+    taps(chip(resi, "partner", "Hias"))
+    book(evening, schreiber, type="wenz", declarer=players["Resi"].pk)
+
+    expect(deal_line(resi)).to_contain_text("Spiel 2 · Es gibt Vroni.", timeout=10_000)
+    expect(resi.locator("#entry-status [role=alert]")).to_contain_text("1. Wenz (Resi) gebucht")
+    expect(checked(resi, "declarer")).to_have_count(0)
+    expect(checked(resi, "partner")).to_have_text("Hias")
+    assert Game.objects.count() == 1
+
+
+# -- 5. the sheet keeps its names in view, the standing is on top ------------------------
+
+
+def test_the_names_stay_in_view_while_the_sheet_scrolls_and_the_standing_is_on_top(
+    page, log_in, open_phone, runde, schreiber, players
+):
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi", "Wastl", "Kathi"],
+                    schreiber)  # fmt: skip
+    for _ in range(20):
+        playing = services.next_deal(evening).playing
+        book(evening, schreiber, type="sauspiel", declarer=playing[0].pk, partner=playing[2].pk)
+    log_in(schreiber).goto(f"/abend/{evening.pk}/")
+
+    # 1. Without scrolling: the current standing is above the form, fully in view.
+    standing = page.locator("#standing")
+    box = standing.bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]
+    expect(standing.locator(".amount")).to_have_text(totals(page).all_inner_texts())
+    assert standing.bounding_box()["y"] < page.locator("#entry-form").bounding_box()["y"]
+
+    # 2. Scrolled to game 15: the row of names is pinned to the top of the screen.
+    for screen in (page, open_phone().page):
+        if screen is not page:
+            screen.goto(f"/live/{evening.share_token}/")
+        sheet_row(screen, 15).scroll_into_view_if_needed()
+        screen.evaluate("window.scrollBy(0, 150)")
+        head = screen.locator("#sheet thead th").first
+        expect(head).to_have_text("Sepp")
+        y = head.bounding_box()["y"]
+        assert screen.locator("#sheet table").bounding_box()["y"] < -200  # scrolled into it
+        screen.screenshot(path=f"/tmp/x/sticky-{screen is page}.png")
+        assert 0 <= y < 40, y
+        assert screen.evaluate(
+            "([x, y]) => document.elementFromPoint(x, y).closest('thead') !== null",
+            [20, y + 5],
+        )
+
+
+# -- 6. taken back, struck through, and brought back -------------------------------------
+
+
+def test_undo_and_strike_keep_the_row_struck_through_and_can_be_taken_back(
+    page, log_in, runde, schreiber, players
+):
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    p = {name: player.pk for name, player in players.items()}
+    book(evening, schreiber, type="sauspiel", declarer=p["Vroni"], partner=p["Resi"])
+    book(evening, schreiber, type="sauspiel", declarer=p["Hias"], partner=p["Sepp"])
+    book(evening, schreiber, type="farbsolo", suit="gras", declarer=p["Resi"])
+    log_in(schreiber).goto(f"/abend/{evening.pk}/")
+    expect(totals(page)).to_have_text(["-0,50", "-0,50", "-0,50", "1,50"])
+
+    # 1. "Letztes Spiel zurücknehmen": game 3 stays on the sheet, struck through, and the
+    # deal goes back to its dealer. One tap brings it back.
+    page.get_by_role("button", name="Letztes Spiel zurücknehmen").tap()
+    bar = page.locator(".restore-bar")
+    expect(bar).to_contain_text("Zurückgenommen: 3. Gras-Solo (Resi)")
+    expect(sheet_row(page, 3)).to_have_class(re.compile(r"\btaken-back\b"))
+    expect(sheet_row(page, 3).locator("s")).to_have_text("Gras-Solo Resi")
+    expect(sheet_row(page, 3)).to_contain_text("zurückgenommen")
+    expect(totals(page)).to_have_text(["0,00", "0,00", "0,00", "0,00"])
+    expect(deal_line(page)).to_contain_text("Spiel 4 · Es gibt Hias.")
+    third = Game.objects.get(number=3)
+    assert third.voided_at is not None and amounts(third) == {
+        "Resi": 0, "Vroni": 0, "Hias": 0, "Sepp": 0
+    }  # fmt: skip
+
+    bar.get_by_role("button", name="Rückgängig").tap()
+    expect(flash(page)).to_have_text("Wiederhergestellt: 3. Gras-Solo (Resi)")
+    expect(page.locator(".restore-bar")).to_have_count(0)
+    expect(sheet_row(page, 3)).not_to_have_class(re.compile(r"\btaken-back\b"))
+    expect(totals(page)).to_have_text(["-0,50", "-0,50", "-0,50", "1,50"])
+    expect(deal_line(page)).to_contain_text("Spiel 4 · Es gibt Resi.")
+    third.refresh_from_db()
+    assert third.voided_at is None
+    assert amounts(third) == {"Resi": 150, "Vroni": -50, "Hias": -50, "Sepp": -50}
+
+    # 2. "Spiel streichen" on the correction screen: struck, and "Rückgängig" too.
+    sheet_row(page, 2).get_by_role("link").click()
+    page.get_by_role("button", name="Spiel streichen").tap()
+    expect(page).to_have_url(re.compile(rf"/abend/{evening.pk}/$"))
+    expect(page.locator(".restore-bar")).to_contain_text("Gestrichen: 2. Sauspiel (Hias)")
+    expect(sheet_row(page, 2)).to_contain_text("gestrichen")
+    expect(page.locator("#sheet tbody.game .num")).to_have_text(["1.", "2.", "3."])
+    expect(totals(page)).to_have_text(["-0,60", "-0,40", "-0,60", "1,60"])
+    page.locator(".restore-bar").get_by_role("button", name="Rückgängig").tap()
+    expect(totals(page)).to_have_text(["-0,50", "-0,50", "-0,50", "1,50"])
+
+    assert change_kinds(evening) == [
+        "start", "book", "book", "book", "undo", "restore", "void", "restore"
+    ]  # fmt: skip
+    assert "ledger ok" in verify_ledger()
+
+
+# -- 7. only what applies ----------------------------------------------------------------
+
+
+def test_only_the_laufende_and_announcements_that_apply_are_offered(
+    page, log_in, runde, admin, schreiber, players
+):
+    tariff = runde.tariffs.latest()
+    tariff.laufende_min_wenz, tariff.jungfrau = 2, True
+    assert club_services.change_tariff(runde, tariff, admin) is not None
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    log_in(schreiber).goto(f"/abend/{evening.pk}/")
+
+    # Sauspiel: Laufende from the threshold up to all 14; no Tout.
+    expect(chip_labels(page, "laufende")).to_have_text(["–", *map(str, range(3, 15))])
+    expect(page.locator(".f-tout")).to_be_hidden()
+    expect(page.locator(".f-laufende_wenz")).to_be_hidden()
+    # Wenz: 0 to 4, from the Wenz threshold; Tout offered.
+    chip(page, "spiel", "Wenz").tap()
+    expect(page.locator(".f-laufende")).to_be_hidden()
+    expect(page.locator(".f-laufende_wenz .chip span")).to_have_text(["–", "2", "3", "4"])
+    expect(page.locator(".f-tout")).to_be_visible()
+    chip(page, "spiel", "Schellen-Solo").tap()
+    expect(page.locator(".f-tout")).to_be_visible()
+    expect(page.locator(".f-laufende")).to_be_visible()
+    # Ramsch: no Laufende, no Tout; a third Jungfrau is told that two count.
+    chip(page, "spiel", "Ramsch").tap()
+    expect(page.locator(".f-tout")).to_be_hidden()
+    expect(page.locator(".f-laufende")).to_be_hidden()
+    expect(page.locator(".f-laufende_wenz")).to_be_hidden()
+    taps = Taps(page)
+    taps(chip(page, "loser", "Vroni"))
+    for name in ["Hias", "Resi", "Sepp"]:
+        taps(chip(page, "jungfrauen", name))
+    expect(page.locator("#preview .note")).to_have_text(
+        "Höchstens zwei Jungfrauen zählen: es wird zweimal verdoppelt."
+    )
+    # 0,10 € × 2 × 2 (two Jungfrauen count) = 0,40 € a player.
+    expect(preview(page)).to_have_text(
+        ["Vroni -1,20 €", "Hias +0,40 €", "Resi +0,40 €", "Sepp +0,40 €"]
+    )
+
+
+def test_eleven_laufende_are_recorded_and_the_cap_of_eight_is_paid(
+    page, log_in, runde, schreiber, players
+):
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    log_in(schreiber).goto(f"/abend/{evening.pk}/")
+    taps = Taps(page)
+    taps(chip(page, "declarer", "Vroni"))
+    taps(chip(page, "partner", "Resi"))
+    taps(chip(page, "laufende", "11"))
+    # 0,10 € + 8 × 0,10 € (the cap) = 0,90 €.
+    expect(preview(page)).to_have_text(
+        ["Vroni +0,90 €", "Hias -0,90 €", "Resi +0,90 €", "Sepp -0,90 €"]
+    )
+    taps(save_button(page))
+    expect(flash(page)).to_have_text("Gebucht: 1. Sauspiel (Vroni)")
+    game = Game.objects.get()
+    assert game.laufende == 11
+    assert amounts(game) == {"Vroni": 90, "Resi": 90, "Hias": -90, "Sepp": -90}
+
+
+# -- 8. a correction says what it will change --------------------------------------------
+
+
+def test_the_correction_screen_previews_the_game_and_the_later_bock_games(
+    page, log_in, bock_runde, schreiber, players
+):
+    evening = start(bock_runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    p = {name: player.pk for name, player in players.items()}
+    first = book(evening, schreiber, type="sauspiel", declarer=p["Vroni"], partner=p["Resi"])
+    book(evening, schreiber, type="sauspiel", declarer=p["Hias"], partner=p["Sepp"])
+    book(evening, schreiber, type="sauspiel", declarer=p["Resi"], partner=p["Vroni"])
+    log_in(schreiber).goto(f"/abend/{evening.pk}/spiel/{first.pk}/")
+
+    # 1. As booked: the game's amounts, and nothing else changes.
+    expect(preview(page)).to_have_text(
+        ["Vroni +0,10 €", "Hias -0,10 €", "Resi +0,10 €", "Sepp -0,10 €"]
+    )
+    expect(page.locator("#preview .moves")).to_have_text("Am Stand ändert sich nichts.")
+
+    # 2. It was a Ramsch that Sepp lost: its amounts, games 2 and 3 become Bock games, and
+    # the standing after it; nothing is saved yet.
+    taps = Taps(page)
+    taps(chip(page, "spiel", "Ramsch"))
+    taps(chip(page, "loser", "Sepp"))
+    expect(preview(page)).to_have_text(
+        ["Vroni +0,10 €", "Hias +0,10 €", "Resi +0,10 €", "Sepp -0,30 €"]
+    )
+    expect(page.locator("#preview .later-game")).to_have_text(
+        [
+            "Spiel 2: 0,20 € statt 0,10 € (wird Bockspiel)",
+            "Spiel 3: 0,20 € statt 0,10 € (wird Bockspiel)",
+        ]
+    )
+    expect(page.locator("#preview .move")).to_have_text(
+        ["Sepp -0,30 € (bisher -0,10 €)", "Hias 0,10 € (bisher -0,10 €)"]
+    )
+    first.refresh_from_db()
+    assert first.type == "sauspiel"
+    assert change_kinds(evening) == ["start", "book", "book", "book"]
+
+    page.get_by_role("button", name="Korrektur speichern").tap()
+    expect(totals(page)).to_have_text(["-0,30", "0,10", "0,10", "0,10"])
+
+
+# -- 10. the read-only link after closing -------------------------------------------------
+
+
+def test_the_read_only_link_shows_the_final_sheet_once_the_evening_is_closed(
+    page, log_in, open_phone, bock_runde, schreiber, players
+):
+    evening = start(bock_runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    book(evening, schreiber, type="ramsch", won=False, loser=players["Hias"].pk)
+    spectator = open_phone().page
+    spectator.goto(f"/live/{evening.share_token}/")
+    expect(spectator.locator(".bock-banner")).to_have_text("Noch 4 Bockspiele")
+
+    # 1. The Schreiber closes the evening; the spectator's open page turns final by itself.
+    log_in(schreiber).goto(f"/abend/{evening.pk}/abrechnung/")
+    page.get_by_role("button", name="Abend abschließen").tap()
+    expect(page.get_by_text("Der Abend ist abgeschlossen.")).to_be_visible()
+    expect(spectator.locator(".closed-note")).to_contain_text(
+        "Dieser Abend ist abgeschlossen.", timeout=10_000
+    )
+    expect(spectator.locator(".bock-banner")).to_have_count(0)
+    expect(spectator.locator("#sheet")).not_to_have_attribute("hx-trigger", re.compile("."))
+
+    # 2. Opened later, the link shows the final sheet, read-only.
+    late = open_phone().page
+    late.goto(f"/live/{evening.share_token}/")
+    expect(late.locator(".closed-note")).to_contain_text("Dieser Abend ist abgeschlossen.")
+    expect(sheet_row(late, 1)).to_contain_text("Ramsch Hias")
+    expect(totals(late)).to_have_text(["0,10", "0,10", "-0,30", "0,10"])
+    expect(late.locator(".bock-banner")).to_have_count(0)
+    expect(late.locator("#entry-form, #sheet a")).to_have_count(0)
+    assert Evening.objects.get().status == Evening.Status.CLOSED
+    assert LedgerEntry.objects.filter(evening=evening).count() == 4
+    assert Change.objects.filter(evening=evening, kind="close").count() == 1
+    # (The closed evening's own page for the Schreiber shows no Bock banner either.)
+    page.goto(f"/abend/{evening.pk}/")
+    expect(page.locator(".bock-banner")).to_have_count(0)
+    expect(page.locator(".closed-note")).to_be_visible()

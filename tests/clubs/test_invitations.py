@@ -1,0 +1,440 @@
+"""Invitations: links for anyone or for one player, and joining without becoming a second
+player. Sepp (`user`) is the newcomer; Resi is the club's admin."""
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from clubs import services
+from clubs.models import Invitation, Membership, Player
+from tests.conftest import make_user
+
+
+@pytest.fixture
+def hias(club):
+    """Hias plays in the club and holds its history, but has no login."""
+    return Player.objects.create(club=club, name="Hias")
+
+
+def invite(club, admin, player=None, role="spieler") -> Invitation:
+    return Invitation.objects.create(club=club, role=role, created_by=admin, player=player)
+
+
+def join_url(invitation: Invitation) -> str:
+    return reverse("clubs:join", args=[invitation.token])
+
+
+# The invitation form on the members page
+
+
+def test_the_invitation_form_preselects_spieler_and_has_no_blank_role(client, admin, club):
+    client.force_login(admin)
+
+    response = client.get(reverse("clubs:members", args=[club.pk]))
+
+    select = re.search(
+        r'<select name="role"[^>]*id="id_role"[^>]*>(.*?)</select>', response.text, re.S
+    )
+    assert select, "the invitation form's role select"
+    options = re.findall(r'<option value="([^"]*)"( selected)?>([^<]*)</option>', select[1])
+    assert [(value, label) for value, _, label in options] == [
+        ("admin", "Admin"),
+        ("schreiber", "Schreiber"),
+        ("spieler", "Spieler"),
+    ]
+    assert [value for value, selected, _ in options if selected] == ["spieler"]
+    assert "Select an option" not in response.text
+    assert "---------" not in response.text
+
+
+def test_an_admin_creates_an_invitation_for_a_player_without_a_login(client, admin, club, hias):
+    client.force_login(admin)
+
+    response = client.post(
+        reverse("clubs:invitation_create", args=[club.pk]), {"role": "spieler", "player": hias.pk}
+    )
+
+    assert response.status_code == 302
+    invitation = Invitation.objects.get(club=club)
+    assert (invitation.player, invitation.role, invitation.created_by) == (hias, "spieler", admin)
+    page = client.get(reverse("clubs:members", args=[club.pk]))
+    assert "Die Einladung für Hias ist angelegt." in page.text
+    assert "für Hias, als Spieler, gültig bis" in page.text
+    assert join_url(invitation) in page.text
+
+
+def test_an_invitation_cannot_be_for_a_player_who_has_a_login(client, admin, club):
+    resi = club.players.get(user=admin)
+    client.force_login(admin)
+
+    response = client.post(
+        reverse("clubs:invitation_create", args=[club.pk]), {"role": "spieler", "player": resi.pk}
+    )
+
+    assert response.status_code == 302
+    assert not Invitation.objects.exists()
+    page = client.get(reverse("clubs:members", args=[club.pk]))
+    assert "Diesen Spieler gibt es im Verein nicht, oder er hat schon ein Konto." in page.text
+
+
+def test_an_invitation_cannot_be_for_another_clubs_player(client, admin, club, other_admin):
+    stranger = Player.objects.create(club=other_admin.memberships.get().club, name="Kathi")
+    client.force_login(admin)
+
+    client.post(
+        reverse("clubs:invitation_create", args=[club.pk]),
+        {"role": "spieler", "player": stranger.pk},
+    )
+
+    assert not Invitation.objects.exists()
+
+
+def test_an_unknown_role_is_refused_in_german(client, admin, club):
+    client.force_login(admin)
+
+    client.post(reverse("clubs:invitation_create", args=[club.pk]), {"role": "kaiser"})
+
+    assert not Invitation.objects.exists()
+    page = client.get(reverse("clubs:members", args=[club.pk]))
+    assert "Diese Rolle gibt es nicht." in page.text
+
+
+def test_the_members_page_drops_a_player_link_once_the_player_has_a_login(
+    client, admin, club, hias, user
+):
+    invitation = invite(club, admin, player=hias)
+    client.force_login(admin)
+    assert join_url(invitation) in client.get(reverse("clubs:members", args=[club.pk])).text
+
+    hias.user = user
+    hias.save()
+
+    assert join_url(invitation) not in client.get(reverse("clubs:members", args=[club.pk])).text
+
+
+# Joining with a link for one player
+
+
+def test_an_invitation_for_hias_links_hias_and_makes_no_second_player(
+    client, admin, club, hias, user
+):
+    invitation = invite(club, admin, player=hias, role="schreiber")
+    players_before = set(club.players.values_list("pk", flat=True))
+    client.force_login(user)
+
+    page = client.get(join_url(invitation))
+    assert "Du trittst als <strong>Hias</strong> bei" in page.text
+    assert "Wer bist du?" not in page.text
+    response = client.post(join_url(invitation))
+
+    assert response.status_code == 302
+    assert response["Location"] == reverse("clubs:detail", args=[club.pk])
+    hias.refresh_from_db()
+    assert hias.user == user
+    assert set(club.players.values_list("pk", flat=True)) == players_before
+    assert not club.players.filter(name__istartswith="Sepp").exists()
+    assert Membership.objects.get(club=club, user=user).role == "schreiber"
+
+
+def test_a_retired_player_who_joins_plays_again(client, admin, club, hias, user):
+    hias.active = False
+    hias.save()
+    client.force_login(user)
+
+    client.post(join_url(invite(club, admin, player=hias)))
+
+    hias.refresh_from_db()
+    assert (hias.user, hias.active) == (user, True)
+
+
+def test_a_player_link_is_refused_once_the_player_has_another_login(
+    client, admin, club, hias, user
+):
+    invitation = invite(club, admin, player=hias)
+    vroni = make_user("vroni", "Vroni")
+    hias.user = vroni
+    hias.save()
+    client.force_login(user)
+
+    page = client.get(join_url(invitation))
+    response = client.post(join_url(invitation))
+
+    for answer in (page, response):
+        assert answer.status_code == 200
+        assert (
+            "Diese Einladung war für Hias, und Hias spielt inzwischen mit einem anderen Konto"
+            in (answer.text)
+        )
+        assert "Beitreten" not in answer.text
+    hias.refresh_from_db()
+    assert hias.user == vroni
+    assert not Membership.objects.filter(club=club, user=user).exists()
+    assert not club.players.filter(user=user).exists()
+
+
+def test_a_player_link_is_refused_to_someone_who_already_is_another_player(
+    client, admin, club, hias, scorekeeper
+):
+    sepp_player = Player.objects.create(club=club, name="Hiasl", user=scorekeeper)
+    invitation = invite(club, admin, player=hias, role="admin")
+    client.force_login(scorekeeper)
+
+    response = client.post(join_url(invitation))
+
+    assert response.status_code == 200
+    assert "Diese Einladung ist für Hias, aber du spielst in diesem Verein schon als Hiasl." in (
+        response.text
+    )
+    hias.refresh_from_db()
+    assert hias.user is None
+    assert club.players.get(user=scorekeeper) == sepp_player
+    assert Membership.objects.get(club=club, user=scorekeeper).role == "schreiber"
+
+
+def test_the_player_who_was_invited_can_open_the_link_again(client, admin, club, hias, user):
+    invitation = invite(club, admin, player=hias)
+    client.force_login(user)
+    client.post(join_url(invitation))
+
+    response = client.post(join_url(invitation))
+
+    assert response.status_code == 302
+    assert club.players.filter(user=user).get() == hias
+
+
+def test_a_stranger_with_a_used_player_link_learns_it_before_signing_up(
+    client, admin, club, hias, user
+):
+    invitation = invite(club, admin, player=hias)
+    hias.user = user
+    hias.save()
+
+    response = client.get(join_url(invitation))
+
+    assert response.status_code == 200
+    assert "spielt inzwischen mit einem anderen Konto" in response.text
+
+
+# Joining with a link for anyone
+
+
+def test_a_generic_link_asks_who_you_are_and_preselects_the_player_of_your_name(
+    client, admin, club, hias, user
+):
+    girgl = Player.objects.create(club=club, name="Girgl")
+    user.first_name = "HIAS"
+    user.save()
+    client.force_login(user)
+
+    response = client.get(join_url(invite(club, admin)))
+
+    assert response.status_code == 200
+    assert "Wer bist du?" in response.text
+    form = response.context["form"]
+    assert [label for _, label in form.fields["who"].choices] == ["Girgl", "Hias", "neu im Verein"]
+    assert form["who"].value() == str(hias.pk)
+    assert re.search(
+        rf'<input type="radio" name="who" value="{hias.pk}"[^>]* checked', response.text
+    )
+    assert not re.search(rf'value="{girgl.pk}"[^>]* checked', response.text)
+    assert form["name"].value() == "HIAS"
+    assert not Membership.objects.filter(user=user).exists()
+
+
+def test_without_a_player_of_your_name_someone_new_is_preselected(client, admin, club, hias, user):
+    client.force_login(user)
+
+    response = client.get(join_url(invite(club, admin)))
+
+    assert response.context["form"]["who"].value() == "neu"
+    assert 'name="name" value="Sepp"' in response.text
+
+
+def test_joining_as_an_existing_player_links_that_player(client, admin, club, hias, user):
+    client.force_login(user)
+
+    response = client.post(join_url(invite(club, admin)), {"who": hias.pk, "name": "Sepp"})
+
+    assert response.status_code == 302
+    hias.refresh_from_db()
+    assert hias.user == user
+    assert club.players.count() == 2  # Resi and Hias
+    assert Membership.objects.get(club=club, user=user).role == "spieler"
+
+
+def test_joining_as_someone_new_makes_one_player_of_the_chosen_name(
+    client, admin, club, hias, user
+):
+    client.force_login(user)
+
+    response = client.post(join_url(invite(club, admin)), {"who": "neu", "name": " Seppi "})
+
+    assert response.status_code == 302
+    assert club.players.get(user=user).name == "Seppi"
+    hias.refresh_from_db()
+    assert hias.user is None
+
+
+def test_a_new_name_an_unlinked_player_has_is_an_error_at_the_name(client, admin, club, hias, user):
+    client.force_login(user)
+
+    response = client.post(join_url(invite(club, admin)), {"who": "neu", "name": "hias"})
+
+    assert response.status_code == 200
+    error = re.search(r'<div class="error" id="id_name_error">([^<]*)</div>', response.text)
+    assert error, "the error at the name field"
+    assert error[1] == (
+        "Hias gibt es im Verein schon. Bist du das? Dann wähle oben „Hias“, sonst einen "
+        "anderen Namen."
+    )
+    assert club.players.count() == 2
+    hias.refresh_from_db()
+    assert hias.user is None
+    assert not Membership.objects.filter(user=user).exists()
+
+
+def test_a_new_name_a_member_plays_under_is_an_error_at_the_name(client, admin, club, user):
+    client.force_login(user)
+
+    response = client.post(join_url(invite(club, admin)), {"who": "neu", "name": "Resi"})
+
+    assert response.status_code == 200
+    assert response.context["form"].errors["name"] == [
+        "Resi spielt im Verein schon, mit eigenem Konto. Bitte wähle einen anderen Namen."
+    ]
+    assert not club.players.filter(user=user).exists()
+    assert not Membership.objects.filter(user=user).exists()
+
+
+def test_a_new_player_needs_a_name(client, admin, club, user):
+    client.force_login(user)
+
+    response = client.post(join_url(invite(club, admin)), {"who": "neu", "name": "  "})
+
+    assert response.status_code == 200
+    assert response.context["form"].errors["name"] == [
+        "Bitte gib den Namen ein, unter dem du spielst."
+    ]
+    assert not Membership.objects.filter(user=user).exists()
+
+
+def test_someone_who_already_is_a_player_is_not_asked(client, admin, club, hias, scorekeeper):
+    own = Player.objects.create(club=club, name="Hiasl", user=scorekeeper)
+    client.force_login(scorekeeper)
+    invitation = invite(club, admin, role="admin")
+
+    page = client.get(join_url(invitation))
+    assert "Wer bist du?" not in page.text
+    assert "Du spielst im Verein als <strong>Hiasl</strong>." in page.text
+    response = client.post(join_url(invitation))
+
+    assert response.status_code == 302
+    assert club.players.filter(user=scorekeeper).get() == own
+    assert club.players.count() == 3  # Resi, Hias, Hiasl
+    assert Membership.objects.get(club=club, user=scorekeeper).role == "admin"
+
+
+def test_the_seat_picker_shows_a_joined_player_once(client, admin, club, runde, hias, user):
+    client.force_login(user)
+    client.post(join_url(invite(club, admin)), {"who": hias.pk})
+    client.force_login(admin)
+
+    response = client.get(reverse("evenings:start", args=[club.pk, runde.pk]))
+
+    names = [name for pk, name in response.context["form"].fields["seat0"].choices if pk]
+    assert names == ["Hias", "Resi"]
+
+
+def test_a_player_picked_by_someone_else_meanwhile_is_refused(club, admin, hias, user):
+    invitation = invite(club, admin)
+    hias.user = make_user("vroni", "Vroni")
+    hias.save()
+
+    with pytest.raises(services.ClubError, match="Hias hat inzwischen ein Konto"):
+        services.accept_invitation(invitation, user, player=hias)
+
+    assert not Membership.objects.filter(user=user).exists()
+    assert not club.players.filter(user=user).exists()
+
+
+def test_a_name_taken_meanwhile_is_refused(club, admin, hias, user):
+    with pytest.raises(services.ClubError, match="Einen Spieler Hias gibt es im Verein schon"):
+        services.accept_invitation(invite(club, admin), user, name="HIAS")
+
+    assert not Membership.objects.filter(user=user).exists()
+    assert club.players.count() == 2
+
+
+def test_a_join_sent_without_the_form_takes_what_the_page_preselects(
+    client, admin, club, hias, user
+):
+    client.force_login(user)
+
+    response = client.post(join_url(invite(club, admin)))
+
+    assert response.status_code == 302
+    assert club.players.get(user=user).name == "Sepp"
+    hias.refresh_from_db()
+    assert hias.user is None
+
+
+# The account pages opened from an invitation
+
+
+@pytest.mark.parametrize("page", ["signup", "login"])
+def test_the_account_pages_opened_from_an_invitation_name_the_club(client, admin, club, page):
+    invitation = invite(club, admin)
+
+    response = client.get(reverse(page), {"next": join_url(invitation)})
+
+    assert response.status_code == 200
+    assert "Du bist in den Verein <strong>Schafkopffreunde Au</strong> eingeladen." in response.text
+
+
+def test_the_signup_page_of_a_player_link_names_the_player(client, admin, club, hias):
+    response = client.get(reverse("signup"), {"next": join_url(invite(club, admin, player=hias))})
+
+    assert "eingeladen, als Hias." in response.text
+
+
+@pytest.mark.parametrize(
+    "next_url",
+    ["", "/verein/neu/", "/einladung/gibt-es-nicht/", "/einladung/a%00b/", "https://evil.example/"],
+)
+def test_the_signup_page_names_no_club_without_a_working_invitation(client, admin, club, next_url):
+    response = client.get(reverse("signup"), {"next": next_url})
+
+    assert response.status_code == 200
+    assert "eingeladen" not in response.text
+
+
+def test_the_signup_page_names_no_club_for_a_revoked_invitation(client, admin, club):
+    invitation = invite(club, admin)
+    services.revoke_invitation(invitation)
+
+    response = client.get(reverse("signup"), {"next": join_url(invitation)})
+
+    assert "Schafkopffreunde Au" not in response.text
+
+
+def test_a_player_who_got_a_login_since_the_page_was_shown_is_no_longer_offered(
+    client, admin, club, hias, user
+):
+    invitation = invite(club, admin)
+    client.force_login(user)
+    client.get(join_url(invitation))
+    hias.user = make_user("vroni", "Vroni")
+    hias.save()
+
+    response = client.post(join_url(invitation), {"who": hias.pk, "name": "Sepp"})
+
+    assert response.status_code == 200
+    assert response.context["form"].errors["who"] == [
+        "Diesen Spieler gibt es ohne Konto nicht mehr. Bitte wähle noch einmal."
+    ]
+    assert [label for _, label in response.context["form"].fields["who"].choices] == [
+        "neu im Verein"
+    ]
+    assert not Membership.objects.filter(user=user).exists()
+    assert not club.players.filter(user=user).exists()

@@ -1,0 +1,105 @@
+"""Setting up a club's players: a new player can be seated at once, and a member without a
+player is linked to the player who holds their history."""
+
+from django.urls import reverse
+
+from clubs.models import Player
+
+
+def seat_choices(client, club, runde) -> list[str]:
+    """The names "Abend beginnen" offers for a seat."""
+    response = client.get(reverse("evenings:start", args=[club.pk, runde.pk]))
+    assert response.status_code == 200
+    return [name for pk, name in response.context["form"].fields["seat0"].choices if pk]
+
+
+def test_a_player_added_on_the_players_page_is_active_and_offered_a_seat(
+    client, admin, club, runde
+):
+    client.force_login(admin)
+
+    response = client.post(reverse("clubs:players", args=[club.pk]), {"name": "Wastl"})
+
+    assert response.status_code == 302
+    wastl = club.players.get(name="Wastl")
+    assert wastl.active is True
+    assert wastl.user is None
+    assert seat_choices(client, club, runde) == ["Resi", "Wastl"]
+
+
+def test_the_players_page_asks_only_for_the_name(client, admin, club):
+    client.force_login(admin)
+
+    response = client.get(reverse("clubs:players", args=[club.pk]))
+
+    assert list(response.context["form"].fields) == ["name"]
+    assert 'name="active"' not in response.text
+
+
+def test_a_retired_player_is_not_offered_a_seat(client, admin, club, runde):
+    wastl = Player.objects.create(club=club, name="Wastl")
+    client.force_login(admin)
+
+    response = client.post(
+        reverse("clubs:player", args=[club.pk, wastl.pk]), {"name": "Wastl", "user": ""}
+    )
+
+    assert response.status_code == 302
+    wastl.refresh_from_db()
+    assert wastl.active is False
+    assert seat_choices(client, club, runde) == ["Resi"]
+
+
+def test_a_member_without_a_player_is_linked_to_an_existing_player_from_its_page(
+    client, admin, club, scorekeeper
+):
+    hias = Player.objects.create(club=club, name="Hias")
+    client.force_login(admin)
+    page = client.get(reverse("clubs:player", args=[club.pk, hias.pk]))
+    assert [user for user in page.context["form"].fields["user"].queryset] == [scorekeeper]
+
+    response = client.post(
+        reverse("clubs:player", args=[club.pk, hias.pk]),
+        {"name": "Hias", "active": "on", "user": scorekeeper.pk},
+    )
+
+    assert response.status_code == 302
+    hias.refresh_from_db()
+    assert hias.user == scorekeeper
+    assert club.players.filter(user=scorekeeper).count() == 1
+    members = client.get(reverse("clubs:members", args=[club.pk]))
+    hias_url = reverse("clubs:player", args=[club.pk, hias.pk])
+    assert f'spielt als <a href="{hias_url}">Hias</a>' in members.text
+
+
+def test_the_members_page_says_which_member_has_no_player_yet(client, admin, club, scorekeeper):
+    client.force_login(admin)
+
+    response = client.get(reverse("clubs:members", args=[club.pk]))
+
+    resi = club.players.get(user=admin)
+    assert f'spielt als <a href="{reverse("clubs:player", args=[club.pk, resi.pk])}">Resi</a>' in (
+        response.text
+    )
+    assert response.text.count("noch kein Spieler") == 1  # Hias, the Schreiber
+    assert f'<a href="{reverse("clubs:players", args=[club.pk])}">mit einem Spieler' in (
+        response.text
+    )
+
+
+def test_a_player_page_offers_an_invitation_link_for_that_player(client, admin, club):
+    wastl = Player.objects.create(club=club, name="Wastl")
+    client.force_login(admin)
+
+    page = client.get(reverse("clubs:player", args=[club.pk, wastl.pk]))
+    assert "Einladungslink für Wastl" in page.text
+    response = client.post(
+        reverse("clubs:invitation_create", args=[club.pk]),
+        {"role": "spieler", "player": wastl.pk},
+    )
+
+    assert response.status_code == 302
+    assert club.invitations.get().player == wastl
+    resi = club.players.get(user=admin)
+    own_page = client.get(reverse("clubs:player", args=[club.pk, resi.pk]))
+    assert "Einladungslink für" not in own_page.text  # Resi has a login already

@@ -1,0 +1,134 @@
+"""The tariff editor's answer to each keystroke: the preview, and out of band the compact
+summary for phones and every field's error container."""
+
+import re
+from html.parser import HTMLParser
+
+from django.urls import reverse
+
+TARIFF = {
+    "sauspiel": "0,20",
+    "farbsolo": "0,50",
+    "wenz": "0,50",
+    "ramsch": "0,10",
+    "laufende": "0,10",
+    "laufende_min": "3",
+    "laufende_max": "8",
+    "laufende_min_wenz": "3",
+    "schneider": "0,10",
+    "schwarz": "0,10",
+    "bock": "off",
+    "settle_unit": "1",
+}
+
+
+def preview(client, club, runde, **changes):
+    return client.post(
+        reverse("clubs:tariff_preview", args=[club.pk, runde.pk]),
+        TARIFF | changes,
+        headers={"HX-Request": "true"},
+    )
+
+
+class _Element(HTMLParser):
+    """Collects the inner HTML of the first element with a given id (and its attributes)."""
+
+    def __init__(self, element_id: str):
+        super().__init__(convert_charrefs=False)
+        self.element_id, self.depth, self.attrs, self.inner = element_id, 0, None, []
+
+    def handle_starttag(self, tag, attrs):
+        if self.depth:
+            self.depth += 1
+            self.inner.append(self.get_starttag_text())
+        elif self.attrs is None and dict(attrs).get("id") == self.element_id:
+            self.depth, self.attrs = 1, dict(attrs)
+
+    def handle_endtag(self, tag):
+        if self.depth:
+            self.depth -= 1
+            if self.depth:
+                self.inner.append(f"</{tag}>")
+
+    def handle_data(self, data):
+        if self.depth:
+            self.inner.append(data)
+
+
+def oob(html: str, element_id: str) -> str:
+    """The inner HTML of the out-of-band element `element_id` in an HTMX answer."""
+    parser = _Element(element_id)
+    parser.feed(html)
+    assert parser.attrs is not None, f"no #{element_id}"
+    assert parser.attrs.get("hx-swap-oob") == "true", f"#{element_id} is not out of band"
+    return "".join(parser.inner).strip()
+
+
+def summary(html: str) -> dict[str, str]:
+    items = re.findall(
+        r'<li><span class="label">([^<]*)</span> <span class="amount">([^<]*)</span></li>', html
+    )
+    return dict(items)
+
+
+def test_an_invalid_value_is_named_at_its_field_while_typing(client, admin, club, runde):
+    client.force_login(admin)
+
+    response = preview(client, club, runde, wenz="viel")
+
+    assert response.status_code == 200
+    assert oob(response.text, "id_wenz_errors") == (
+        '<div class="error" id="id_wenz_error">'
+        "Bitte einen Betrag in Euro eingeben, z. B. 0,10 oder 1,50.</div>"
+    )
+    assert oob(response.text, "id_sauspiel_errors") == ""
+    assert "Bitte prüfen: Wenz." in response.text
+    assert "Noch keine Vorschau. Bitte prüfen: Wenz" in oob(response.text, "preview-summary")
+    assert runde.tariffs.count() == 1
+
+
+def test_the_engines_rule_check_is_named_at_its_field_while_typing(client, admin, club, runde):
+    client.force_login(admin)
+
+    response = preview(client, club, runde, laufende_min="5", laufende_max="4")
+
+    assert 'id="id_laufende_max_error"' in oob(response.text, "id_laufende_max_errors")
+    assert oob(response.text, "id_laufende_min_errors") == ""
+
+
+def test_a_corrected_value_clears_its_error_and_updates_the_summary(client, admin, club, runde):
+    client.force_login(admin)
+
+    response = preview(client, club, runde, schwarz="0,25")
+
+    assert oob(response.text, "id_wenz_errors") == ""
+    assert oob(response.text, "tariff-errors") == ""
+    assert summary(oob(response.text, "preview-summary")) == {
+        "Sauspiel": "0,20 €",
+        "Sauspiel, 3 Laufende": "0,50 €",
+        "Sauspiel, schwarz": "0,55 €",  # 0,20 + Schneider 0,10 + Schwarz 0,25
+        "Farbsolo": "0,50 €",
+        "Wenz, 3 Laufende": "0,80 €",
+        "Ramsch": "0,10 €",
+    }
+
+
+def test_the_page_itself_shows_the_summary_in_place(client, admin, club, runde):
+    client.force_login(admin)
+
+    response = client.get(reverse("clubs:tariff", args=[club.pk, runde.pk]))
+
+    assert "hx-swap-oob" not in response.text
+    assert response.text.index('id="preview-summary"') < response.text.index('id="tariff-form"')
+    assert summary(response.text)["Sauspiel"] == "0,10 €"
+    assert 'id="id_sauspiel_errors"' in response.text
+
+
+def test_the_full_list_names_every_part_of_each_example(client, admin, club, runde):
+    client.force_login(admin)
+
+    response = preview(client, club, runde)
+
+    titles = re.findall(r"<strong>([^<]*)</strong>", response.text)
+    assert "Sauspiel verloren mit 3 Laufenden und Kontra" in titles
+    assert "Farbsolo gewonnen mit 3 Laufenden, Schneider" in titles
