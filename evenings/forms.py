@@ -2,6 +2,8 @@ import uuid
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Player, Tariff
@@ -27,15 +29,41 @@ PLAYER_FIELDS = ("declarer", "partner", "loser", "jungfrauen")
 
 
 class ChipSelect(forms.RadioSelect):
-    """Radio buttons drawn as thumb-sized chips (see app.css)."""
+    """Radio buttons drawn as thumb-sized chips (see app.css).
 
-    template_name = "evenings/widgets/chips.html"
-    option_template_name = "evenings/widgets/chip.html"
+    Rendered here rather than through a template per option: the entry screen has some
+    fifty chips, and templates made them the slowest part of answering a booking. The
+    option a fresh form starts with carries `data-default`, so that the screen can set
+    itself back after a booking without the server sending every chip again.
+    """
+
+    input_type = "radio"
+    default: str | None = None  # set by the form: str(field.initial)
+
+    def render(self, name, value, attrs=None, renderer=None):
+        values = value if isinstance(value, list | tuple) else [value]
+        chosen = {str(v) for v in values if v is not None}
+        attrs = self.build_attrs(self.attrs, attrs)
+        chips = [
+            format_html(
+                '<label class="chip"><input type="{}" name="{}" value="{}"{}{}><span>{}</span>'
+                "</label>",
+                self.input_type,
+                name,
+                option,
+                mark_safe(" checked") if str(option) in chosen else "",
+                mark_safe(" data-default") if str(option) == self.default else "",
+                label,
+            )
+            for option, label in self.choices
+        ]
+        return format_html(
+            '<div class="chips" id="{}">{}</div>', attrs.get("id", ""), mark_safe("".join(chips))
+        )
 
 
-class ChipMultiple(forms.CheckboxSelectMultiple):
-    template_name = "evenings/widgets/chips.html"
-    option_template_name = "evenings/widgets/chip.html"
+class ChipMultiple(ChipSelect, forms.CheckboxSelectMultiple):
+    input_type = "checkbox"
 
 
 class GameForm(forms.Form):
@@ -116,18 +144,21 @@ class GameForm(forms.Form):
         if not tariff.jungfrau:
             # Seed 001: who doesn't play it sees no control for it anywhere.
             del self.fields["jungfrauen"]
+        for field in self.fields.values():
+            if isinstance(field.widget, ChipSelect) and field.initial is not None:
+                field.widget.default = str(field.initial)
 
     @classmethod
     def carried_over(cls, data, *, tariff: Tariff, deal: Deal) -> "GameForm":
         """A fresh form for `deal` that keeps every choice from the stale form `data`
         that still applies: the game, the result, Laufende, Kontra, ...; a player only
         if they play this deal too. The key stays: nothing was booked with it."""
-        probe = cls(data, tariff=tariff, playing=deal.playing)
+        probe = cls(data, tariff=tariff, playing=deal.seated)
         initial = {}
         for name, field in probe.fields.items():
             raw = field.widget.value_from_datadict(data, None, probe.add_prefix(name))
             if name == "jungfrauen":
-                playing = {str(p.pk) for p in deal.playing}
+                playing = {str(p.pk) for p in deal.seated}
                 raw = [value for value in raw if value in playing]
             try:
                 field.clean(raw)
@@ -135,7 +166,12 @@ class GameForm(forms.Form):
                 continue
             initial[name] = raw
         initial.pop("deal", None)
-        return cls(tariff=tariff, playing=deal.playing, deal=deal, initial=initial)
+        return cls(tariff=tariff, playing=deal.seated, deal=deal, initial=initial)
+
+    @property
+    def player_fields(self) -> list[str]:
+        """The fields whose chips are the players at the table."""
+        return [name for name in PLAYER_FIELDS if name in self.fields]
 
     def has_choices(self) -> bool:
         """Whether anything differs from a fresh form (an unbound form's initial values)."""

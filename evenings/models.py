@@ -217,9 +217,16 @@ class Change(models.Model):
     at = models.DateTimeField(default=timezone.now)
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)
+    # The evening's version this change made (Evening.version after it): a phone that has
+    # seen version v is sent only what changes after v touched. None: made no new version.
+    version = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["at", "pk"]
+        indexes = [
+            # the sheet's poll: changes of an evening since a version
+            models.Index(fields=["evening", "version"], name="change_evening_version"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} ({self.at:%Y-%m-%d %H:%M})"
@@ -272,6 +279,34 @@ class LedgerEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id}: {self.amount} ct ({self.kind})"
+
+
+class EveningTotal(models.Model):
+    """A player's sum of the evening's ledger entries of one kind, kept by the database.
+
+    A trigger adds every inserted ledger entry to its row (migration 0006), so standings
+    and balances read a handful of rows instead of summing the ledger, however long the
+    evening or the Runde's history. Nothing else writes here; verify_ledger checks it.
+    """
+
+    evening = models.ForeignKey(Evening, on_delete=models.PROTECT, related_name="totals")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    kind = models.CharField(max_length=8, choices=LedgerEntry.Kind.choices)
+    amount = models.BigIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["evening", "player", "kind"], name="eveningtotal_one_per_kind"
+            ),
+        ]
+        indexes = [
+            # a player's balance over the evenings of a Runde
+            models.Index(fields=["player", "kind"], name="eveningtotal_player_kind"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id}: {self.amount} ct ({self.kind}) at {self.evening_id}"
 
 
 def _name(player_id: int | None) -> str | None:

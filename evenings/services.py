@@ -1,8 +1,12 @@
-"""Every write to an evening: start, book, correct, void, undo, pay, close, reopen.
+"""Every write to an evening: start, book, correct, void, undo, restore, pay, close, reopen.
 
 Each runs in one transaction holding a row lock on the evening, so two phones booking into
-the same evening are served one after the other and the Bock chain stays right. After each
-change the whole evening is rescored by the engine and the ledger is brought in line by
+the same evening are served one after the other and the Bock chain stays right. Each
+change makes a new version of the evening, which the phones following along compare.
+
+Booking a game scores it after the few games before it (scoring.score_after): the cost of
+a booking does not grow with the evening. A correction, a void, an undo or a restore
+rescores the games from the changed one on, and the ledger is brought in line by
 appending entries (reversals and new amounts), never by editing them.
 """
 
@@ -11,14 +15,22 @@ import uuid
 from collections import defaultdict
 
 from django.db import IntegrityError, transaction
-from django.db.models import F, Max, Sum
+from django.db.models import Max, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from clubs.models import Player, Runde
-from evenings.models import Change, Evening, Game, LedgerEntry, Seat
-from scoring import EveningResult, ScoringError, format_cents, score_evening
+from evenings.models import Change, Evening, EveningTotal, Game, LedgerEntry, Seat
+from scoring import (
+    BOCK_GAMES,
+    EveningResult,
+    GameResult,
+    ScoringError,
+    format_cents,
+    score_after,
+    score_evening,
+)
 from scoring.settlement import Settlement, settle
 
 SEATS = (4, 5, 6)
@@ -104,8 +116,9 @@ class Deal:
 
     number: int
     dealer: Player
-    playing: list[Player]
+    playing: list[Player]  # from the dealer's left: the order of the game's seating
     sitting_out: list[Player]
+    seated: list[Player]  # the same four in the order they sit, as the chips show them
 
     @property
     def token(self) -> str:
@@ -121,16 +134,21 @@ def next_deal(evening: Evening, seats: list[Seat] | None = None) -> Deal:
         evening.games.booked().order_by("-number").values_list("dealer_id", flat=True).first()
     )
     if last_dealer is None:
-        dealer = evening.first_dealer
-    else:
-        dealer = next(s.position for s in seats if s.player_id == last_dealer) + 1
+        return deal_at(seats, evening.first_dealer, last_number + 1)
+    after = next(s.position for s in seats if s.player_id == last_dealer) + 1
+    return deal_at(seats, after, last_number + 1)
+
+
+def deal_at(seats: list[Seat], dealer: int, number: int) -> Deal:
+    """The deal of game `number` when the seat `dealer` (taken round the table) deals."""
     dealer %= len(seats)
     playing = playing_positions(len(seats), dealer)
     return Deal(
-        number=last_number + 1,
+        number=number,
         dealer=seats[dealer].player,
         playing=[seats[p].player for p in playing],
         sitting_out=[s.player for s in seats if s.position not in playing],
+        seated=[seats[p].player for p in sorted(playing)],
     )
 
 
@@ -180,19 +198,46 @@ def score(evening: Evening, games: list[Game] | None = None) -> EveningResult:
     return score_evening(evening.tariff.rules, [g.for_engine() for g in games], players)
 
 
-def _rescore(evening: Evening, change: Change) -> None:
-    """Bring the ledger in line with the engine's scoring of the whole evening.
+def games_before(evening: Evening, number: int | None = None) -> list[Game]:
+    """The booked games that decide whether game `number` (None: the next one) is a Bock
+    game: the last BOCK_GAMES before it, in order (scoring.score_after reads no more)."""
+    before = evening.games.booked().order_by("-number")
+    if number is not None:
+        before = before.filter(number__lt=number)
+    return list(before[:BOCK_GAMES])[::-1]
 
-    1. Score every booked game in order (Bock depends on the sequence).
-    2. Sum the ledger per game and player as it stands.
+
+def score_from(evening: Evening, number: int) -> tuple[list[Game], EveningResult]:
+    """The booked games from `number` on, and the engine's scoring of them as they continue
+    the evening; what a change to game `number` can have touched."""
+    games = list(evening.games.booked().filter(number__gte=number))
+    before = [g.for_engine() for g in games_before(evening, number)]
+    return games, score_after(evening.tariff.rules, before, [g.for_engine() for g in games])
+
+
+def _record(evening: Evening, kind: str, by, **fields) -> Change:
+    """A change to the (locked) evening, which makes the evening's next version."""
+    evening.version += 1
+    Evening.objects.filter(pk=evening.pk).update(version=evening.version)
+    return Change.objects.create(
+        evening=evening, kind=kind, by=by, version=evening.version, **fields
+    )
+
+
+def _rescore(evening: Evening, change: Change, number: int) -> None:
+    """Bring the ledger in line with the engine after game `number` changed.
+
+    1. Score the booked games from `number` on (Bock depends on the games before).
+    2. Sum the ledger per game and player as it stands, for the same games.
     3. For every game whose amounts differ (or that was voided), append entries that
        reverse the old amounts and entries that book the new ones, all linked to `change`.
     """
-    games = list(evening.games.booked())
-    result = score(evening, games)
+    games, result = score_from(evening, number)
     standing: dict[int, dict[int, int]] = defaultdict(dict)
     rows = (
-        LedgerEntry.objects.filter(evening=evening, kind=LedgerEntry.Kind.GAME)
+        LedgerEntry.objects.filter(
+            evening=evening, kind=LedgerEntry.Kind.GAME, game__number__gte=number
+        )
         .values_list("game_id", "player_id")
         .annotate(total=Sum("amount"))
     )
@@ -213,6 +258,11 @@ def _rescore(evening: Evening, change: Change) -> None:
                 entries.append((game_id, player_id, -amount))
         for player_id, amount in new.items():
             entries.append((game_id, player_id, amount))
+    _append(evening, change, entries)
+
+
+def _append(evening: Evening, change: Change, entries: list[tuple[int, int, int]]) -> None:
+    """Ledger entries (game, player, cents) of one change; the database keeps the totals."""
     LedgerEntry.objects.bulk_create(
         LedgerEntry(
             evening=evening,
@@ -224,22 +274,6 @@ def _rescore(evening: Evening, change: Change) -> None:
         )
         for game_id, player_id, amount in entries
     )
-
-
-def _touch(evening: Evening) -> None:
-    Evening.objects.filter(pk=evening.pk).update(version=F("version") + 1)
-
-
-def _check(evening: Evening, game: Game) -> None:
-    """Run the engine's validation on one game; its German message names the field."""
-    try:
-        score_evening(
-            evening.tariff.rules,
-            [game.for_engine()],
-            [str(p) for p in evening.seats.values_list("player_id", flat=True)],
-        )
-    except ScoringError as error:
-        raise EveningError(error.message_de, error.key) from None
 
 
 GAME_KEY_CONSTRAINT = "game_key_unique"
@@ -257,26 +291,48 @@ class StaleDeal(EveningError):
     """The entry form was made for a deal that another phone has moved on since."""
 
 
-@transaction.atomic
+@dataclasses.dataclass(frozen=True)
+class Booking:
+    """A booked game, what the engine made of it, and the deal of the next game."""
+
+    game: Game
+    created: bool  # False: the key had booked this game already
+    result: GameResult | None  # None when it was booked already
+    next: Deal
+
+
 def book_game(
     evening_id: int, key: uuid.UUID, data: GameInput, by, deal_token: str | None = None
 ) -> tuple[Game, bool]:
-    """Book the next game of the evening; (game, False) if this key was booked already.
+    """book(), answering only the game and whether this call booked it."""
+    booking = book(evening_id, key, data, by, deal_token)
+    return booking.game, booking.created
+
+
+@transaction.atomic
+def book(
+    evening_id: int, key: uuid.UUID, data: GameInput, by, deal_token: str | None = None
+) -> Booking:
+    """Book the next game of the evening; `created` is False if this key booked it already.
 
     The key is made when the entry form is shown: a double tap, a retried request or a
     reload after a lost answer finds the game booked under it instead of booking again.
     `deal_token` is the deal the form was made for (Deal.token); if another phone has
     booked, undone or restored a game since, StaleDeal is raised and nothing is booked,
     so the same game is never booked twice from two phones.
+
+    The game is scored after the last few games before it, so a booking costs the same
+    at game 5 and at game 500.
     """
     evening = _locked(evening_id)
     existing = Game.objects.filter(key=key).first()
     if existing is not None:
         if existing.evening_id != evening.pk or GameInput.of(existing) != data:
             raise KeyReused(KEY_REUSED)
-        return existing, False
+        return Booking(existing, False, None, next_deal(evening))
     _require_open(evening)
-    deal = next_deal(evening)
+    seats = list(evening.seats.select_related("player"))
+    deal = next_deal(evening, seats)
     if deal_token is not None and deal_token != deal.token:
         raise StaleDeal(_("Inzwischen hat sich am Abend etwas geändert."))
     game = Game(
@@ -288,7 +344,11 @@ def book_game(
         created_by=by,
     )
     data.apply_to(game)
-    _check(evening, game)
+    before = [g.for_engine() for g in games_before(evening)]
+    try:
+        result = score_after(evening.tariff.rules, before, [game.for_engine()]).games[0]
+    except ScoringError as error:
+        raise EveningError(error.message_de, error.key) from None
     try:
         # The evening's lock serializes bookings into this evening; the same key racing
         # into another evening meets the unique constraint instead.
@@ -300,12 +360,10 @@ def book_game(
         ):
             raise
         raise KeyReused(KEY_REUSED) from None
-    change = Change.objects.create(
-        evening=evening, game=game, kind=Change.Kind.BOOK, by=by, after=data.as_json()
-    )
-    _rescore(evening, change)
-    _touch(evening)
-    return game, True
+    change = _record(evening, Change.Kind.BOOK, by, game=game, after=data.as_json())
+    _append(evening, change, [(game.pk, int(p), cents) for p, cents in result.payouts.items()])
+    dealer = next(s.position for s in seats if s.player_id == deal.dealer.pk)
+    return Booking(game, True, result, deal_at(seats, dealer + 1, deal.number + 1))
 
 
 @transaction.atomic
@@ -318,29 +376,29 @@ def correct_game(evening_id: int, game_id: int, data: GameInput, by) -> Game:
     if before == data:
         return game
     data.apply_to(game)
-    _check(evening, game)
+    before_it = [g.for_engine() for g in games_before(evening, game.number)]
+    try:
+        score_after(evening.tariff.rules, before_it, [game.for_engine()])
+    except ScoringError as error:
+        raise EveningError(error.message_de, error.key) from None
     game.save()
-    change = Change.objects.create(
-        evening=evening,
+    change = _record(
+        evening,
+        Change.Kind.CORRECT,
+        by,
         game=game,
-        kind=Change.Kind.CORRECT,
-        by=by,
         before=before.as_json(),
         after=data.as_json(),
     )
-    _rescore(evening, change)
-    _touch(evening)
+    _rescore(evening, change, game.number)
     return game
 
 
 def _void(evening: Evening, game: Game, by, kind: str) -> Game:
     game.voided_at = timezone.now()
     game.save(update_fields=["voided_at"])
-    change = Change.objects.create(
-        evening=evening, game=game, kind=kind, by=by, before=GameInput.of(game).as_json()
-    )
-    _rescore(evening, change)
-    _touch(evening)
+    change = _record(evening, kind, by, game=game, before=GameInput.of(game).as_json())
+    _rescore(evening, change, game.number)
     return game
 
 
@@ -399,15 +457,10 @@ def restore_game(evening_id: int, game_id: int, by) -> Game:
         )
     game.voided_at = None
     game.save(update_fields=["voided_at"])
-    change = Change.objects.create(
-        evening=evening,
-        game=game,
-        kind=Change.Kind.RESTORE,
-        by=by,
-        after=GameInput.of(game).as_json(),
+    change = _record(
+        evening, Change.Kind.RESTORE, by, game=game, after=GameInput.of(game).as_json()
     )
-    _rescore(evening, change)
-    _touch(evening)
+    _rescore(evening, change, game.number)
     return game
 
 
@@ -438,42 +491,62 @@ def preview(
     evening: Evening, data: GameInput, seating: list[int], replacing: Game | None = None
 ) -> Preview:
     """Score the evening with `data` booked next (or in place of `replacing`) without
-    saving anything. Raises EveningError with the engine's German message and field."""
-    booked = list(evening.games.booked())
+    saving anything. Raises EveningError with the engine's German message and field.
+
+    Only the games that `data` can touch are scored: a new game after the few before it,
+    a correction with every game after it.
+    """
     candidate = Game(evening=evening, seating=seating)
     data.apply_to(candidate)
-    if replacing is None:
-        games, at = [*booked, candidate], len(booked)
-    else:
-        at = next(i for i, g in enumerate(booked) if g.pk == replacing.pk)
-        games = [*booked[:at], candidate, *booked[at + 1 :]]
-    players = [str(p) for p in evening.seats.values_list("player_id", flat=True)]
+    rules = evening.tariff.rules
+    number = replacing.number if replacing is not None else None
+    before = [g.for_engine() for g in games_before(evening, number)]
+    later = list(evening.games.booked().filter(number__gt=number)) if replacing else []
+    rest = [g.for_engine() for g in later]
     try:
-        before = score_evening(evening.tariff.rules, [g.for_engine() for g in booked], players)
-        after = score_evening(evening.tariff.rules, [g.for_engine() for g in games], players)
+        after = score_after(rules, before, [candidate.for_engine(), *rest])
     except ScoringError as error:
         raise EveningError(error.message_de, error.key) from None
-    result = after.games[at]
-    later = []
-    if replacing is not None:
-        for game, old, new in zip(
-            booked[at + 1 :], before.games[at + 1 :], after.games[at + 1 :], strict=True
-        ):
+    now = score_after(rules, before, [replacing.for_engine(), *rest]) if replacing else None
+    result = after.games[0]
+    totals_before = standing(evening)
+    totals_after = dict(totals_before)
+    changed = []
+    if now is not None:
+        for player, cents in now.totals.items():
+            totals_after[int(player)] -= cents
+        for player, cents in after.totals.items():
+            totals_after[int(player)] += cents
+        for game, old, new in zip(later, now.games[1:], after.games[1:], strict=True):
             if old.payouts != new.payouts:
-                later.append(LaterGame(game.number, old.bock, new.bock, old.unit, new.unit))
+                changed.append(LaterGame(game.number, old.bock, new.bock, old.unit, new.unit))
     return Preview(
         payouts=[(pid, result.payouts[str(pid)]) for pid in seating],
         unit=result.unit,
         bock=result.bock,
-        later=later,
-        totals_before={int(p): cents for p, cents in before.totals.items()},
-        totals_after={int(p): cents for p, cents in after.totals.items()},
+        later=changed,
+        totals_before=totals_before,
+        totals_after=totals_after,
     )
+
+
+def standing(evening: Evening) -> dict[int, int]:
+    """Each seated player's sum of the evening's games (no payments), in seating order."""
+    return _totals(evening, [LedgerEntry.Kind.GAME])
 
 
 def balances(evening: Evening) -> dict[int, int]:
     """Each player's balance at this evening (games and payments), in seating order."""
-    sums = LedgerEntry.objects.filter(evening=evening).balances()
+    return _totals(evening, [LedgerEntry.Kind.GAME, LedgerEntry.Kind.PAYMENT])
+
+
+def _totals(evening: Evening, kinds: list[str]) -> dict[int, int]:
+    sums = dict(
+        EveningTotal.objects.filter(evening=evening, kind__in=kinds)
+        .values_list("player_id")
+        .annotate(total=Sum("amount"))
+        .values_list("player_id", "total")
+    )
     return {pid: sums.get(pid, 0) for pid in evening.seats.values_list("player_id", flat=True)}
 
 
@@ -508,10 +581,10 @@ def record_payment(evening_id: int, payer: int, payee: int, amount: int, by) -> 
             % {"payer": names[payer], "payee": names[payee], "open": format_cents(still_open)},
             "amount",
         )
-    change = Change.objects.create(
-        evening=evening,
-        kind=Change.Kind.PAYMENT,
-        by=by,
+    change = _record(
+        evening,
+        Change.Kind.PAYMENT,
+        by,
         after={"payer": payer, "payee": payee, "amount": amount},
     )
     LedgerEntry.objects.bulk_create(
@@ -524,7 +597,6 @@ def record_payment(evening_id: int, payer: int, payee: int, amount: int, by) -> 
             ),
         ]
     )
-    _touch(evening)
     return change
 
 
@@ -535,8 +607,7 @@ def close_evening(evening_id: int, by) -> Evening:
     evening.status = Evening.Status.CLOSED
     evening.closed_at = timezone.now()
     evening.save(update_fields=["status", "closed_at"])
-    Change.objects.create(evening=evening, kind=Change.Kind.CLOSE, by=by)
-    _touch(evening)
+    _record(evening, Change.Kind.CLOSE, by)
     return evening
 
 
@@ -548,8 +619,7 @@ def reopen_evening(evening_id: int, by) -> Evening:
     evening.status = Evening.Status.OPEN
     evening.closed_at = None
     evening.save(update_fields=["status", "closed_at"])
-    Change.objects.create(evening=evening, kind=Change.Kind.REOPEN, by=by)
-    _touch(evening)
+    _record(evening, Change.Kind.REOPEN, by)
     return evening
 
 

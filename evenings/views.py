@@ -5,7 +5,7 @@ from collections import defaultdict
 import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Sum
+from django.db.models import Max, Min, Sum
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -17,7 +17,7 @@ from clubs.models import Player
 from evenings import services, sheet, wording
 from evenings.access import admin_evening_of, evening_of, scored_evening_of
 from evenings.forms import GameForm, PaymentForm, StartForm
-from evenings.models import Evening, Game, LedgerEntry
+from evenings.models import Change, Evening, Game, LedgerEntry
 from scoring.model import MAX_JUNGFRAU_DOUBLINGS
 
 
@@ -53,7 +53,7 @@ def _live_context(
     deal = services.next_deal(evening)
     can_score = membership is not None and membership.can_score and evening.is_open
     if can_score and form is None:
-        form = GameForm(tariff=evening.tariff, playing=deal.playing, deal=deal)
+        form = GameForm(tariff=evening.tariff, playing=deal.seated, deal=deal)
     restorable = services.restorable(evening) if can_score else None
     return {
         "evening": evening,
@@ -82,7 +82,7 @@ def detail(request: HttpRequest, evening_id: int) -> HttpResponse:
     return render(request, "evenings/evening.html", context)
 
 
-def _posted_form(request, evening: Evening) -> tuple[GameForm, str]:
+def _posted_form(request, evening: Evening, deal: services.Deal) -> tuple[GameForm, str]:
     """The entry form as posted, with "" for the notice.
 
     If another phone has moved the deal on since the form was shown (booked, undone or
@@ -90,7 +90,6 @@ def _posted_form(request, evening: Evening) -> tuple[GameForm, str]:
     current deal that keeps every choice that still applies, and a German notice of
     what happened. A retried key is checked against the game it booked.
     """
-    deal = services.next_deal(evening)
     try:
         key = uuid.UUID(request.POST.get("key", ""))
     except ValueError:
@@ -101,7 +100,7 @@ def _posted_form(request, evening: Evening) -> tuple[GameForm, str]:
         playing = [by_id[pk] for pk in booked.seating]
         return GameForm(request.POST, tariff=evening.tariff, playing=playing), ""
     if request.POST.get("deal") == deal.token:
-        return GameForm(request.POST, tariff=evening.tariff, playing=deal.playing, deal=deal), ""
+        return GameForm(request.POST, tariff=evening.tariff, playing=deal.seated, deal=deal), ""
     return _carried_over(request, evening, deal)
 
 
@@ -136,14 +135,30 @@ def _add_engine_error(form: GameForm, error: services.EveningError) -> None:
     form.add_error(field, str(error))
 
 
+def _seated_by_token(token: str, evening: Evening) -> list[int] | None:
+    """The players (in seat order) of the deal a form's `token` names; None if unknown."""
+    number, _sep, dealer = token.partition("-")
+    if not (re.fullmatch(r"\d{1,9}", number) and re.fullmatch(r"\d{1,18}", dealer)):
+        return None
+    seats = list(evening.seats.select_related("player"))
+    at = next((s.position for s in seats if s.player_id == int(dealer)), None)
+    if at is None:
+        return None
+    return [p.pk for p in services.deal_at(seats, at, int(number)).seated]
+
+
 @require_POST
 @login_required_keep_form("#entry-status")
 def book(request: HttpRequest, evening_id: int) -> HttpResponse:
+    """Book the game on the form. The answer to the screen is small, out of band: the new
+    row, the standing, the next deal and a fresh key; the chips only when other players
+    sit at the table now. Its size and its cost do not grow with the evening."""
     evening, membership = scored_evening_of(request, evening_id)
-    form, notice = _posted_form(request, evening)
+    deal = services.next_deal(evening)
+    form, notice = _posted_form(request, evening, deal)
     if not notice and form.is_valid():
         try:
-            game, created = services.book_game(
+            booking = services.book(
                 evening.pk,
                 form.cleaned_data["key"],
                 form.game_input(),
@@ -152,7 +167,8 @@ def book(request: HttpRequest, evening_id: int) -> HttpResponse:
             )
         except services.StaleDeal:
             # Another phone got in between this form's check and the booking.
-            form, notice = _carried_over(request, evening, services.next_deal(evening))
+            deal = services.next_deal(evening)
+            form, notice = _carried_over(request, evening, deal)
         except services.KeyReused as error:
             # The form is stale: its key booked another game. A fresh form, a clear word.
             messages.error(request, str(error))
@@ -160,19 +176,42 @@ def book(request: HttpRequest, evening_id: int) -> HttpResponse:
         except services.EveningError as error:
             _add_engine_error(form, error)
         else:
-            evening.refresh_from_db()
-            what = wording.describe(game, _names(evening))
-            if created:
-                messages.success(request, _("Gebucht: %(game)s") % {"game": what})
-            else:
+            what = wording.describe(booking.game, _names(evening))
+            if not booking.created:
                 messages.info(request, _("Schon gebucht: %(game)s") % {"game": what})
+            else:
+                messages.success(request, _("Gebucht: %(game)s") % {"game": what})
             if not request.htmx:
                 return redirect("evenings:detail", evening_id=evening.pk)
-            form = None  # a fresh form with a new key for the next game
+            if booking.created:
+                return _booked(request, evening, membership, booking, form)
+            form = None
     context = _live_context(evening, membership, form, notice)
     if request.htmx:
-        return render(request, "evenings/evening.html#live", context)
+        return render(request, "evenings/evening.html#live_answer", context | {"oob": True})
     return render(request, "evenings/evening.html", context)
+
+
+def _booked(request, evening: Evening, membership, booking: services.Booking, form) -> HttpResponse:
+    """The answer to a booking: only what it changed on the screen."""
+    evening.refresh_from_db(fields=["version"])
+    rows = sheet.build(evening, first=booking.game.number)
+    deal = booking.next
+    fresh = GameForm(tariff=evening.tariff, playing=deal.seated, deal=deal)
+    context = {
+        "evening": evening,
+        "membership": membership,
+        "sheet": rows,
+        "deal": deal,
+        "form": fresh,
+        "oob": True,
+        "first_game": booking.game.number == 1,
+        # The chips change only when other players sit at the table for the next game.
+        "new_players": [p.pk for p in deal.seated] != [p.pk for p in form.playing],
+    }
+    response = render(request, "evenings/evening.html#booked", context)
+    response["HX-Trigger"] = "entryBooked"
+    return response
 
 
 def _bound_again(form: GameForm) -> GameForm:
@@ -225,13 +264,18 @@ def preview(request: HttpRequest, evening_id: int) -> HttpResponse:
     """What the game being entered will cost each player, from the engine.
 
     When the deal has moved on (the sheet's poll says so, or a tap comes late), the
-    answer also brings the form for the current deal, keeping the choices that apply.
+    answer also brings the new deal: its token, the chips if other players sit at the
+    table now (keeping the choices that apply), and what happened. The other choices
+    stay as they are on the screen.
     """
     evening, _membership = scored_evening_of(request, evening_id)
-    form, notice = _posted_form(request, evening)
-    context = {"evening": evening, "form": form, "notice": notice, "oob": True}
+    deal = services.next_deal(evening)
+    form, notice = _posted_form(request, evening, deal)
+    context = {"evening": evening, "form": form, "notice": notice, "oob": True, "deal": deal}
     if notice:
-        context["deal"] = services.next_deal(evening)
+        context["new_players"] = _seated_by_token(request.POST.get("deal", ""), evening) != [
+            p.pk for p in deal.seated
+        ]
         context.update(_preview_of(evening, _bound_again(form)))
     else:
         context.update(_preview_of(evening, form))
@@ -243,35 +287,64 @@ def preview(request: HttpRequest, evening_id: int) -> HttpResponse:
 def sheet_poll(request: HttpRequest, evening_id: int) -> HttpResponse:
     """The sheet for phones following along; 204 when nothing changed since `v`."""
     evening, membership = evening_of(request, evening_id)
-    return _sheet_or_unchanged(request, evening, membership)
+    return _changes_since(request, evening, membership)
 
 
-def _sheet_or_unchanged(request, evening: Evening, membership, token=None) -> HttpResponse:
-    """204 when nothing changed since version `v`; else the sheet, and out of band the
-    deal and the standing. A phone whose entry form was made for an older deal (`deal`)
-    is told so (HX-Trigger: dealChanged), and its form asks for the current one."""
-    if request.GET.get("v") == str(evening.version):
+def _changes_since(request, evening: Evening, membership, token=None) -> HttpResponse:
+    """What changed on the sheet since version `v`: 204 if nothing did; else the rows from
+    the first game that changed on, the standing, and the deal; the whole sheet when the
+    evening was closed or reopened meanwhile, or `v` says nothing usable.
+
+    A phone whose entry form was made for an older deal (`deal`) is told so
+    (HX-Trigger: dealChanged), and its form asks for the current one.
+    """
+    seen = request.GET.get("v", "")
+    if seen == str(evening.version):
         return HttpResponse(status=204)
     deal = services.next_deal(evening)
+    first, known = _first_changed(evening, seen)
+    context = {
+        "evening": evening,
+        "membership": membership,
+        "deal": deal,
+        "token": token,
+        "oob": True,
+        # The phone has an entry form: its next polls send their deal again.
+        "follows_form": "deal" in request.GET,
+        "whole": first is None,
+        "sheet": sheet.build(evening, first=first or 1),
+        "known": known,  # the last game the phone has a row for
+    }
     response = render(
         request,
         "evenings/evening.html#follow",
-        {
-            "evening": evening,
-            "membership": membership,
-            "sheet": sheet.build(evening),
-            "deal": deal,
-            "token": token,
-            "oob": True,
-            # The phone has an entry form: its next polls send their deal again.
-            "follows_form": "deal" in request.GET,
-        },
+        context,
         # A closed evening's sheet is final: 286 tells htmx to stop polling.
         status=200 if evening.is_open else 286,
     )
     if request.GET.get("deal", deal.token) != deal.token:
         response["HX-Trigger"] = "dealChanged"
     return response
+
+
+def _first_changed(evening: Evening, seen: str) -> tuple[int | None, int]:
+    """The first game whose row changed after version `seen`, and the last game the phone
+    had a row for then; (None, 0) when only the whole sheet will do."""
+    if not re.fullmatch(r"\d{1,9}", seen) or int(seen) > evening.version:
+        return None, 0
+    since = evening.changes.filter(version__gt=int(seen))
+    kinds = set(since.values_list("kind", flat=True))
+    if since.count() != evening.version - int(seen) or kinds & {"close", "reopen"}:
+        return None, 0  # versions from before they were recorded, or a new state
+    first = since.aggregate(n=Min("game__number"))["n"]
+    known = (
+        evening.changes.filter(kind=Change.Kind.BOOK, version__lte=int(seen)).aggregate(
+            n=Max("game__number")
+        )["n"]
+        or 0
+    )
+    # No game touched (a payment): the rows stay, the totals are sent all the same.
+    return (first or known + 1), known
 
 
 @require_GET
@@ -299,7 +372,7 @@ def live_poll(request: HttpRequest, token: str) -> HttpResponse:
     evening = Evening.objects.select_related("tariff").filter(share_token=token).first()
     if evening is None:
         return render(request, "evenings/live_ended.html", status=286)
-    return _sheet_or_unchanged(request, evening, None, token=token)
+    return _changes_since(request, evening, None, token=token)
 
 
 def _correction_form(request, evening: Evening, game: Game) -> GameForm:

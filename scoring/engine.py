@@ -8,7 +8,7 @@ nie durch Teilen").
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from scoring.errors import NegativePointsError, ScoringError, ZeroSumError
@@ -300,6 +300,26 @@ def score_evening(
         for player, amount in result.payouts.items():
             totals[player] = totals.get(player, 0) + amount
     return EveningResult(tuple(results), totals, remaining)
+
+
+def score_after(rules: Rules, before: Sequence[Game], games: Iterable[Game]) -> EveningResult:
+    """Score ``games`` as they continue an evening whose earlier games are ``before``.
+
+    Whether a game is a Bock game depends only on the BOCK_GAMES games before it: a
+    trigger among them set the count, and without one any older count has run out. So
+    only the last BOCK_GAMES of ``before`` are read, and the cost of booking a game, or of
+    scoring the rows from a corrected one on, does not grow with the evening. The result
+    covers ``games`` only; ``totals`` are theirs alone.
+    """
+    window = tuple(before)[-BOCK_GAMES:] if isinstance(rules, TariffRules) else ()
+    games = tuple(games)
+    result = score_evening(rules, (*window, *games))
+    scored = result.games[len(window) :]
+    totals: dict[str, int] = {}
+    for game, game_result in zip(games, scored, strict=True):
+        for player in game.players:
+            totals[player] = totals.get(player, 0) + game_result.payouts[player]
+    return EveningResult(scored, totals, result.bock_remaining)
 
 
 def value_parts(rules: Rules, game: Game) -> ValueParts:

@@ -15,14 +15,15 @@
 
   // 2. When a booking gets no answer (no signal in the pub, a server hiccup), say so at the
   //    form. The typed game and its key stay, so tapping "Speichern" again books it once.
-  // The texts come from the template (data-offline, data-refused), translated there.
+  // The texts come from the form (data-offline, data-refused), translated there.
   function say(which) {
     var status = document.getElementById("entry-status");
-    if (!status) return;
+    var form = document.getElementById("entry-form");
+    if (!status || !form) return;
     var alert = document.createElement("div");
     alert.className = "alert";
     alert.setAttribute("role", "alert");
-    alert.textContent = status.dataset[which];
+    alert.textContent = form.dataset[which];
     status.replaceChildren(alert);
   }
   function isBooking(event) {
@@ -32,6 +33,16 @@
     if (isBooking(event)) {
       say("offline");
     }
+  });
+  // 3. A booking's answer sends only what changed (the row, the standing, the next deal,
+  //    a new key), so the form sets itself back for the next game here: each chip to
+  //    what a fresh form starts with (data-default), every player unchosen.
+  document.addEventListener("entryBooked", function () {
+    var fields = document.getElementById("entry-fields");
+    if (!fields) return;
+    fields.querySelectorAll("input[type=radio], input[type=checkbox]").forEach(function (input) {
+      input.checked = input.hasAttribute("data-default");
+    });
   });
   document.addEventListener("htmx:responseError", function (event) {
     if (isBooking(event)) {

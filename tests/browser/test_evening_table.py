@@ -55,7 +55,7 @@ def test_two_phones_book_alternately_and_each_form_follows_the_deal(
     # players on the chips (Sepp sat out, now Vroni does) and the standing.
     book_sauspiel(hias, 1, "Vroni", "Resi")
     expect(deal_line(resi)).to_contain_text("Spiel 2 · Es gibt Vroni.", timeout=10_000)
-    expect(chip_labels(resi, "declarer")).to_have_text(["Hias", "Resi", "Wastl", "Sepp"])
+    expect(chip_labels(resi, "declarer")).to_have_text(["Sepp", "Hias", "Resi", "Wastl"])
     expect(resi.locator("#standing .amount")).to_have_text(
         ["0,00", "0,10", "-0,10", "0,10", "-0,10"]
     )
@@ -107,7 +107,7 @@ def test_a_stale_form_sent_anyway_is_refused_in_german_and_keeps_what_still_appl
     expect(notice).not_to_contain_text("keine gültige Auswahl")
     assert Game.objects.count() == 1
     expect(deal_line(resi)).to_contain_text("Spiel 2 · Es gibt Vroni.")
-    expect(chip_labels(resi, "declarer")).to_have_text(["Hias", "Resi", "Wastl", "Sepp"])
+    expect(chip_labels(resi, "declarer")).to_have_text(["Sepp", "Hias", "Resi", "Wastl"])
     expect(checked(resi, "spiel")).to_have_text("Herz-Solo")
     expect(checked(resi, "declarer")).to_have_text("Wastl")
     expect(checked(resi, "kontra")).to_have_text("Kontra")
@@ -275,7 +275,7 @@ def test_only_the_laufende_and_announcements_that_apply_are_offered(
     )
     # 0,10 € × 2 × 2 (two Jungfrauen count) = 0,40 € a player.
     expect(preview(page)).to_have_text(
-        ["Vroni -1,20 €", "Hias +0,40 €", "Resi +0,40 €", "Sepp +0,40 €"]
+        ["Sepp +0,40 €", "Vroni -1,20 €", "Hias +0,40 €", "Resi +0,40 €"]
     )
 
 
@@ -290,7 +290,7 @@ def test_eleven_laufende_are_recorded_and_the_cap_of_eight_is_paid(
     taps(chip(page, "laufende", "11"))
     # 0,10 € + 8 × 0,10 € (the cap) = 0,90 €.
     expect(preview(page)).to_have_text(
-        ["Vroni +0,90 €", "Hias -0,90 €", "Resi +0,90 €", "Sepp -0,90 €"]
+        ["Sepp -0,90 €", "Vroni +0,90 €", "Hias -0,90 €", "Resi +0,90 €"]
     )
     taps(save_button(page))
     expect(flash(page)).to_have_text("Gebucht: 1. Sauspiel (Vroni)")

@@ -72,7 +72,7 @@ def test_a_schreiber_starts_an_evening_of_five_and_books_a_sauspiel_in_three_tap
     # 2. With five at the table the dealer sits out; the other four are the chips.
     expect(page.locator(".deal")).to_contain_text("Es gibt Vroni.")
     expect(page.locator(".deal")).to_contain_text("Setzt aus: Vroni")
-    expect(chip_labels(page, "declarer")).to_have_text(["Hias", "Resi", "Wastl", "Sepp"])
+    expect(chip_labels(page, "declarer")).to_have_text(["Sepp", "Hias", "Resi", "Wastl"])
     expect(page.locator(".f-spiel input[value='sauspiel']")).to_be_checked()
     expect(page.locator(".f-won input[value='1']")).to_be_checked()
     expect(page.get_by_text("Vorschau: Spieler wählen")).to_be_visible()
@@ -82,7 +82,7 @@ def test_a_schreiber_starts_an_evening_of_five_and_books_a_sauspiel_in_three_tap
     tap(chip(page, "declarer", "Hias"))
     tap(chip(page, "partner", "Sepp"))
     expect(preview(page)).to_have_text(
-        ["Hias +0,10 €", "Resi -0,10 €", "Wastl -0,10 €", "Sepp +0,10 €"]
+        ["Sepp +0,10 €", "Hias +0,10 €", "Resi -0,10 €", "Wastl -0,10 €"]
     )
     assert not Game.objects.exists()  # the preview books nothing
     tap(save_button(page))
@@ -112,8 +112,8 @@ def test_a_schreiber_starts_an_evening_of_five_and_books_a_sauspiel_in_three_tap
     # 5. The deal moves on: Hias deals and sits out; a fresh form for the next four.
     expect(page.locator(".deal")).to_contain_text("Es gibt Hias.")
     expect(page.locator(".deal")).to_contain_text("Setzt aus: Hias")
-    expect(chip_labels(page, "declarer")).to_have_text(["Resi", "Wastl", "Sepp", "Vroni"])
-    expect(chip_labels(page, "partner")).to_have_text(["Resi", "Wastl", "Sepp", "Vroni"])
+    expect(chip_labels(page, "declarer")).to_have_text(["Sepp", "Vroni", "Resi", "Wastl"])
+    expect(chip_labels(page, "partner")).to_have_text(["Sepp", "Vroni", "Resi", "Wastl"])
     expect(page.locator(".f-declarer input:checked")).to_have_count(0)
     expect(save_button(page)).to_be_enabled()
     no_horizontal_scroll(page)
@@ -135,7 +135,7 @@ def test_a_solo_takes_three_taps_and_a_kontra_doubles_it(page, log_in, runde, sc
     expect(page.locator(".f-tout")).to_be_visible()
     tap(chip(page, "declarer", "Vroni"))
     expect(preview(page)).to_have_text(
-        ["Vroni +1,50 €", "Hias -0,50 €", "Resi -0,50 €", "Sepp -0,50 €"]
+        ["Sepp -0,50 €", "Vroni +1,50 €", "Hias -0,50 €", "Resi -0,50 €"]
     )
     tap(save_button(page))
     expect(flash(page)).to_have_text("Gebucht: 1. Gras-Solo (Vroni)")
@@ -152,7 +152,7 @@ def test_a_solo_takes_three_taps_and_a_kontra_doubles_it(page, log_in, runde, sc
     tap(chip(page, "declarer", "Resi"))
     tap(chip(page, "kontra", "Kontra"))
     expect(preview(page)).to_have_text(
-        ["Hias -1,00 €", "Resi +3,00 €", "Sepp -1,00 €", "Vroni -1,00 €"]
+        ["Sepp -1,00 €", "Vroni -1,00 €", "Hias -1,00 €", "Resi +3,00 €"]
     )
     tap(save_button(page))
     expect(flash(page)).to_have_text("Gebucht: 2. Herz-Solo (Resi)")
@@ -192,7 +192,7 @@ def test_a_ramsch_starts_four_bock_games_that_double(page, log_in, bock_runde, s
     expect(page.locator(".f-jungfrauen")).to_have_count(0)
     tap(chip(page, "loser", "Hias"))
     expect(preview(page)).to_have_text(
-        ["Vroni +0,10 €", "Hias -0,30 €", "Resi +0,10 €", "Sepp +0,10 €"]
+        ["Sepp +0,10 €", "Vroni +0,10 €", "Hias -0,30 €", "Resi +0,10 €"]
     )
     expect(page.locator("#preview")).not_to_contain_text("Bockspiel")
     tap(save_button(page))
@@ -214,7 +214,7 @@ def test_a_ramsch_starts_four_bock_games_that_double(page, log_in, bock_runde, s
     tap(chip(page, "partner", "Sepp"))
     expect(page.locator("#preview strong")).to_have_text("Bockspiel")
     expect(preview(page)).to_have_text(
-        ["Hias -0,20 €", "Resi +0,20 €", "Sepp +0,20 €", "Vroni -0,20 €"]
+        ["Sepp +0,20 €", "Vroni -0,20 €", "Hias -0,20 €", "Resi +0,20 €"]
     )
     tap(save_button(page))
     expect(flash(page)).to_have_text("Gebucht: 2. Sauspiel (Resi)")
@@ -646,7 +646,7 @@ def test_the_preview_keeps_up_with_quick_taps_on_a_slow_network(
     tap(chip(page, "declarer", "Vroni"))
     tap(chip(page, "partner", "Resi"))
     expect(preview(page)).to_have_text(
-        ["Vroni +0,10 €", "Hias -0,10 €", "Resi +0,10 €", "Sepp -0,10 €"]
+        ["Sepp -0,10 €", "Vroni +0,10 €", "Hias -0,10 €", "Resi +0,10 €"]
     )
 
     # A pub's mobile network: every answer takes half a second. The Schreiber taps
@@ -661,5 +661,5 @@ def test_the_preview_keeps_up_with_quick_taps_on_a_slow_network(
 
     # What the screen says must be what "Speichern" would book: Re, 4 x 0,10 €.
     expect(preview(page)).to_have_text(
-        ["Vroni +0,40 €", "Hias -0,40 €", "Resi +0,40 €", "Sepp -0,40 €"], timeout=5_000
+        ["Sepp -0,40 €", "Vroni +0,40 €", "Hias -0,40 €", "Resi +0,40 €"], timeout=5_000
     )

@@ -348,3 +348,28 @@ def test_the_correction_preview_names_the_later_games_that_change(
     first.refresh_from_db()
     assert first.type == "sauspiel"
     assert evening.changes.count() == 4
+
+
+def test_the_evening_totals_follow_every_ledger_entry_and_verify_ledger_checks_them(
+    evening, players, admin
+):
+    sepp, vroni, hias, resi = players[:4]
+    book(evening, sauspiel(vroni, resi), admin)
+    game = book(evening, ramsch(hias), admin)
+    services.correct_game(evening.pk, game.pk, ramsch(sepp), admin)
+    services.record_payment(evening.pk, sepp.pk, vroni.pk, 20, admin)
+
+    assert services.standing(evening) == {sepp.pk: -40, vroni.pk: 20, hias.pk: 0, resi.pk: 20}
+    assert services.balances(evening) == {sepp.pk: -20, vroni.pk: 0, hias.pk: 0, resi.pk: 20}
+    for player in players[:4]:
+        entries = LedgerEntry.objects.filter(evening=evening, player=player)
+        assert services.balances(evening)[player.pk] == sum(e.amount for e in entries)
+
+    # A total changed behind the ledger's back is found.
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "UPDATE evenings_eveningtotal SET amount = amount + 1 WHERE player_id = %s",
+            [hias.pk],
+        )
+    with pytest.raises(CommandError, match=f"player {hias.pk}: the game total is 1 cents"):
+        call_command("verify_ledger")

@@ -65,9 +65,14 @@ def test_booking_a_sauspiel_answers_with_the_new_totals(client, scorekeeper, eve
     )
 
     assert response.status_code == 200
-    assert response.text.lstrip().startswith('<div id="live">')
+    assert response["HX-Trigger"] == "entryBooked"  # the form sets itself back
     assert "Gebucht: 1. Sauspiel (Vroni)" in response.text
     assert '<td class="grand">0,40</td>' in response.text
+    # Only what changed, out of band: the new row is added, not the whole sheet sent.
+    assert '<table hx-swap-oob="beforebegin:#sheet-foot"><tbody id="game-1"' in response.text
+    assert 'id="sheet"' not in response.text
+    assert 'id="f-spiel"' not in response.text  # four at the table: the chips stay
+    assert len(response.content) < 4096
     assert Game.objects.get().declarer == vroni
     assert LedgerEntry.objects.filter(player=vroni).get().amount == 40
 
@@ -312,7 +317,11 @@ def test_the_poll_tells_a_phone_with_a_stale_form_and_its_preview_brings_the_new
     assert answer["HX-Trigger"] == "dealChanged"
     assert 'id="deal" hx-swap-oob' not in answer.text  # the form brings the deal line
     refreshed = client.post(reverse("evenings:preview", args=[evening.pk]), form, headers=HTMX)
-    assert 'id="entry-fields" hx-swap-oob="true"' in refreshed.text
+    # The new deal's token, and the player chips (others sit at the table now); the other
+    # choices stay as they are on the screen.
+    assert f'value="{services.next_deal(evening).token}" id="id_deal" hx-swap-oob' in refreshed.text
+    assert 'id="f-partner" hx-swap-oob="true"' in refreshed.text
+    assert 'id="f-spiel"' not in refreshed.text
     assert 'id="deal" hx-swap-oob="true"' in refreshed.text
     assert "1. Wenz (Resi) gebucht" in refreshed.text
     assert re.search(rf'name="partner" value="{hias.pk}"[^>]*checked', refreshed.text)

@@ -33,6 +33,7 @@ from scoring import (
     parse_request,
     result_to_json,
     rules_to_json,
+    score_after,
     score_evening,
     score_game,
     triggers_bock,
@@ -196,6 +197,24 @@ def test_scoring_an_evening_equals_scoring_each_prefix(case: tuple[Rules, list[G
         prefix = score_evening(rules, played[:k])
         assert prefix.games == full.games[:k]
     assert len(full.games) == len(played)
+
+
+@EVENINGS
+@given(evenings(), st.data())
+def test_scoring_the_rest_after_any_point_needs_only_the_games_just_before(
+    case: tuple[Rules, list[Game]], data: st.DataObject
+) -> None:
+    """What lets a booking cost the same at game 5 and at game 500 (score_after)."""
+    rules, played = case
+    full = score_evening(rules, played)
+    k = data.draw(st.integers(0, len(played)), label="split")
+
+    rest = score_after(rules, played[:k], played[k:])
+
+    assert rest.games == full.games[k:]
+    assert rest.bock_remaining == full.bock_remaining
+    for player, total in rest.totals.items():
+        assert total == sum(g.payouts.get(player, 0) for g in full.games[k:])
 
 
 @EVENINGS

@@ -3,7 +3,7 @@ from django.db import connection, transaction
 from django.db.models import Sum
 
 from evenings import services
-from evenings.models import Evening, LedgerEntry
+from evenings.models import Evening, EveningTotal, LedgerEntry
 
 
 class Command(BaseCommand):
@@ -66,4 +66,28 @@ def first_difference(evening: Evening) -> str | None:
     )["total"]
     if payments:
         return f"evening {evening.pk}: payments sum to {payments} cents, not zero"
+    return _totals_difference(evening)
+
+
+def _totals_difference(evening: Evening) -> str | None:
+    """The first EveningTotal that is not the sum of its ledger entries, described."""
+    sums = {
+        (player_id, kind): total
+        for player_id, kind, total in LedgerEntry.objects.filter(evening=evening)
+        .values_list("player_id", "kind")
+        .annotate(total=Sum("amount"))
+    }
+    kept = {
+        (player_id, kind): amount
+        for player_id, kind, amount in EveningTotal.objects.filter(evening=evening).values_list(
+            "player_id", "kind", "amount"
+        )
+    }
+    for player_id, kind in sorted(sums.keys() | kept.keys()):
+        if sums.get((player_id, kind), 0) != kept.get((player_id, kind), 0):
+            return (
+                f"evening {evening.pk}, player {player_id}: the {kind} total is "
+                f"{kept.get((player_id, kind), 0)} cents, the ledger sums to "
+                f"{sums.get((player_id, kind), 0)}"
+            )
     return None
