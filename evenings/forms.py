@@ -121,6 +121,9 @@ class GameForm(forms.Form):
         label=_("Jungfrauen (kein Stich)"), coerce=int, required=False, widget=ChipMultiple
     )
 
+    # The evening's seats when the view has read them: the booking needs not read them again.
+    seats: list | None = None
+
     def __init__(
         self, *args, tariff: Tariff, playing: list[Player], deal: Deal | None = None, **kwargs
     ):

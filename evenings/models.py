@@ -52,6 +52,9 @@ class Evening(models.Model):
     )
     # Bumped by every change; the sheet's polling compares it to answer "not modified".
     version = models.PositiveIntegerField(default=0)
+    # The number of the last game booked (struck and taken back ones included): the next
+    # game gets the next number without counting the games.
+    last_number = models.PositiveIntegerField(default=0)
 
     objects = EveningQuerySet.as_manager()
 

@@ -11,11 +11,12 @@ appending entries (reversals and new amounts), never by editing them.
 """
 
 import dataclasses
+import json
 import uuid
 from collections import defaultdict
 
-from django.db import IntegrityError, transaction
-from django.db.models import Max, Sum
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -69,8 +70,8 @@ class GameInput:
     PLAYER_FIELDS = frozenset({"declarer", "partner", "loser"})
 
     @classmethod
-    def names(cls) -> list[str]:
-        return [f.name for f in dataclasses.fields(cls)]
+    def names(cls) -> tuple[str, ...]:
+        return _GAME_INPUT_NAMES
 
     @classmethod
     def of(cls, game: Game) -> "GameInput":
@@ -96,6 +97,9 @@ class GameInput:
         data = dataclasses.asdict(self)
         data["jungfrauen"] = list(self.jungfrauen)
         return data
+
+
+_GAME_INPUT_NAMES = tuple(f.name for f in dataclasses.fields(GameInput))
 
 
 def playing_positions(seats: int, dealer: int) -> list[int]:
@@ -127,12 +131,22 @@ class Deal:
         return f"{self.number}-{self.dealer.pk}"
 
 
-def next_deal(evening: Evening, seats: list[Seat] | None = None) -> Deal:
+def next_deal(
+    evening: Evening, seats: list[Seat] | None = None, recent: list[Game] | None = None
+) -> Deal:
+    """Who deals the next game: the seat after the last booked game's dealer.
+
+    Read from the database, unless the caller holds the evening locked and passes the
+    last booked games (`recent`, from games_before): then its row is current.
+    """
     seats = seats if seats is not None else list(evening.seats.select_related("player"))
-    last_number = evening.games.aggregate(n=Max("number"))["n"] or 0
-    last_dealer = (
-        evening.games.booked().order_by("-number").values_list("dealer_id", flat=True).first()
-    )
+    if recent is None:
+        last_number = Evening.objects.filter(pk=evening.pk).values_list("last_number")[0][0]
+        last = evening.games.booked().order_by("-number").values_list("dealer_id").first()
+        last_dealer = last[0] if last else None
+    else:
+        last_number = evening.last_number
+        last_dealer = recent[-1].dealer_id if recent else None
     if last_dealer is None:
         return deal_at(seats, evening.first_dealer, last_number + 1)
     after = next(s.position for s in seats if s.player_id == last_dealer) + 1
@@ -218,7 +232,8 @@ def score_from(evening: Evening, number: int) -> tuple[list[Game], EveningResult
 def _record(evening: Evening, kind: str, by, **fields) -> Change:
     """A change to the (locked) evening, which makes the evening's next version."""
     evening.version += 1
-    Evening.objects.filter(pk=evening.pk).update(version=evening.version)
+    numbered = {"last_number": fields["game"].number} if kind == Change.Kind.BOOK else {}
+    Evening.objects.filter(pk=evening.pk).update(version=evening.version, **numbered)
     return Change.objects.create(
         evening=evening, kind=kind, by=by, version=evening.version, **fields
     )
@@ -299,6 +314,9 @@ class Booking:
     created: bool  # False: the key had booked this game already
     result: GameResult | None  # None when it was booked already
     next: Deal
+    seats: list[Seat]
+    version: int  # the evening's version after it
+    standing: dict[int, int]  # every seated player's game total after it
 
 
 def book_game(
@@ -309,31 +327,63 @@ def book_game(
     return booking.game, booking.created
 
 
-@transaction.atomic
+class _KeyTaken(Exception):
+    """The form's key has booked a game already (raised inside the booking transaction)."""
+
+
 def book(
-    evening_id: int, key: uuid.UUID, data: GameInput, by, deal_token: str | None = None
+    evening_id: int,
+    key: uuid.UUID,
+    data: GameInput,
+    by,
+    deal_token: str | None = None,
+    seats: list[Seat] | None = None,
 ) -> Booking:
     """Book the next game of the evening; `created` is False if this key booked it already.
 
     The key is made when the entry form is shown: a double tap, a retried request or a
-    reload after a lost answer finds the game booked under it instead of booking again.
-    `deal_token` is the deal the form was made for (Deal.token); if another phone has
-    booked, undone or restored a game since, StaleDeal is raised and nothing is booked,
-    so the same game is never booked twice from two phones.
+    reload after a lost answer finds the game booked under it instead of booking again;
+    the same key with another game is refused (KeyReused). `deal_token` is the deal the
+    form was made for (Deal.token); if another phone has booked, undone or restored a
+    game since, StaleDeal is raised and nothing is booked, so the same game is never
+    booked twice from two phones. `seats`: the evening's seats, if the caller has them.
 
     The game is scored after the last few games before it, so a booking costs the same
-    at game 5 and at game 500.
+    at game 5 and at game 500: the lock, the last games, one statement that writes it.
     """
-    evening = _locked(evening_id)
-    existing = Game.objects.filter(key=key).first()
-    if existing is not None:
-        if existing.evening_id != evening.pk or GameInput.of(existing) != data:
-            raise KeyReused(KEY_REUSED)
-        return Booking(existing, False, None, next_deal(evening))
-    _require_open(evening)
+    try:
+        return _book(evening_id, key, data, by, deal_token, seats)
+    except _KeyTaken:
+        pass
+    # The transaction that met the key is rolled back; what did the key book?
+    existing = Game.objects.select_related("evening").filter(key=key).first()
+    if existing is None or existing.evening_id != evening_id or GameInput.of(existing) != data:
+        raise KeyReused(KEY_REUSED)
+    evening = existing.evening
     seats = list(evening.seats.select_related("player"))
-    deal = next_deal(evening, seats)
-    if deal_token is not None and deal_token != deal.token:
+    return Booking(
+        existing,
+        False,
+        None,
+        next_deal(evening, seats),
+        seats,
+        evening.version,
+        standing(evening, [seat.player for seat in seats]),
+    )
+
+
+@transaction.atomic
+def _book(evening_id, key, data: GameInput, by, deal_token, seats) -> Booking:
+    evening = _locked(evening_id)
+    seats = seats if seats is not None else list(evening.seats.select_related("player"))
+    recent = games_before(evening)
+    deal = next_deal(evening, seats, recent)
+    stale = deal_token is not None and deal_token != deal.token
+    if not evening.is_open or stale:
+        # A retry of a booking that went through finds the deal moved on: that is fine.
+        if Game.objects.filter(key=key).exists():
+            raise _KeyTaken
+        _require_open(evening)
         raise StaleDeal(_("Inzwischen hat sich am Abend etwas geändert."))
     game = Game(
         evening=evening,
@@ -344,26 +394,80 @@ def book(
         created_by=by,
     )
     data.apply_to(game)
-    before = [g.for_engine() for g in games_before(evening)]
+    before = [g.for_engine() for g in recent]
     try:
         result = score_after(evening.tariff.rules, before, [game.for_engine()]).games[0]
     except ScoringError as error:
         raise EveningError(error.message_de, error.key) from None
+    payouts = {int(player): cents for player, cents in result.payouts.items()}
+    evening.version += 1
     try:
-        # The evening's lock serializes bookings into this evening; the same key racing
-        # into another evening meets the unique constraint instead.
-        with transaction.atomic():
-            game.save()
+        totals = _write_booking(evening, game, data, by, payouts)
     except IntegrityError as error:
-        if getattr(error.__cause__, "diag", None) is None or (
-            error.__cause__.diag.constraint_name != GAME_KEY_CONSTRAINT
+        # The evening's lock serializes bookings into this evening; a key that booked
+        # before (or races into another evening) meets the unique constraint. The
+        # transaction is lost either way: book() looks the key up in a fresh one.
+        if getattr(getattr(error.__cause__, "diag", None), "constraint_name", None) == (
+            GAME_KEY_CONSTRAINT
         ):
-            raise
-        raise KeyReused(KEY_REUSED) from None
-    change = _record(evening, Change.Kind.BOOK, by, game=game, after=data.as_json())
-    _append(evening, change, [(game.pk, int(p), cents) for p, cents in result.payouts.items()])
+            raise _KeyTaken from None
+        raise
     dealer = next(s.position for s in seats if s.player_id == deal.dealer.pk)
-    return Booking(game, True, result, deal_at(seats, dealer + 1, deal.number + 1))
+    after = {s.player_id: totals.get(s.player_id, 0) + payouts.get(s.player_id, 0) for s in seats}
+    next_one = deal_at(seats, dealer + 1, deal.number + 1)
+    return Booking(game, True, result, next_one, seats, evening.version, after)
+
+
+# One statement writes a booked game: the game, its change, its ledger entries and the
+# evening's new version, as data-modifying CTEs, in one round trip. It answers the game
+# totals as they stood before (the statement's snapshot). The database's triggers check
+# and total the entries as for any insert. The game's columns come from the model.
+BOOKING_SQL = """
+WITH game AS (
+    INSERT INTO evenings_game ({columns}) VALUES ({values}) RETURNING id
+), change AS (
+    INSERT INTO evenings_change (evening_id, game_id, kind, by_id, at, after, version)
+    SELECT %(evening)s, game.id, 'book', %(by)s, %(at)s, %(after)s::jsonb, %(version)s
+      FROM game RETURNING id, game_id
+), entries AS (
+    INSERT INTO evenings_ledgerentry
+        (evening_id, game_id, change_id, player_id, kind, amount, created_at)
+    SELECT %(evening)s, change.game_id, change.id, p.player, 'game', p.amount, %(at)s
+      FROM change, unnest(%(players)s::bigint[], %(amounts)s::bigint[]) AS p(player, amount)
+), version AS (
+    UPDATE evenings_evening SET version = %(version)s, last_number = %(number)s
+     WHERE id = %(evening)s
+)
+SELECT game.id,
+       (SELECT coalesce(json_object_agg(player_id, amount), '{{}}')
+          FROM evenings_eveningtotal WHERE evening_id = %(evening)s AND kind = 'game')
+  FROM game
+"""
+
+
+def _write_booking(evening: Evening, game: Game, data: GameInput, by, payouts) -> dict:
+    fields = [f for f in Game._meta.concrete_fields if not f.primary_key]
+    sql = BOOKING_SQL.format(
+        columns=", ".join(connection.ops.quote_name(f.column) for f in fields),
+        values=", ".join(f"%(f_{f.column})s" for f in fields),
+    )
+    params = {
+        f"f_{f.column}": f.get_db_prep_save(f.pre_save(game, add=True), connection) for f in fields
+    }
+    params |= {
+        "evening": evening.pk,
+        "by": by.pk,
+        "at": timezone.now(),
+        "after": json.dumps(data.as_json()),
+        "version": evening.version,
+        "number": game.number,
+        "players": list(payouts),
+        "amounts": list(payouts.values()),
+    }
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        game.pk, totals = cursor.fetchone()
+    return {int(player): cents for player, cents in totals.items()}
 
 
 @transaction.atomic
@@ -530,9 +634,10 @@ def preview(
     )
 
 
-def standing(evening: Evening) -> dict[int, int]:
-    """Each seated player's sum of the evening's games (no payments), in seating order."""
-    return _totals(evening, [LedgerEntry.Kind.GAME])
+def standing(evening: Evening, players: list[Player] | None = None) -> dict[int, int]:
+    """Each seated player's sum of the evening's games (no payments), in seating order.
+    `players`: the seated players, if the caller has them already."""
+    return _totals(evening, [LedgerEntry.Kind.GAME], players)
 
 
 def balances(evening: Evening) -> dict[int, int]:
@@ -540,14 +645,19 @@ def balances(evening: Evening) -> dict[int, int]:
     return _totals(evening, [LedgerEntry.Kind.GAME, LedgerEntry.Kind.PAYMENT])
 
 
-def _totals(evening: Evening, kinds: list[str]) -> dict[int, int]:
+def _totals(evening: Evening, kinds: list[str], players: list[Player] | None = None):
     sums = dict(
         EveningTotal.objects.filter(evening=evening, kind__in=kinds)
         .values_list("player_id")
         .annotate(total=Sum("amount"))
         .values_list("player_id", "total")
     )
-    return {pid: sums.get(pid, 0) for pid in evening.seats.values_list("player_id", flat=True)}
+    seated = (
+        [p.pk for p in players]
+        if players is not None
+        else evening.seats.values_list("player_id", flat=True)
+    )
+    return {pid: sums.get(pid, 0) for pid in seated}
 
 
 def settlement(evening: Evening) -> Settlement:

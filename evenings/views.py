@@ -1,5 +1,5 @@
+import functools
 import re
-import uuid
 from collections import defaultdict
 
 import segno
@@ -17,7 +17,7 @@ from clubs.models import Player
 from evenings import services, sheet, wording
 from evenings.access import admin_evening_of, evening_of, scored_evening_of
 from evenings.forms import GameForm, PaymentForm, StartForm
-from evenings.models import Change, Evening, Game, LedgerEntry
+from evenings.models import Change, Evening, EveningTotal, Game, LedgerEntry
 from scoring.model import MAX_JUNGFRAU_DOUBLINGS
 
 
@@ -55,10 +55,9 @@ def _live_context(
     if can_score and form is None:
         form = GameForm(tariff=evening.tariff, playing=deal.seated, deal=deal)
     restorable = services.restorable(evening) if can_score else None
-    return {
+    return sheet.parts(sheet.build(evening), membership) | {
         "evening": evening,
         "membership": membership,
-        "sheet": sheet.build(evening),
         "deal": deal,
         "form": form if can_score else None,
         "can_score": can_score,
@@ -78,30 +77,41 @@ def detail(request: HttpRequest, evening_id: int) -> HttpResponse:
     if membership.can_score and evening.share_token:
         url = request.build_absolute_uri(reverse("evenings:live", args=[evening.share_token]))
         context["share_url"] = url
-        context["share_qr"] = segno.make(url, error="m").svg_inline(scale=4, dark="#1d1d1b")
+        context["share_qr"] = qr_svg(url)
     return render(request, "evenings/evening.html", context)
 
 
-def _posted_form(request, evening: Evening, deal: services.Deal) -> tuple[GameForm, str]:
+@functools.lru_cache(maxsize=256)
+def qr_svg(url: str) -> str:
+    """The QR code of a read-only link as inline SVG; made once per link and process."""
+    return segno.make(url, error="m").svg_inline(scale=4, dark="#1d1d1b")
+
+
+def _posted_form(request, evening: Evening, current: services.Deal | None = None):
     """The entry form as posted, with "" for the notice.
 
-    If another phone has moved the deal on since the form was shown (booked, undone or
-    restored a game), the posted choices no longer fit: then a fresh form for the
-    current deal that keeps every choice that still applies, and a German notice of
-    what happened. A retried key is checked against the game it booked.
+    The chips of a form are the players of the deal its token names. If that deal is no
+    longer the `current` one, another phone has moved on since the form was shown (booked,
+    undone or restored a game): then a fresh form for the current deal that keeps every
+    choice that still applies, and a German notice of what happened. Without `current`
+    (a booking), the booking itself finds out under the evening's lock (StaleDeal).
     """
-    try:
-        key = uuid.UUID(request.POST.get("key", ""))
-    except ValueError:
-        key = None
-    booked = evening.games.filter(key=key).first() if key else None
-    if booked is not None:
-        by_id = Player.objects.in_bulk(booked.seating)
-        playing = [by_id[pk] for pk in booked.seating]
-        return GameForm(request.POST, tariff=evening.tariff, playing=playing), ""
-    if request.POST.get("deal") == deal.token:
-        return GameForm(request.POST, tariff=evening.tariff, playing=deal.seated, deal=deal), ""
-    return _carried_over(request, evening, deal)
+    seats = list(evening.seats.select_related("player"))
+    named = _deal_named(request.POST.get("deal", ""), seats)
+    if named is not None and (current is None or named.token == current.token):
+        form = GameForm(request.POST, tariff=evening.tariff, playing=named.seated, deal=named)
+        form.seats = seats
+        return form, ""
+    return _carried_over(request, evening, current or services.next_deal(evening, seats))
+
+
+def _deal_named(token: str, seats: list) -> services.Deal | None:
+    """The deal a form's token ("number-dealer") names, or None if it names none."""
+    number, _sep, dealer = token.partition("-")
+    if not (re.fullmatch(r"\d{1,9}", number) and re.fullmatch(r"\d{1,18}", dealer)):
+        return None
+    at = next((s.position for s in seats if s.player_id == int(dealer)), None)
+    return None if at is None else services.deal_at(seats, at, int(number))
 
 
 def _carried_over(request, evening: Evening, deal: services.Deal) -> tuple[GameForm, str]:
@@ -135,18 +145,6 @@ def _add_engine_error(form: GameForm, error: services.EveningError) -> None:
     form.add_error(field, str(error))
 
 
-def _seated_by_token(token: str, evening: Evening) -> list[int] | None:
-    """The players (in seat order) of the deal a form's `token` names; None if unknown."""
-    number, _sep, dealer = token.partition("-")
-    if not (re.fullmatch(r"\d{1,9}", number) and re.fullmatch(r"\d{1,18}", dealer)):
-        return None
-    seats = list(evening.seats.select_related("player"))
-    at = next((s.position for s in seats if s.player_id == int(dealer)), None)
-    if at is None:
-        return None
-    return [p.pk for p in services.deal_at(seats, at, int(number)).seated]
-
-
 @require_POST
 @login_required_keep_form("#entry-status")
 def book(request: HttpRequest, evening_id: int) -> HttpResponse:
@@ -154,8 +152,7 @@ def book(request: HttpRequest, evening_id: int) -> HttpResponse:
     row, the standing, the next deal and a fresh key; the chips only when other players
     sit at the table now. Its size and its cost do not grow with the evening."""
     evening, membership = scored_evening_of(request, evening_id)
-    deal = services.next_deal(evening)
-    form, notice = _posted_form(request, evening, deal)
+    form, notice = _posted_form(request, evening)
     if not notice and form.is_valid():
         try:
             booking = services.book(
@@ -164,11 +161,13 @@ def book(request: HttpRequest, evening_id: int) -> HttpResponse:
                 form.game_input(),
                 request.user,
                 deal_token=form.cleaned_data["deal"],
+                seats=form.seats,
             )
         except services.StaleDeal:
-            # Another phone got in between this form's check and the booking.
-            deal = services.next_deal(evening)
-            form, notice = _carried_over(request, evening, deal)
+            # Another phone has booked since this form was shown: the new deal, the
+            # choices that still apply, and a word on what happened; the sheet catches
+            # up at once (pollNow).
+            return _refreshed(request, evening, form)
         except services.KeyReused as error:
             # The form is stale: its key booked another game. A fresh form, a clear word.
             messages.error(request, str(error))
@@ -176,7 +175,8 @@ def book(request: HttpRequest, evening_id: int) -> HttpResponse:
         except services.EveningError as error:
             _add_engine_error(form, error)
         else:
-            what = wording.describe(booking.game, _names(evening))
+            names = {seat.player_id: seat.player.name for seat in booking.seats}
+            what = wording.describe(booking.game, names)
             if not booking.created:
                 messages.info(request, _("Schon gebucht: %(game)s") % {"game": what})
             else:
@@ -186,24 +186,43 @@ def book(request: HttpRequest, evening_id: int) -> HttpResponse:
             if booking.created:
                 return _booked(request, evening, membership, booking, form)
             form = None
+    if notice and request.htmx:
+        return _refreshed(request, evening, form)
     context = _live_context(evening, membership, form, notice)
     if request.htmx:
         return render(request, "evenings/evening.html#live_answer", context | {"oob": True})
     return render(request, "evenings/evening.html", context)
 
 
-def _booked(request, evening: Evening, membership, booking: services.Booking, form) -> HttpResponse:
-    """The answer to a booking: only what it changed on the screen."""
-    evening.refresh_from_db(fields=["version"])
-    rows = sheet.build(evening, first=booking.game.number)
-    deal = booking.next
-    fresh = GameForm(tariff=evening.tariff, playing=deal.seated, deal=deal)
+def _refreshed(request, evening: Evening, shown: GameForm) -> HttpResponse:
+    """The answer to a form whose deal has moved on: the current deal's token, the chips
+    if other players sit at the table now (keeping the choices that still apply), the
+    deal line and what happened. Everything else on the form stays as it is."""
+    deal = services.next_deal(evening)
+    form, notice = _carried_over(request, evening, deal)
     context = {
         "evening": evening,
-        "membership": membership,
-        "sheet": rows,
+        "form": form,
+        "notice": notice,
         "deal": deal,
-        "form": fresh,
+        "oob": True,
+        "new_players": [p.pk for p in shown.playing] != [p.pk for p in deal.seated],
+    }
+    response = render(request, "evenings/evening.html#refreshed", context)
+    response["HX-Trigger"] = "pollNow"
+    return response
+
+
+def _booked(request, evening: Evening, membership, booking: services.Booking, form) -> HttpResponse:
+    """The answer to a booking: only what it changed on the screen."""
+    evening.version = booking.version
+    deal = booking.next
+    rows = sheet.parts(sheet.booked(evening, booking), membership, booking.game.number - 1)
+    context = rows | {
+        "evening": evening,
+        "membership": membership,
+        "deal": deal,
+        "form": GameForm(tariff=evening.tariff, playing=deal.seated, deal=deal),
         "oob": True,
         "first_game": booking.game.number == 1,
         # The chips change only when other players sit at the table for the next game.
@@ -273,9 +292,9 @@ def preview(request: HttpRequest, evening_id: int) -> HttpResponse:
     form, notice = _posted_form(request, evening, deal)
     context = {"evening": evening, "form": form, "notice": notice, "oob": True, "deal": deal}
     if notice:
-        context["new_players"] = _seated_by_token(request.POST.get("deal", ""), evening) != [
-            p.pk for p in deal.seated
-        ]
+        seats = list(evening.seats.select_related("player"))
+        shown = _deal_named(request.POST.get("deal", ""), seats)
+        context["new_players"] = shown is None or shown.seated != deal.seated
         context.update(_preview_of(evening, _bound_again(form)))
     else:
         context.update(_preview_of(evening, form))
@@ -286,8 +305,19 @@ def preview(request: HttpRequest, evening_id: int) -> HttpResponse:
 @login_required
 def sheet_poll(request: HttpRequest, evening_id: int) -> HttpResponse:
     """The sheet for phones following along; 204 when nothing changed since `v`."""
+    seen = request.GET.get("v", "")
+    if re.fullmatch(r"\d{1,9}", seen) and _unchanged(
+        Evening.objects.filter(pk=evening_id, runde__club__memberships__user=request.user), seen
+    ):
+        return HttpResponse(status=204)
     evening, membership = evening_of(request, evening_id)
     return _changes_since(request, evening, membership)
+
+
+def _unchanged(evenings, seen: str) -> bool:
+    """Whether the evening (which the caller may see) is still at version `seen`: the
+    answer to most polls, read with one light query."""
+    return evenings.filter(version=int(seen)).exists()
 
 
 def _changes_since(request, evening: Evening, membership, token=None) -> HttpResponse:
@@ -303,7 +333,8 @@ def _changes_since(request, evening: Evening, membership, token=None) -> HttpRes
         return HttpResponse(status=204)
     deal = services.next_deal(evening)
     first, known = _first_changed(evening, seen)
-    context = {
+    rows = sheet.build(evening, first=first or 1)
+    context = sheet.parts(rows, membership, None if first is None else known) | {
         "evening": evening,
         "membership": membership,
         "deal": deal,
@@ -312,8 +343,6 @@ def _changes_since(request, evening: Evening, membership, token=None) -> HttpRes
         # The phone has an entry form: its next polls send their deal again.
         "follows_form": "deal" in request.GET,
         "whole": first is None,
-        "sheet": sheet.build(evening, first=first or 1),
-        "known": known,  # the last game the phone has a row for
     }
     response = render(
         request,
@@ -355,10 +384,10 @@ def live(request: HttpRequest, token: str) -> HttpResponse:
     return render(
         request,
         "evenings/live.html",
-        {
+        sheet.parts(sheet.build(evening), None)
+        | {
             "evening": evening,
             "membership": None,
-            "sheet": sheet.build(evening),
             "deal": services.next_deal(evening),
             "token": token,
         },
@@ -369,6 +398,11 @@ def live(request: HttpRequest, token: str) -> HttpResponse:
 def live_poll(request: HttpRequest, token: str) -> HttpResponse:
     """Polling from the read-only page; once the link is revoked the answer says so, and
     its status 286 tells htmx to stop polling (as does a closed evening's final sheet)."""
+    seen = request.GET.get("v", "")
+    if re.fullmatch(r"\d{1,9}", seen) and _unchanged(
+        Evening.objects.filter(share_token=token), seen
+    ):
+        return HttpResponse(status=204)
     evening = Evening.objects.select_related("tariff").filter(share_token=token).first()
     if evening is None:
         return render(request, "evenings/live_ended.html", status=286)
@@ -583,11 +617,12 @@ def share(request: HttpRequest, evening_id: int) -> HttpResponse:
 @require_GET
 @login_required
 def runde_balances(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse:
-    """Everyone's balance in a Runde over all its evenings (games and payments)."""
+    """Everyone's balance in a Runde over all its evenings (games and payments): the
+    evenings' totals the database keeps, so ten years read as fast as one evening."""
     membership = membership_of(request, club_id)
     runde = get_object_or_404(membership.club.runden, pk=runde_id)
     rows = (
-        LedgerEntry.objects.filter(evening__runde=runde)
+        EveningTotal.objects.filter(evening__runde=runde)
         .values_list("player__name")
         .annotate(total=Sum("amount"))
         .order_by("-total", "player__name")
@@ -595,10 +630,5 @@ def runde_balances(request: HttpRequest, club_id: int, runde_id: int) -> HttpRes
     return render(
         request,
         "evenings/runde_balances.html",
-        {
-            "membership": membership,
-            "runde": runde,
-            "rows": rows,
-            "evenings": runde.evenings.all(),
-        },
+        {"membership": membership, "runde": runde, "rows": rows},
     )
