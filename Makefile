@@ -22,7 +22,7 @@ help:
 	@echo "make password [user=NAME]   a new password for admin (or NAME), printed once"
 	@echo "make test   lint, type checks and the whole test suite"
 	@echo "make lint   ruff and mypy only;  make format  reformat the code"
-	@echo "make bench  the benchmarks in bench/"
+	@echo "make bench  the benchmarks in bench/ (needs wrk; BENCH_ARGS=\"--seconds 5 --games 6000\" for a quick run)"
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt
 	@if [ -z "$(PYTHON)" ]; then \
@@ -71,9 +71,11 @@ test: lint node_modules/axe-core/axe.min.js
 	$(PY) -m config.localdb --throwaway -- $(SHELL) -c \
 		'$(PY) manage.py makemigrations --check --dry-run && $(PY) -m pytest $(PYTEST_ARGS)'
 
+# The engine's throughput, then the web app's one table (load with wrk, bytes, a club of
+# ten years): needs Debian's wrk (apt-get install wrk).
 bench: $(VENV)/.installed
 	$(PY) bench/scoring_bench.py
-	$(PY) -m config.localdb --throwaway -- $(PY) bench/evening_bench.py
+	$(PY) -m config.localdb --throwaway -- $(PY) bench/web_bench.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) node_modules staticfiles .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -1,0 +1,202 @@
+"""What a booking, a poll and the sheet cost must not grow with the evening: the same
+queries at game 5 and at game 60, answers that carry what changed and not the sheet, and
+rows from any game on that read exactly as the whole sheet's rows."""
+
+import re
+import uuid
+
+import pytest
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from evenings import services, sheet
+from evenings.models import Evening, Game, Seat
+
+HTMX = {"HX-Request": "true"}
+
+
+def play(evening, by, games: int) -> None:
+    """A plain mix: Sauspiele and every fourth game a Ramsch (Bock on in these tests)."""
+    for number in range(games):
+        deal = services.next_deal(evening)
+        p = [player.pk for player in deal.playing]
+        data = (
+            services.GameInput("ramsch", won=False, loser=p[number % 4])
+            if number % 4 == 3
+            else services.GameInput("sauspiel", declarer=p[0], partner=p[2])
+        )
+        services.book(evening.pk, uuid.uuid4(), data, by, deal.token)
+
+
+def entry(evening) -> dict:
+    deal = services.next_deal(evening)
+    p = [player.pk for player in deal.playing]
+    return {"key": str(uuid.uuid4()), "deal": deal.token, "spiel": "sauspiel", "won": "1",
+            "kontra": "0", "doubled": "0", "laufende": "0", "declarer": p[0],
+            "partner": p[2]}  # fmt: skip
+
+
+def queries_of(action) -> int:
+    with CaptureQueriesContext(connection) as queries:
+        action()
+    return len(queries)
+
+
+@pytest.fixture
+def bock_evening(runde, players, admin, tariff_with_bock):
+    return services.start_evening(runde, players[:5], 0, admin)
+
+
+def test_a_booking_costs_the_same_queries_at_game_5_and_at_game_200(
+    client, scorekeeper, bock_evening
+):
+    client.force_login(scorekeeper)
+    url = reverse("evenings:book", args=[bock_evening.pk])
+    play(bock_evening, scorekeeper, 4)
+    early = queries_of(lambda: client.post(url, entry(bock_evening), headers=HTMX))
+    play(bock_evening, scorekeeper, 195)
+
+    answer = None
+
+    def book_game_201():
+        nonlocal answer
+        answer = client.post(url, entry(bock_evening), headers=HTMX)
+
+    late = queries_of(book_game_201)
+
+    assert "Gebucht: 201." in answer.text
+    assert late == early
+    # Not the sheet: the new row only, however long the evening.
+    assert answer.text.count('<tbody id="game-') == 1
+    assert len(answer.content) < 6 * 1024
+
+
+def test_a_poll_after_a_booking_elsewhere_sends_only_the_new_row(
+    client, scorekeeper, admin, bock_evening
+):
+    play(bock_evening, admin, 30)
+    bock_evening.refresh_from_db()
+    seen = bock_evening.version
+    play(bock_evening, admin, 1)
+    client.force_login(scorekeeper)
+
+    answer = client.get(reverse("evenings:sheet", args=[bock_evening.pk]), {"v": seen})
+
+    assert answer.status_code == 200
+    rows = re.findall(r'<tbody id="game-(\d+)"', answer.text)
+    assert rows == ["31"]
+    assert '<table hx-swap-oob="beforebegin:#sheet-foot"><tbody id="game-31"' in answer.text
+    assert 'id="sheet" ' not in answer.text
+    bock_evening.refresh_from_db()
+    assert f"?v={bock_evening.version}" in answer.text  # the next poll asks from here
+
+
+def test_a_poll_after_a_correction_sends_the_rows_from_the_corrected_game_on(
+    client, scorekeeper, admin, bock_evening
+):
+    play(bock_evening, admin, 12)
+    bock_evening.refresh_from_db()
+    seen = bock_evening.version
+    ninth = Game.objects.get(evening=bock_evening, number=9)
+    services.correct_game(bock_evening.pk, ninth.pk, services.GameInput(
+        "ramsch", won=False, loser=ninth.seating[1]), admin)  # fmt: skip
+    client.force_login(scorekeeper)
+
+    answer = client.get(reverse("evenings:sheet", args=[bock_evening.pk]), {"v": seen})
+
+    replaced = re.findall(r'<tbody id="game-(\d+)"[^>]*hx-swap-oob="true"', answer.text)
+    assert replaced == [str(n) for n in range(9, 13)]
+    assert "beforebegin" not in answer.text  # nothing new to add
+
+
+def test_a_poll_from_an_unknown_version_gets_the_whole_sheet(client, scorekeeper, admin,
+                                                             bock_evening):  # fmt: skip
+    play(bock_evening, admin, 3)
+    client.force_login(scorekeeper)
+
+    answer = client.get(reverse("evenings:sheet", args=[bock_evening.pk]), {"v": "x"})
+
+    assert '<section id="sheet" class="sheet" aria-label="Spielblatt" hx-swap-oob="true">' in (
+        answer.text
+    )
+    assert len(re.findall(r'<tbody id="game-', answer.text)) == 3
+
+
+def test_the_evening_page_costs_the_same_queries_with_5_and_with_200_games(
+    client, scorekeeper, admin, bock_evening
+):
+    client.force_login(scorekeeper)
+    url = reverse("evenings:detail", args=[bock_evening.pk])
+    play(bock_evening, admin, 5)
+    few = queries_of(lambda: client.get(url))
+    play(bock_evening, admin, 195)
+    many = queries_of(lambda: client.get(url))
+    assert many == few
+
+
+def test_the_runde_pages_cost_the_same_queries_at_10_and_at_1000_evenings(
+    client, admin, runde, players
+):
+    client.force_login(admin)
+    seated = players[:4]
+
+    def evenings(count: int) -> None:
+        made = Evening.objects.bulk_create(
+            Evening(runde=runde, tariff=runde.tariff, started_by=admin, status="closed")
+            for _ in range(count)
+        )
+        Seat.objects.bulk_create(
+            Seat(evening=e, player=p, position=i) for e in made for i, p in enumerate(seated)
+        )
+
+    pages = [reverse("clubs:runde", args=[runde.club_id, runde.pk]),
+             reverse("evenings:runde_balances", args=[runde.club_id, runde.pk])]  # fmt: skip
+    evenings(10)
+    few = [queries_of(lambda url=url: client.get(url)) for url in pages]
+    evenings(990)
+    assert Evening.objects.count() == 1000
+    assert [queries_of(lambda url=url: client.get(url)) for url in pages] == few
+
+
+class _Rollback(Exception):
+    """Leaves the database as before after each example."""
+
+
+@pytest.mark.django_db
+@settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_the_rows_from_any_game_on_read_as_the_whole_sheet_reads_them(
+    data, runde, players, admin, tariff_with_bock
+):
+    """The answers send rows built from a game on; they must be the rows of the sheet."""
+    try:
+        with transaction.atomic():
+            _rows_from_any_game_on(data, runde, players, admin)
+            raise _Rollback
+    except _Rollback:
+        pass
+
+
+def _rows_from_any_game_on(data, runde, players, admin) -> None:
+    seated = players[: data.draw(st.sampled_from([4, 5, 6]), label="players")]
+    evening = services.start_evening(runde, seated, 0, admin)
+    play(evening, admin, data.draw(st.integers(1, 14), label="games"))
+    games = list(evening.games.order_by("number"))
+    for game in data.draw(st.lists(st.sampled_from(games), max_size=3, unique=True)):
+        if data.draw(st.booleans(), label="strike, else correct into a Ramsch"):
+            services.void_game(evening.pk, game.pk, admin)
+        else:
+            services.correct_game(evening.pk, game.pk, services.GameInput(
+                "ramsch", won=False, loser=game.seating[0]), admin)  # fmt: skip
+    evening.refresh_from_db()
+    first = data.draw(st.integers(1, len(games)), label="first row")
+
+    whole, part = sheet.build(evening), sheet.build(evening, first=first)
+
+    assert part.rows == whole.rows[first - 1 :]
+    assert (part.totals, part.bock_remaining) == (whole.totals, whole.bock_remaining)
+    html = sheet.rows_html(whole, True, whole.rows[first - 1 :])
+    assert sheet.rows_html(part, True, part.rows) == html
