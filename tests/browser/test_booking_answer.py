@@ -36,6 +36,8 @@ SCREEN = """() => {
 
 
 def screen(page: Page) -> dict:
+    """The screen once htmx has settled (it marks new elements for a moment)."""
+    expect(page.locator(".htmx-added, .htmx-settling, .htmx-swapping")).to_have_count(0)
     return page.evaluate(SCREEN)
 
 
