@@ -255,18 +255,21 @@ def wire(port: int, client: dict, evening: Evening, admin) -> list[tuple[str, st
     assert status == 200
     rows.append(("a poll after a booking elsewhere", kb(sent, len(plain))))
     first = evening.games.booked().order_by("-number")[5]  # six games back
+    evening.refresh_from_db()
     form = {
-        "key": str(first.key),
-        "spiel": "ramsch",
-        "won": "0",
-        "kontra": "0",
-        "doubled": "0",
-        "laufende": "0",
-        "loser": first.seating[0],
+        "k-key": str(first.key),
+        "k-spiel": "ramsch",
+        "k-won": "0",
+        "k-kontra": "0",
+        "k-doubled": "0",
+        "k-laufende": "0",
+        "k-loser": first.seating[0],
+        "v": evening.version,
     }
     status, sent, plain, _ = get(
         port, f"/abend/{evening.pk}/spiel/{first.pk}/", client, "POST", urlencode(form)
     )
+    assert status == 200 and b"Korrigiert" in plain
     rows.append(("a correction's answer (6 games back)", kb(sent, len(plain))))
     return rows
 

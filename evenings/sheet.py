@@ -122,7 +122,12 @@ def rows_html(
         title = f'<span class="num">{n}.</span> {caption} · {euro(row.unit)}'
         title += bock if row.bock else ""
         if correct:
-            title = f'<a href="{link}{row.game.pk}/">{title}{edit}'
+            # Opens the correction in place on the evening screen; a page without JS.
+            url = f"{link}{row.game.pk}/"
+            title = (
+                f'<a href="{url}" hx-get="{url}" hx-target="#correction" '
+                f'hx-swap="innerHTML show:#correction:top">{title}{edit}'
+            )
         cells = "".join(
             f'<td class="out"><span class="total">{euro_plain(cell.total)}</span>{out}'
             if cell.amount is None

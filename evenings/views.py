@@ -234,20 +234,22 @@ def _booked(request, evening: Evening, membership, booking: services.Booking, fo
 
 
 def _bound_again(form: GameForm) -> GameForm:
-    """A carried-over (unbound) form bound to its own values, to preview them."""
+    """An unbound form (carried over, or a game to correct) bound to its own values, to
+    preview them."""
     data = QueryDict(mutable=True)
     for name, value in form.initial.items():
+        key = form.add_prefix(name)
         if value is None:
             continue
         if isinstance(value, list):
-            data.setlist(name, [str(v) for v in value])
+            data.setlist(key, [str(v) for v in value])
         elif isinstance(value, bool):
             if value:
-                data[name] = "on"
+                data[key] = "on"
         else:
-            data[name] = str(value)
-    data["deal"] = form.initial.get("deal", "")
-    return GameForm(data, tariff=form.tariff, playing=form.playing)
+            data[key] = str(value)
+    data[form.add_prefix("deal")] = form.initial.get("deal", "")
+    return GameForm(data, tariff=form.tariff, playing=form.playing, prefix=form.prefix)
 
 
 def _preview_of(evening: Evening, form: GameForm, replacing: Game | None = None) -> dict:
@@ -332,17 +334,10 @@ def _changes_since(request, evening: Evening, membership, token=None) -> HttpRes
     if seen == str(evening.version):
         return HttpResponse(status=204)
     deal = services.next_deal(evening)
-    first, known = _first_changed(evening, seen)
-    rows = sheet.build(evening, first=first or 1)
-    context = sheet.parts(rows, membership, None if first is None else known) | {
-        "evening": evening,
-        "membership": membership,
-        "deal": deal,
+    context = _changes_context(seen, evening, membership, deal) | {
         "token": token,
-        "oob": True,
         # The phone has an entry form: its next polls send their deal again.
         "follows_form": "deal" in request.GET,
-        "whole": first is None,
     }
     response = render(
         request,
@@ -354,6 +349,20 @@ def _changes_since(request, evening: Evening, membership, token=None) -> HttpRes
     if request.GET.get("deal", deal.token) != deal.token:
         response["HX-Trigger"] = "dealChanged"
     return response
+
+
+def _changes_context(seen: str, evening: Evening, membership, deal) -> dict:
+    """The sheet's rows that changed since version `seen` (all of them if that says
+    nothing usable), for an answer that sends them out of band."""
+    first, known = _first_changed(evening, seen)
+    rows = sheet.build(evening, first=first or 1)
+    return sheet.parts(rows, membership, None if first is None else known) | {
+        "evening": evening,
+        "membership": membership,
+        "deal": deal,
+        "oob": True,
+        "whole": first is None,
+    }
 
 
 def _first_changed(evening: Evening, seen: str) -> tuple[int | None, int]:
@@ -414,13 +423,18 @@ def _correction_form(request, evening: Evening, game: Game) -> GameForm:
     playing = [by_id[pk] for pk in game.seating]
     initial = GameForm.initial_for(game)
     data = request.POST if request.method == "POST" else None
-    return GameForm(data, tariff=evening.tariff, playing=playing, initial=initial)
+    # Its own prefix: on the evening screen it opens beside the entry form.
+    return GameForm(data, tariff=evening.tariff, playing=playing, initial=initial, prefix="k")
 
 
 @require_http_methods(["GET", "POST"])
 @login_required
 def game_edit(request: HttpRequest, evening_id: int, game_id: int) -> HttpResponse:
-    """Correct an earlier game; later games are rescored."""
+    """Correct an earlier game; later games are rescored.
+
+    From the evening screen (htmx) the form opens in place, and a saved correction
+    answers with the rows that changed; without JavaScript it is a page of its own.
+    """
     evening, membership = scored_evening_of(request, evening_id)
     game = get_object_or_404(evening.games.booked(), pk=game_id)
     form = _correction_form(request, evening, game)
@@ -431,11 +445,31 @@ def game_edit(request: HttpRequest, evening_id: int, game_id: int) -> HttpRespon
             _add_engine_error(form, error)
         else:
             messages.success(request, _("Korrigiert; alle späteren Spiele sind neu berechnet."))
+            if request.htmx:
+                return _corrected(request, evening, membership)
             return redirect("evenings:detail", evening_id=evening.pk)
     context = {"evening": evening, "membership": membership, "game": game, "form": form}
     if request.method == "GET":
         context.update(_preview_of(evening, _bound_again(form), replacing=game))
+    if request.htmx:
+        return render(request, "evenings/game_edit.html#panel", context | {"panel": True})
     return render(request, "evenings/game_edit.html", context)
+
+
+def _corrected(request, evening: Evening, membership) -> HttpResponse:
+    """The answer to a correction or a struck game from the evening screen: the panel
+    closes, and the rows that changed since the version the phone shows (`v`) come out
+    of band with the standing and the deal, as a poll's answer would."""
+    evening = Evening.objects.select_related("tariff").get(pk=evening.pk)
+    deal = services.next_deal(evening)
+    context = _changes_context(request.POST.get("v", ""), evening, membership, deal)
+    context |= {
+        "form": GameForm(tariff=evening.tariff, playing=deal.seated, deal=deal),
+        "restorable": services.restorable(evening),
+    }
+    if context["restorable"]:
+        context["restorable_game"] = wording.describe(context["restorable"].game, _names(evening))
+    return render(request, "evenings/evening.html#corrected", context)
 
 
 @require_POST
@@ -453,12 +487,14 @@ def correction_preview(request: HttpRequest, evening_id: int, game_id: int) -> H
 @require_POST
 @login_required
 def game_void(request: HttpRequest, evening_id: int, game_id: int) -> HttpResponse:
-    evening, _membership = scored_evening_of(request, evening_id)
+    evening, membership = scored_evening_of(request, evening_id)
     game = get_object_or_404(evening.games.booked(), pk=game_id)
     try:
         services.void_game(evening.pk, game.pk, request.user)
     except services.EveningError as error:
         messages.error(request, str(error))
+    if request.htmx:
+        return _corrected(request, evening, membership)
     return redirect("evenings:detail", evening_id=evening.pk)
 
 

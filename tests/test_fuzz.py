@@ -306,6 +306,8 @@ GAME = {
     "loser": "seated",
     "jungfrauen": "seated",
 }
+# The correction form opens beside the entry form on the evening screen: prefix k-.
+CORRECTION = {f"k-{name}": kind for name, kind in GAME.items()}
 SIGNUP = {
     "username": "username",
     "first_name": "name",
@@ -343,8 +345,8 @@ RECIPES: dict[str, Recipe] = {
     "evenings:book": Recipe(GAME, methods=POST),
     "evenings:preview": Recipe(GAME, methods=POST, writes=False),
     "evenings:sheet": Recipe(query={"v": "version", "deal": "deal"}, methods=("GET",)),
-    "evenings:game": Recipe(GAME),
-    "evenings:correction_preview": Recipe(GAME, methods=POST, writes=False),
+    "evenings:game": Recipe(CORRECTION),
+    "evenings:correction_preview": Recipe(CORRECTION, methods=POST, writes=False),
     "evenings:void": BUTTON,
     "evenings:restore": BUTTON,
     "evenings:undo": BUTTON,

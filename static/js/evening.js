@@ -44,6 +44,13 @@
       input.checked = input.hasAttribute("data-default");
     });
   });
+  // 4. "Abbrechen" closes the correction opened in place on the evening screen.
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("[data-close='correction']");
+    if (!button) return;
+    var panel = document.getElementById("correction");
+    if (panel) panel.replaceChildren();
+  });
   document.addEventListener("htmx:responseError", function (event) {
     if (isBooking(event)) {
       say("refused");

@@ -79,7 +79,7 @@ class Taps:
 
 def preview_settled(page: Page) -> None:
     """Wait until no preview request is in flight (htmx marks the element meanwhile)."""
-    expect(page.locator("#preview")).not_to_have_class(re.compile(r"\bhtmx-request\b"))
+    expect(page.locator(".preview-line.htmx-request")).to_have_count(0)
 
 
 # -- the screen -------------------------------------------------------------------------

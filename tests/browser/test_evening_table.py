@@ -29,6 +29,11 @@ from tests.browser.evening_screen import (
 )
 
 
+def correction_preview(page: Page):
+    """What each player gets, in the correction's preview."""
+    return page.locator("#correction-preview .who-gets")
+
+
 def deal_line(page: Page):
     return page.locator("#deal .deal")
 
@@ -220,9 +225,10 @@ def test_undo_and_strike_keep_the_row_struck_through_and_can_be_taken_back(
     assert third.voided_at is None
     assert amounts(third) == {"Resi": 150, "Vroni": -50, "Hias": -50, "Sepp": -50}
 
-    # 2. "Spiel streichen" on the correction screen: struck, and "Rückgängig" too.
+    # 2. "Spiel streichen" in the correction: struck, and "Rückgängig" too.
     sheet_row(page, 2).get_by_role("link").click()
-    page.get_by_role("button", name="Spiel streichen").tap()
+    page.locator("#correction").get_by_role("button", name="Spiel streichen").tap()
+    expect(page.locator("#correction")).to_be_empty()
     expect(page).to_have_url(re.compile(rf"/abend/{evening.pk}/$"))
     expect(page.locator(".restore-bar")).to_contain_text("Gestrichen: 2. Sauspiel (Hias)")
     expect(sheet_row(page, 2)).to_contain_text("gestrichen")
@@ -313,10 +319,11 @@ def test_the_correction_screen_previews_the_game_and_the_later_bock_games(
     log_in(schreiber).goto(f"/abend/{evening.pk}/spiel/{first.pk}/")
 
     # 1. As booked: the game's amounts, and nothing else changes.
+    preview = correction_preview
     expect(preview(page)).to_have_text(
         ["Vroni +0,10 €", "Hias -0,10 €", "Resi +0,10 €", "Sepp -0,10 €"]
     )
-    expect(page.locator("#preview .moves")).to_have_text("Am Stand ändert sich nichts.")
+    expect(page.locator("#correction-preview .moves")).to_have_text("Am Stand ändert sich nichts.")
 
     # 2. It was a Ramsch that Sepp lost: its amounts, games 2 and 3 become Bock games, and
     # the standing after it; nothing is saved yet.
@@ -326,13 +333,13 @@ def test_the_correction_screen_previews_the_game_and_the_later_bock_games(
     expect(preview(page)).to_have_text(
         ["Vroni +0,10 €", "Hias +0,10 €", "Resi +0,10 €", "Sepp -0,30 €"]
     )
-    expect(page.locator("#preview .later-game")).to_have_text(
+    expect(page.locator("#correction-preview .later-game")).to_have_text(
         [
             "Spiel 2: 0,20 € statt 0,10 € (wird Bockspiel)",
             "Spiel 3: 0,20 € statt 0,10 € (wird Bockspiel)",
         ]
     )
-    expect(page.locator("#preview .move")).to_have_text(
+    expect(page.locator("#correction-preview .move")).to_have_text(
         ["Sepp -0,30 € (bisher -0,10 €)", "Hias 0,10 € (bisher -0,10 €)"]
     )
     first.refresh_from_db()

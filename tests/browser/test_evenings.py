@@ -13,6 +13,7 @@ from playwright.sync_api import Page, expect
 from clubs.models import Membership, Tariff
 from evenings import services
 from evenings.models import Change, Evening, Game, LedgerEntry
+from tests.browser.axe import assert_accessible
 from tests.browser.evening_screen import (
     BOCK,
     MIN_TAP_HEIGHT,
@@ -248,21 +249,27 @@ def test_correcting_the_first_game_into_a_ramsch_makes_the_later_games_bock(
     first, second, third = Game.objects.order_by("number")
     assert amounts(second) == {"Hias": 10, "Sepp": 10, "Resi": -10, "Vroni": -10}
 
-    # 1. Open game 1 from its row: the form shows the game as booked.
+    # 1. Open game 1 from its row: the correction opens in place, the game as booked.
     sheet_row(page, 1).get_by_role("link").click()
-    expect(page).to_have_url(re.compile(rf"/abend/{evening.pk}/spiel/{first.pk}/$"))
-    expect(page.get_by_role("heading", name="Spiel 1 korrigieren")).to_be_visible()
-    expect(page.locator(".f-spiel input[value='sauspiel']")).to_be_checked()
-    expect(page.locator(".f-declarer input:checked + span")).to_have_text("Vroni")
-    expect(page.locator(".f-partner input:checked + span")).to_have_text("Resi")
+    panel = page.locator("#correction")
+    expect(panel.get_by_role("heading", name="Spiel 1 korrigieren")).to_be_visible()
+    expect(page).to_have_url(re.compile(rf"/abend/{evening.pk}/$"))
+    expect(panel.locator(".f-spiel input[value='sauspiel']")).to_be_checked()
+    expect(panel.locator(".f-declarer input:checked + span")).to_have_text("Vroni")
+    expect(panel.locator(".f-partner input:checked + span")).to_have_text("Resi")
     no_horizontal_scroll(page)
+    assert_accessible(page, "the evening screen with a correction open")
 
     # 2. It was a Ramsch that Sepp lost.
-    chip(page, "spiel", "Ramsch").tap()
-    chip(page, "loser", "Sepp").tap()
-    page.get_by_role("button", name="Korrektur speichern").tap()
+    panel.locator(".f-spiel .chips").get_by_text("Ramsch", exact=True).tap()
+    panel.locator(".f-loser .chips").get_by_text("Sepp", exact=True).tap()
+    with page.expect_response(re.compile(rf"/spiel/{first.pk}/$")) as answer:
+        page.get_by_role("button", name="Korrektur speichern").tap()
+    # The answer carries the rows that changed (1 to 3), not the page.
+    assert b"<!doctype" not in answer.value.body()
 
-    # 3. Back on the evening: games 2 and 3 are Bock games now, at twice the amounts.
+    # 3. On the evening: games 2 and 3 are Bock games now, at twice the amounts.
+    expect(panel).to_be_empty()
     expect(page).to_have_url(re.compile(rf"/abend/{evening.pk}/$"))
     expect(flash(page)).to_have_text("Korrigiert; alle späteren Spiele sind neu berechnet.")
     expect(sheet_row(page, 1)).to_contain_text("Ramsch")

@@ -244,6 +244,10 @@ def sauspiel(cast: Cast, **changes) -> dict[str, object]:
     }
 
 
+def prefixed(body: dict[str, object]) -> dict[str, object]:
+    return {f"k-{name}": value for name, value in body.items()}
+
+
 # A plausible valid body for each URL that takes a POST.
 POST_BODIES: dict[str, Callable[[Cast], dict[str, object]]] = {
     "clubs:create": lambda cast: {"name": "Kartlerverein Sendling"},
@@ -260,8 +264,9 @@ POST_BODIES: dict[str, Callable[[Cast], dict[str, object]]] = {
     },
     "evenings:book": sauspiel,
     "evenings:preview": sauspiel,
-    "evenings:game": lambda cast: sauspiel(cast, key=str(cast.game.key), won="0"),
-    "evenings:correction_preview": lambda cast: sauspiel(cast, won="0"),
+    # The correction form's fields carry the prefix k- (it opens beside the entry form).
+    "evenings:game": lambda cast: prefixed(sauspiel(cast, key=str(cast.game.key), won="0")),
+    "evenings:correction_preview": lambda cast: prefixed(sauspiel(cast, won="0")),
     # What is open after the evening's Sauspiel: Vroni owes 0,10 €, Resi won 0,10 €.
     "evenings:payment": lambda cast: {
         "payer": cast.player_of("player").pk,

@@ -9,6 +9,11 @@ from evenings.models import Change, Evening, Game, LedgerEntry
 HTMX = {"HX-Request": "true"}
 
 
+def correction(evening, **fields) -> dict:
+    """The correction form as the screen sends it (its fields carry the prefix k-)."""
+    return {f"k-{name}": value for name, value in entry(evening, **fields).items()}
+
+
 def entry(evening, key=None, **fields):
     """The entry form as the screen sends it, for the evening's next deal."""
     return {"key": str(key or uuid.uuid4()), "deal": services.next_deal(evening).token,
@@ -222,7 +227,7 @@ def test_the_history_names_who_changed_what(client, scorekeeper, evening, player
     game = Game.objects.get()
     client.post(
         reverse("evenings:game", args=[evening.pk, game.pk]),
-        entry(evening, declarer=vroni.pk, partner=resi.pk),
+        correction(evening, declarer=vroni.pk, partner=resi.pk),
     )
 
     response = client.get(reverse("evenings:history", args=[evening.pk]))
@@ -354,7 +359,7 @@ def test_the_correction_preview_shows_the_new_amounts_and_saves_nothing(
 
     answer = client.post(
         reverse("evenings:correction_preview", args=[evening.pk, game.pk]),
-        entry(evening, declarer=vroni.pk, partner=resi.pk, won="0", kontra="1"),
+        correction(evening, declarer=vroni.pk, partner=resi.pk, won="0", kontra="1"),
         headers=HTMX,
     )
 
@@ -363,3 +368,37 @@ def test_the_correction_preview_shows_the_new_amounts_and_saves_nothing(
     assert "Sepp 0,20 € (bisher -0,10 €)" in answer.text
     assert Change.objects.filter(kind="correct").count() == 0
     assert LedgerEntry.objects.count() == 4
+
+
+def test_a_correction_from_the_evening_screen_answers_with_the_rows_that_changed(
+    client, scorekeeper, admin, evening, players, tariff_with_bock
+):
+    evening = services.start_evening(evening.runde, players[:4], 0, admin)
+    for _ in range(6):
+        deal = services.next_deal(evening)
+        p = [x.pk for x in deal.playing]
+        services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+            "sauspiel", declarer=p[0], partner=p[2]), admin)  # fmt: skip
+    evening.refresh_from_db()
+    fourth = Game.objects.get(evening=evening, number=4)
+    client.force_login(scorekeeper)
+    url = reverse("evenings:game", args=[evening.pk, fourth.pk])
+
+    panel = client.get(url, headers=HTMX)
+    answer = client.post(
+        url,
+        correction(evening, key=str(fourth.key), spiel="ramsch", loser=fourth.seating[1])
+        | {"v": evening.version},
+        headers=HTMX,
+    )
+
+    assert "<!doctype" not in panel.text and 'id="correction-form"' in panel.text
+    assert 'name="k-spiel"' in panel.text  # beside the entry form, no name is taken twice
+    assert answer.status_code == 200
+    # Games 4 to 6 changed (the Ramsch, then two Bock games); 1 to 3 are not sent.
+    assert re.findall(r'<tbody id="game-(\d+)"', answer.text) == ["4", "5", "6"]
+    assert "Korrigiert; alle späteren Spiele sind neu berechnet." in answer.text
+    # Nothing but out-of-band parts: the panel it was sent from closes.
+    assert answer.text.lstrip().startswith('<div id="flash" hx-swap-oob="true">')
+    fourth.refresh_from_db()
+    assert fourth.type == "ramsch"
