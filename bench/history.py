@@ -100,6 +100,11 @@ def _evenings(plan, players, admin, rng: random.Random) -> None:
             game_for(deal, number).apply_to(game)
             games.append(game)
         dealt.append((evening, games[-GAMES_PER_EVENING:]))
+    results = {}
+    for evening, played in dealt:
+        results[evening.pk] = score_evening(evening.tariff.rules, [g.for_engine() for g in played])
+        for game, scored in zip(played, results[evening.pk].games, strict=True):
+            game.bock = scored.bock
     Seat.objects.bulk_create(seats)
     Game.objects.bulk_create(games)
     changes = Change.objects.bulk_create(
@@ -117,8 +122,7 @@ def _evenings(plan, players, admin, rng: random.Random) -> None:
     change_of = {change.game_id: change for change in changes}
     entries = []
     for evening, played in dealt:
-        result = score_evening(evening.tariff.rules, [g.for_engine() for g in played])
-        for game, scored in zip(played, result.games, strict=True):
+        for game, scored in zip(played, results[evening.pk].games, strict=True):
             entries += [
                 LedgerEntry(
                     evening=evening,

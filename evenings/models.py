@@ -152,6 +152,10 @@ class Game(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
     voided_at = models.DateTimeField(null=True, blank=True)
+    # Whether the engine scored it as a Bock game (kept by services as the evening is
+    # rescored; verify_ledger checks it): statistics count Bock games without rescoring
+    # years of evenings.
+    bock = models.BooleanField(default=False)
 
     objects = GameQuerySet.as_manager()
 

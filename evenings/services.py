@@ -263,6 +263,12 @@ def _rescore(evening: Evening, change: Change, number: int) -> None:
         game.pk: {int(player): amount for player, amount in game_result.payouts.items()}
         for game, game_result in zip(games, result.games, strict=True)
     }
+    shifted = []
+    for game, game_result in zip(games, result.games, strict=True):
+        if game.bock != game_result.bock:
+            game.bock = game_result.bock
+            shifted.append(game)
+    Game.objects.bulk_update(shifted, ["bock"])
     entries = []
     for game_id in standing.keys() | wanted.keys():
         old, new = standing.get(game_id, {}), wanted.get(game_id, {})
@@ -400,6 +406,7 @@ def _book(evening_id, key, data: GameInput, by, deal_token, seats) -> Booking:
     except ScoringError as error:
         raise EveningError(error.message_de, error.key) from None
     payouts = {int(player): cents for player, cents in result.payouts.items()}
+    game.bock = result.bock
     evening.version += 1
     try:
         totals = _write_booking(evening, game, data, by, payouts)

@@ -373,3 +373,34 @@ def test_the_evening_totals_follow_every_ledger_entry_and_verify_ledger_checks_t
         )
     with pytest.raises(CommandError, match=f"player {hias.pk}: the game total is 1 cents"):
         call_command("verify_ledger")
+
+
+def test_each_game_keeps_whether_it_was_a_bock_game_as_corrections_shift_the_chain(
+    evening, players, admin, tariff_with_bock
+):
+    evening = services.start_evening(evening.runde, players[:4], 0, admin)
+    sepp, vroni, hias, resi = players[:4]
+    first = book(evening, sauspiel(vroni, resi), admin)
+    later = [book(evening, sauspiel(hias, sepp), admin) for _ in range(5)]
+    assert not any(Game.objects.filter(evening=evening).values_list("bock", flat=True))
+
+    services.correct_game(evening.pk, first.pk, ramsch(sepp), admin)
+
+    flags = list(
+        Game.objects.filter(evening=evening).order_by("number").values_list("bock", flat=True)
+    )
+    assert flags == [False, True, True, True, True, False]
+    services.void_game(evening.pk, later[0].pk, admin)  # game 2 struck: 3 to 6 follow the Ramsch
+    flags = list(
+        Game.objects.filter(evening=evening)
+        .booked()
+        .order_by("number")
+        .values_list("bock", flat=True)
+    )
+    assert flags == [False, True, True, True, True]
+    out = io.StringIO()
+    call_command("verify_ledger", stdout=out)
+    assert "ledger ok" in out.getvalue()
+    Game.objects.filter(pk=later[-1].pk).update(bock=False)
+    with pytest.raises(CommandError, match="game 6: stored as no Bock game"):
+        call_command("verify_ledger")

@@ -53,6 +53,13 @@ def first_difference(evening: Evening) -> str | None:
         .annotate(total=Sum("amount"))
         .order_by("game__number", "player_id")
     }
+    for game, game_result in zip(booked, result.games, strict=True):
+        if game.bock != game_result.bock:
+            return (
+                f"evening {evening.pk}, game {game.number}: stored as "
+                f"{'a' if game.bock else 'no'} Bock game, the engine says "
+                f"{'it is' if game_result.bock else 'it is not'}"
+            )
     keys = sorted(wanted.keys() | stored.keys(), key=lambda k: (numbers[k[0]], k[1]))
     for game_id, player_id in keys:
         should, has = wanted.get((game_id, player_id), 0), stored.get((game_id, player_id), 0)
