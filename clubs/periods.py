@@ -1,0 +1,49 @@
+"""The periods people look back over: this year, last year, all of it.
+
+One definition for every page that filters by time (a player's history, a Runde's
+statistics and plot), so that "dieses Jahr" means the same everywhere. A period is read
+from the query string (`?zeitraum=…`); anything else there means all of it.
+"""
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+PARAMETER = "zeitraum"
+
+
+@dataclass(frozen=True)
+class Period:
+    key: str  # as in the query string
+    label: str
+    start: datetime | None  # inclusive; None: from the beginning
+    end: datetime | None  # exclusive; None: until now
+
+    def filter(self, queryset, field: str):
+        """`queryset` narrowed to rows whose `field` (a datetime) lies in the period."""
+        if self.start is not None:
+            queryset = queryset.filter(**{f"{field}__gte": self.start})
+        if self.end is not None:
+            queryset = queryset.filter(**{f"{field}__lt": self.end})
+        return queryset
+
+
+def periods(now: datetime | None = None) -> list[Period]:
+    """The periods on offer, in the order a filter shows them (the default last)."""
+    now = timezone.localtime(now)
+    this_year = now.replace(month=1, day=1, hour=0, minute=0, second=0, microsecond=0)
+    last_year = this_year.replace(year=this_year.year - 1)
+    return [
+        Period("dieses-jahr", str(_("dieses Jahr")), this_year, None),
+        Period("letztes-jahr", str(_("letztes Jahr")), last_year, this_year),
+        Period("alles", str(_("alles")), None, None),
+    ]
+
+
+def chosen(request, now: datetime | None = None) -> Period:
+    """The period the request asks for (?zeitraum=…); all of it if it names none."""
+    offered = periods(now)
+    key = request.GET.get(PARAMETER, "")
+    return next((p for p in offered if p.key == key), offered[-1])
