@@ -1,6 +1,6 @@
 from django.urls import path
 
-from clubs import views
+from clubs import players, rules, views
 
 app_name = "clubs"
 
@@ -15,8 +15,22 @@ urlpatterns = [
         views.tariff_preview,
         name="tariff_preview",
     ),
+    path("verein/<int:club_id>/runde/<int:runde_id>/regeln/", rules.runde_rules, name="rules"),
+    # The rules without a Runde, for anyone: the default tariff and the ProHof tournament.
+    path("regeln/", rules.default_rules, name="rules_default"),
+    path("regeln/prohof/", rules.prohof_rules, name="rules_prohof"),
     path("verein/<int:club_id>/spieler/", views.players, name="players"),
     path("verein/<int:club_id>/spieler/<int:player_id>/", views.player_edit, name="player"),
+    path(
+        "verein/<int:club_id>/spieler/<int:player_id>/uebersicht/",
+        players.player_home,
+        name="player_home",
+    ),
+    path(
+        "verein/<int:club_id>/spieler/<int:player_id>/verlauf/",
+        players.player_history,
+        name="player_history",
+    ),
     path("verein/<int:club_id>/mitglieder/", views.members, name="members"),
     path(
         "verein/<int:club_id>/mitglieder/<int:membership_id>/rolle/",

@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from clubs import services
+from clubs import periods, services, stats
 from clubs.access import admin_of, login_required_keep_form, membership_of
 from clubs.forms import (
     ClubForm,
@@ -22,7 +22,8 @@ from clubs.forms import (
     TariffForm,
     save_unless_taken,
 )
-from clubs.models import Invitation, Membership
+from clubs.models import Invitation, Membership, Player
+from clubs.players import evenings_page, homes, runde_balances
 from scoring import worked_examples
 
 
@@ -30,7 +31,17 @@ from scoring import worked_examples
 @login_required
 def start(request: HttpRequest) -> HttpResponse:
     memberships = request.user.memberships.select_related("club").order_by("club__name")
-    return render(request, "clubs/start.html", {"memberships": memberships})
+    # The user's players in the clubs they are a member of (a removed member's player
+    # stays in the club, but its pages are no longer theirs to see).
+    own = Player.objects.filter(user=request.user, club__memberships__user=request.user)
+    return render(
+        request,
+        "clubs/start.html",
+        {
+            "memberships": memberships,
+            "homes": homes(list(own.select_related("club").order_by("club__name")), request.user),
+        },
+    )
 
 
 @require_http_methods(["GET", "POST"])
@@ -80,6 +91,8 @@ def runde_create(request: HttpRequest, club_id: int) -> HttpResponse:
 def runde_detail(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse:
     membership = membership_of(request, club_id)
     runde = get_object_or_404(membership.club.runden, pk=runde_id)
+    own = membership.club.players.filter(user=request.user).values_list("pk", flat=True).first()
+    period = periods.chosen(request)
     return render(
         request,
         "clubs/runde_detail.html",
@@ -88,7 +101,16 @@ def runde_detail(request: HttpRequest, club_id: int, runde_id: int) -> HttpRespo
             "runde": runde,
             "tariff": runde.tariff,
             "history": runde.tariffs.select_related("created_by"),
-            "evenings": runde.evenings.all()[:20],
+            "balances": runde_balances(runde, own),
+            "evenings": evenings_page(runde, request.GET.get("seite")),
+            "period": period,
+            # The period as chosen, for the links to other pages of evenings.
+            "period_query": (
+                f"&{periods.PARAMETER}={period.key}"
+                if request.GET.get(periods.PARAMETER) == period.key
+                else ""
+            ),
+            "stats": stats.runde_stats(runde, period),
         },
     )
 

@@ -6,7 +6,7 @@ import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Max, Min, Sum
-from django.http import HttpRequest, HttpResponse, QueryDict
+from django.http import HttpRequest, HttpResponse, QueryDict, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -14,7 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from clubs.access import login_required_keep_form, membership_of, scorekeeper_of
 from clubs.models import Player
-from evenings import services, sheet, wording
+from evenings import export, services, sheet, wording
 from evenings.access import admin_evening_of, evening_of, scored_evening_of
 from evenings.forms import GameForm, PaymentForm, StartForm
 from evenings.models import Change, Evening, EveningTotal, Game, LedgerEntry
@@ -667,4 +667,54 @@ def runde_balances(request: HttpRequest, club_id: int, runde_id: int) -> HttpRes
         request,
         "evenings/runde_balances.html",
         {"membership": membership, "runde": runde, "rows": rows},
+    )
+
+
+@require_GET
+@login_required
+def evening_print(request: HttpRequest, evening_id: int) -> HttpResponse:
+    """The evening like the paper Schafkopf-Block, for the browser's print: a row per
+    game, a column per player with the running totals, the payments, a line to sign."""
+    evening, membership = evening_of(request, evening_id)
+    built = sheet.build(evening)
+    balances = services.balances(evening)
+    return render(
+        request,
+        "evenings/print.html",
+        {
+            "evening": evening,
+            "membership": membership,
+            "sheet": built,
+            # Per player in seating order: the games, the payments, the balance.
+            "closing": [
+                (total, balances[player.pk] - total, balances[player.pk])
+                for player, total in built.standing
+            ],
+            "paid": any(balances[p.pk] != total for p, total in built.standing),
+        },
+    )
+
+
+@require_GET
+@login_required
+def evening_csv(request: HttpRequest, evening_id: int) -> HttpResponse:
+    """The evening's games as CSV for a German spreadsheet (evenings.export)."""
+    evening, _membership = evening_of(request, evening_id)
+    return HttpResponse(
+        "".join(export.evening_lines(evening)).encode(),
+        content_type=export.CONTENT_TYPE,
+        headers={"Content-Disposition": export.evening_attachment(evening)},
+    )
+
+
+@require_GET
+@login_required
+def runde_csv(request: HttpRequest, club_id: int, runde_id: int) -> StreamingHttpResponse:
+    """Every game of the Runde as CSV, streamed: ten years are never held at once."""
+    membership = membership_of(request, club_id)
+    runde = get_object_or_404(membership.club.runden, pk=runde_id)
+    return StreamingHttpResponse(
+        (line.encode() for line in export.runde_lines(runde)),
+        content_type=export.CONTENT_TYPE,
+        headers={"Content-Disposition": export.attachment(runde.name)},
     )

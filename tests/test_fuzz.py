@@ -131,6 +131,8 @@ FIXED = {
     "doubled": ["0", "1", "4"],
     "laufende": ["0", "3", "4", "8"],
     "amount": ["10", "40", "80"],
+    "page": ["1", "2", "99"],
+    "zeitraum": ["dieses-jahr", "letztes-jahr", "alles"],
     "next": ["/", "/verein/neu/", "https://evil.example/", "//evil.example", "javascript:x"],
     "email": ["sepp@example.org", "SEPP@example.org", "neu@example.org"],
     "password": [PASSWORD, "Sauspiel-mit-der-Alten-42", "Herz-Solo-mit-Schneider-77", "kurz"],
@@ -326,10 +328,17 @@ RECIPES: dict[str, Recipe] = {
     "clubs:create": Recipe({"name": "name"}),
     "clubs:detail": PAGE,
     "clubs:runde_create": Recipe({"name": "name"}),
-    "clubs:runde": PAGE,
+    "clubs:runde": Recipe(query={"zeitraum": "zeitraum", "seite": "page"}, methods=("GET",)),
     "clubs:tariff": Recipe(TARIFF),
     "clubs:tariff_preview": Recipe(TARIFF, methods=POST, writes=False),
+    "clubs:rules": PAGE,
+    "clubs:rules_default": PAGE,
+    "clubs:rules_prohof": PAGE,
     "clubs:players": Recipe({"name": "name", "active": "bool"}),
+    "clubs:player_home": PAGE,
+    "clubs:player_history": Recipe(
+        query={"runde": "runde_id", "zeitraum": "zeitraum", "seite": "page"}, methods=("GET",)
+    ),
     "clubs:player": Recipe({"name": "name", "active": "bool", "user": "user_id"}),
     "clubs:members": PAGE,
     "clubs:member_role": Recipe({"role": "role"}, methods=POST),
@@ -351,6 +360,9 @@ RECIPES: dict[str, Recipe] = {
     "evenings:restore": BUTTON,
     "evenings:undo": BUTTON,
     "evenings:history": PAGE,
+    "evenings:print": PAGE,
+    "evenings:csv": PAGE,
+    "evenings:runde_csv": PAGE,
     "evenings:settlement": Recipe(),
     "evenings:payment": Recipe(
         {"payer": "seated", "payee": "seated", "amount": "amount"}, methods=POST

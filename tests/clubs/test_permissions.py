@@ -87,7 +87,16 @@ MATRIX: dict[str, dict[str, tuple]] = {
     # Members look at the club, its Runden and its players.
     "clubs:detail": {"GET": members_only(200), "POST": every(405), **NO_OTHER},
     "clubs:runde": {"GET": members_only(200), "POST": every(405), **NO_OTHER},
+    # The rules with the Runde's tariff are for every member; the default tariff's and the
+    # ProHof tournament's for anyone, without an account.
+    "clubs:rules": {"GET": members_only(200), "POST": every(405), **NO_OTHER},
+    "clubs:rules_default": {"GET": every(200), "POST": every(405), **NO_OTHER},
+    "clubs:rules_prohof": {"GET": every(200), "POST": every(405), **NO_OTHER},
     "clubs:players": {"GET": members_only(200), "POST": admins_only(302), **NO_OTHER},
+    # A player's overview and history: a Spieler sees their own (tests/clubs/
+    # test_player_pages.py), Schreiber and admin anyone's; the cast's player has no account.
+    "clubs:player_home": {"GET": scorers_only(200), "POST": every(405), **NO_OTHER},
+    "clubs:player_history": {"GET": scorers_only(200), "POST": every(405), **NO_OTHER},
     # Only the admin changes anything of the club.
     "clubs:runde_create": {"GET": admins_only(200), "POST": admins_only(302), **NO_OTHER},
     "clubs:tariff": {"GET": admins_only(200), "POST": admins_only(302), **NO_OTHER},
@@ -109,6 +118,9 @@ MATRIX: dict[str, dict[str, tuple]] = {
     "evenings:detail": {"GET": members_only(200), "POST": every(405), **NO_OTHER},
     "evenings:sheet": {"GET": members_only(200), "POST": every(405), **NO_OTHER},
     "evenings:history": {"GET": members_only(200), "POST": every(405), **NO_OTHER},
+    "evenings:print": {"GET": members_only(200), "POST": every(405), **NO_OTHER},
+    "evenings:csv": {"GET": members_only(200), "POST": every(405), **NO_OTHER},
+    "evenings:runde_csv": {"GET": members_only(200), "POST": every(405), **NO_OTHER},
     "evenings:settlement": {"GET": members_only(200), "POST": scorers_only(302), **NO_OTHER},
     "evenings:start": {"GET": scorers_only(200), "POST": scorers_only(302), **NO_OTHER},
     "evenings:book": {"GET": every(405), "POST": scorers_only(302), **NO_OTHER},

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from hypothesis import given
 from scoring_helpers import VRONI, farbsolo, ramsch, sauspiel, wenz
@@ -11,12 +13,22 @@ from scoring import (
     BockMode,
     Game,
     GameType,
+    ProHofRules,
     TariffRules,
     format_cents,
+    parse_request,
+    score_evening,
     score_game,
     worked_examples,
 )
-from scoring.examples import describe_game, describe_value
+from scoring.examples import (
+    RuleFigures,
+    describe_game,
+    describe_value,
+    example_request,
+    prohof_examples,
+    rule_figures,
+)
 
 
 def titles(rules: TariffRules) -> list[str]:
@@ -28,6 +40,7 @@ def test_a_dozen_typical_games_at_the_default_tariff() -> None:
         "Sauspiel gewonnen",
         "Sauspiel gewonnen mit 3 Laufenden",
         "Sauspiel gewonnen mit 2 Laufenden",
+        "Sauspiel gewonnen mit 9 Laufenden",
         "Sauspiel verloren, Schneider",
         "Sauspiel gewonnen, Schneider und Schwarz",
         "Sauspiel verloren mit 3 Laufenden und Kontra",
@@ -119,21 +132,103 @@ def test_the_key_amounts_for_a_phone_are_six_labelled_examples() -> None:
     }
 
 
-@pytest.mark.parametrize(
-    "rules",
-    [
-        TariffRules(),
-        TariffRules(sauspiel=20, farbsolo=100, laufende=20, laufende_min=2, jungfrau=True),
-        TariffRules(laufende_min=1, laufende_max=1, bock=BockMode.RAMSCH_OR_LOST_SOLO),
-    ],
-)
+RULES = [
+    TariffRules(),
+    TariffRules(sauspiel=20, farbsolo=100, laufende=20, laufende_min=2, jungfrau=True),
+    TariffRules(laufende_min=1, laufende_max=1, bock=BockMode.RAMSCH_OR_LOST_SOLO),
+    TariffRules(laufende_max=14, bock=BockMode.RAMSCH, jungfrau=True),
+]
+
+
+@pytest.mark.parametrize("rules", RULES)
 def test_every_example_is_what_score_game_books(rules: TariffRules) -> None:
     for example in worked_examples(rules):
-        assert example.result == score_game(rules, example.game, example.bock)
-        assert example.result.bock == example.bock
+        booked = score_evening(rules, example.games).games[-1]
+        assert example.result == booked
+        alone = score_game(rules, example.game, example.bock)
+        assert (alone.value, alone.multiplier, alone.unit, alone.payouts) == (
+            booked.value,
+            booked.multiplier,
+            booked.unit,
+            booked.payouts,
+        )
+        assert example.result.bock == example.bock == bool(example.before)
         assert example.description.endswith(format_cents(example.result.unit)) or (
             "(" in example.description
         )
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_every_example_s_request_scores_to_its_result(rules: TariffRules) -> None:
+    for example in worked_examples(rules):
+        request = example_request(rules, example.games)
+        parsed_rules, games, unit = parse_request(json.loads(json.dumps(request)))
+        assert (parsed_rules, games, unit) == (rules, example.games, None)
+        assert score_evening(parsed_rules, games).games[-1] == example.result
+
+
+@given(tariff_rules())
+def test_the_description_is_the_sum_and_then_the_doublings(rules: TariffRules) -> None:
+    for example in worked_examples(rules):
+        sum_text, _, note = example.value_text.partition(" (")
+        assert example.description.startswith(sum_text)
+        for doubling in example.doubling_texts:
+            assert doubling in example.description
+        assert example.description.endswith(f"({note}" if note else "")
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_the_examples_show_every_mechanism(rules: TariffRules) -> None:
+    examples = worked_examples(rules)
+    games = [example.game for example in examples]
+    cap = min(rules.laufende_max + 1, 14)
+    assert any(g.laufende == rules.laufende_min for g in games)
+    assert any(g.laufende == cap for g in games)
+    assert any(g.schneider for g in games) and any(g.schwarz for g in games)
+    assert {g.kontra for g in games} == {0, 1, 2}
+    assert any(g.doubled for g in games)
+    assert {g.won for g in games if g.tout} == {True, False}
+    assert any(g.type is GameType.WENZ for g in games)
+    assert any(g.type is GameType.RAMSCH for g in games)
+    assert any(g.jungfrauen for g in games) == rules.jungfrau
+    assert any(e.bock for e in examples) == (rules.bock is not BockMode.OFF)
+
+
+def test_the_laufende_above_the_cap_pay_the_cap() -> None:
+    examples = {e.title: e for e in worked_examples(TariffRules())}
+    above = examples["Sauspiel gewonnen mit 9 Laufenden"]
+    assert above.result.value == 10 + 8 * 10
+    assert above.value_text == (
+        "Grundwert 0,10 € + 8 Laufende 0,80 € = 0,90 € (9 Laufende, gezahlt werden höchstens 8)"
+    )
+
+
+def test_a_bock_example_is_the_game_after_the_one_that_starts_the_bockrunde() -> None:
+    examples = worked_examples(TariffRules(bock=BockMode.RAMSCH_OR_LOST_SOLO))
+    bock = [e for e in examples if e.bock]
+    assert [e.title for e in bock] == [
+        "Sauspiel als Bockspiel gewonnen",
+        "Farbsolo als Bockspiel gewonnen",
+    ]
+    assert [e.before for e in bock] == [(ramsch(),), (wenz(won=False),)]
+    assert [e.result.unit for e in bock] == [20, 100]
+    assert bock[0].doubling_texts == ("×2 Bock",)
+    assert "nach einem Ramsch" in bock[0].setting
+    assert "verlorenes Solo" in bock[1].setting
+    # A Runde whose Bock follows the Ramsch only shows no lost solo as its trigger.
+    only_ramsch = worked_examples(TariffRules(bock=BockMode.RAMSCH))
+    assert [e.title for e in only_ramsch if e.bock] == ["Sauspiel als Bockspiel gewonnen"]
+
+
+def test_the_figures_of_the_rules_text() -> None:
+    assert rule_figures(TariffRules()) == RuleFigures(
+        laufende_at_threshold=30, schneider_and_schwarz=20, wenz_cap=4
+    )
+    figures = rule_figures(
+        TariffRules(laufende=20, laufende_min=2, laufende_max=3, schneider=15, schwarz=25)
+    )
+    assert (figures.laufende_at_threshold, figures.schneider_and_schwarz) == (40, 40)
+    assert figures.wenz_cap == 3
 
 
 def test_the_description_is_built_from_the_same_numbers() -> None:
@@ -175,3 +270,61 @@ def test_the_distribution_names_who_gets_and_who_pays() -> None:
 )
 def test_format_cents_writes_german_euros(cents: int, text: str) -> None:
     assert format_cents(cents) == text
+
+
+# -- ProHof (seed 000) ---------------------------------------------------------------
+
+
+def test_the_prohof_examples_are_the_seed_s_and_only_one_contradicts_it() -> None:
+    examples = prohof_examples()
+    assert len(examples) == 19
+    wrong = [e for e in examples if e.contradicts_seed]
+    assert [(e.seed_points, e.result.value) for e in wrong] == [(100, 90)]
+    assert wrong[0].title == "Wenz gewonnen mit 4 Laufenden, Schneider angesagt und Schwarz"
+    assert wrong[0].description == (
+        "Wenz 20 + angesagt 10 + 4 Laufende 40 + Schneider 10 + Schwarz 10 = 90 Punkte"
+    )
+
+
+def test_every_prohof_example_is_what_the_engine_credits() -> None:
+    for example in prohof_examples():
+        assert example.result == score_game(ProHofRules(), example.game)
+        request = example_request(ProHofRules(), [example.game])
+        assert request["rules"] == {"system": "prohof"}
+        _rules, games, _unit = parse_request(json.loads(json.dumps(request)))
+        assert games == (example.game,)
+
+
+@pytest.mark.parametrize(
+    ("index", "title", "description", "distribution"),
+    [
+        (
+            0,
+            "Rufspiel gewonnen mit 2 Laufenden, Schneider",
+            "Rufspiel 10 + 2 Laufende 20 + Schneider 10 = 40 Punkte",
+            "Sepp und Hias bekommen je 40 Punkte gutgeschrieben.",
+        ),
+        (
+            2,
+            "Wenz verloren mit 3 Laufenden, Schneider angesagt und Schwarz",
+            "Wenz 20 + angesagt 10 + 3 Laufende 30 + Schneider 10 + Schwarz 10 = 80 Punkte",
+            "Sepp, Hias und Resi bekommen je 80 Punkte gutgeschrieben.",
+        ),
+        (
+            3,
+            "Herz-Solo-Tout gewonnen mit 4 Laufenden",
+            "Herz-Solo 30 + Tout angesagt 20 + 4 Laufende 40 + Schneider 10 + Schwarz 10 "
+            "= 110 Punkte",
+            "Vroni bekommt 3 × 110 = 330 Punkte gutgeschrieben.",
+        ),
+    ],
+)
+def test_a_prohof_example_says_how_its_points_are_built(
+    index: int, title: str, description: str, distribution: str
+) -> None:
+    example = prohof_examples()[index]
+    assert (example.title, example.description, example.distribution) == (
+        title,
+        description,
+        distribution,
+    )

@@ -1,0 +1,373 @@
+"""What players see of their own: their balance in each Runde, what the Runde's settlement
+suggestion asks of them, their last evenings, every game they took part in; and the Runde
+page's balances and evenings.
+
+Balances are read from EveningTotal (a player's sum per evening and kind, kept by the
+database), never by summing the ledger. A game's amount in a history is the sum of the
+player's ledger entries for it (corrections included), read for the games of one page
+only. So every page here makes the same queries however long the club's history is.
+
+Who may look: a Spieler sees their own player; admins and Schreiber see any player of
+their club. Anything else is a 404, as everywhere (clubs.access).
+"""
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Page, Paginator
+from django.db.models import F, QuerySet, Sum, Window
+from django.db.models.functions import RowNumber
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.http import urlencode
+from django.views.decorators.http import require_GET
+
+from clubs import periods
+from clubs.access import membership_of
+from clubs.models import Membership, Player, Runde, Tariff
+from evenings import wording
+from evenings.models import Evening, EveningTotal, Game, LedgerEntry, Seat
+from evenings.services import GameInput
+from scoring.settlement import settle
+
+LAST_EVENINGS = 5  # per Runde on a player's home
+GAMES_PER_PAGE = 50  # a player's history
+EVENINGS_PER_PAGE = 20  # the Runde page
+PAGE = "seite"  # the query parameter of a page number
+
+GAME = LedgerEntry.Kind.GAME
+PAYMENT = LedgerEntry.Kind.PAYMENT
+
+
+# -- a player's home -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EveningResult:
+    """What one evening brought a player: the games' sum and the payments booked."""
+
+    evening: Evening
+    games: int
+    payments: int
+
+    @property
+    def total(self) -> int:
+        return self.games + self.payments
+
+
+@dataclass(frozen=True)
+class Transfer:
+    """A transfer of the Runde's settlement suggestion that involves the player."""
+
+    other: str  # the other player's name
+    amount: int  # cents
+    pays: bool  # True: the player pays `other`; False: `other` pays the player
+
+
+@dataclass
+class Account:
+    """A player's account in one Runde."""
+
+    runde: Runde
+    games: int = 0
+    payments: int = 0
+    transfers: list[Transfer] = field(default_factory=list)
+    # What the suggestion's rounding leaves on the player's balance (0 with unit 1).
+    left_open: int = 0
+    last: list[EveningResult] = field(default_factory=list)
+
+    @property
+    def balance(self) -> int:
+        return self.games + self.payments
+
+
+@dataclass
+class Home:
+    player: Player
+    accounts: list[Account]  # by the Runde's name
+    yours: bool  # the player is the one looking: "Du zahlst …" rather than "Sepp zahlt …"
+
+
+def homes(players: list[Player], viewer=None) -> list[Home]:
+    """Each player's accounts, one per Runde they sat in, in four queries whatever the
+    number of players, Runden, evenings and games.
+
+    The settlement suggestion settles the Runde's balances of all its players (games and
+    payments, over all evenings) with the unit of the Runde's current tariff; each account
+    shows the transfers of it that involve its player.
+    """
+    if not players:
+        return []
+    # 1. The players' last evenings per Runde: a window over their seats, newest first.
+    seats = list(
+        Seat.objects.filter(player__in=players)
+        .annotate(
+            rank=Window(
+                RowNumber(),
+                partition_by=[F("player_id"), F("evening__runde_id")],
+                order_by=[F("evening__started_at").desc(), F("evening_id").desc()],
+            )
+        )
+        .filter(rank__lte=LAST_EVENINGS)
+        .select_related("evening__runde")
+        .order_by("evening__runde__name", "evening__runde_id", "rank")
+    )
+    runde_ids = sorted({seat.evening.runde_id for seat in seats})
+    # 2. Every player's totals per Runde and kind: the accounts and the suggestions.
+    totals = (
+        EveningTotal.objects.filter(evening__runde__in=runde_ids)
+        .values_list("evening__runde_id", "player_id", "player__name", "kind")
+        .annotate(total=Sum("amount"))
+        .order_by("evening__runde_id", "player_id", "kind")
+    )
+    # 3. The unit each Runde settles to, from its current tariff (the newest version).
+    units = dict(
+        Tariff.objects.filter(runde__in=runde_ids)
+        .order_by("runde_id", "-valid_from", "-pk")
+        .distinct("runde_id")
+        .values_list("runde_id", "settle_unit")
+    )
+    # 4. The players' totals at those last evenings.
+    at_evening = {
+        (evening_id, player_id, kind): amount
+        for evening_id, player_id, kind, amount in EveningTotal.objects.filter(
+            player__in=players, evening__in={seat.evening_id for seat in seats}
+        ).values_list("evening_id", "player_id", "kind", "amount")
+    }
+
+    names: dict[int, str] = {}
+    by_kind: dict[tuple[int, int, str], int] = {}
+    balances: dict[int, dict[str, int]] = defaultdict(dict)  # Runde: {player id: cents}
+    for runde_id, player_id, name, kind, total in totals:
+        names[player_id] = name
+        by_kind[runde_id, player_id, kind] = total
+        balance = balances[runde_id]
+        balance[str(player_id)] = balance.get(str(player_id), 0) + total
+    suggestions = {
+        runde_id: settle(balance, units[runde_id]) for runde_id, balance in balances.items()
+    }
+
+    out = []
+    for player in players:
+        accounts: dict[int, Account] = {}
+        for seat in seats:
+            if seat.player_id != player.pk:
+                continue
+            runde_id = seat.evening.runde_id
+            if runde_id not in accounts:
+                accounts[runde_id] = _account(
+                    seat.evening.runde, player.pk, by_kind, suggestions.get(runde_id), names
+                )
+            accounts[runde_id].last.append(
+                EveningResult(
+                    seat.evening,
+                    at_evening.get((seat.evening_id, player.pk, GAME), 0),
+                    at_evening.get((seat.evening_id, player.pk, PAYMENT), 0),
+                )
+            )
+        yours = viewer is not None and player.user_id == viewer.pk
+        out.append(Home(player, list(accounts.values()), yours))
+    return out
+
+
+def _account(runde: Runde, player_id: int, by_kind, suggestion, names) -> Account:
+    account = Account(
+        runde,
+        games=by_kind.get((runde.pk, player_id, GAME), 0),
+        payments=by_kind.get((runde.pk, player_id, PAYMENT), 0),
+    )
+    if suggestion is None:  # nothing booked in the Runde yet
+        return account
+    me = str(player_id)
+    for transfer in suggestion.transfers:
+        if transfer.payer == me:
+            account.transfers.append(Transfer(names[int(transfer.payee)], transfer.amount, True))
+        elif transfer.payee == me:
+            account.transfers.append(Transfer(names[int(transfer.payer)], transfer.amount, False))
+    account.left_open = suggestion.open.get(me, 0)
+    return account
+
+
+# -- a player's history --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HistoryRow:
+    game: Game
+    caption: str  # "Sauspiel Sepp mit Hias"
+    details: str  # "gewonnen · 3 Laufende"
+    amount: int  # the player's sum of the game's ledger entries, in cents
+
+
+def games_of(player: Player) -> QuerySet[Game]:
+    """The games the player took part in (at the table, not sitting out), struck ones
+    left out, newest first.
+
+    The evenings come from the player's seats (an index on the player), the games from
+    those evenings (an index on the evening): a few hundred evenings and their games, not
+    a scan of every game of the club."""
+    return (
+        Game.objects.booked()
+        .filter(
+            evening__in=Seat.objects.filter(player=player).values("evening_id"),
+            seating__contains=[player.pk],
+        )
+        .order_by("-evening__started_at", "-evening_id", "-number")
+    )
+
+
+def history_rows(player: Player, ids: list[int]) -> list[HistoryRow]:
+    """The rows of one page of the history, the games `ids` in that order: three queries,
+    whatever the page holds.
+
+    The page is chosen by id alone (games_of(...).values_list("pk")), so the database
+    sorts the player's thousands of games as narrow rows; only the page's games are read
+    whole."""
+    by_id = Game.objects.select_related("evening__runde").in_bulk(ids)
+    games = [by_id[pk] for pk in ids if pk in by_id]
+    amounts = dict(
+        LedgerEntry.objects.filter(game__in=ids, player=player, kind=GAME)
+        .values_list("game_id")
+        .annotate(total=Sum("amount"))
+        .values_list("game_id", "total")
+    )
+    named = {
+        pk
+        for game in games
+        for pk in (game.declarer_id, game.partner_id, game.loser_id, *game.jungfrauen)
+        if pk is not None
+    }
+    names = dict(Player.objects.filter(pk__in=named).values_list("pk", "name"))
+    rows = []
+    for game in games:
+        data = GameInput.of(game)
+        rows.append(
+            HistoryRow(
+                game,
+                wording.caption(data, names),
+                " · ".join(wording.details(data, names)),
+                amounts.get(game.pk, 0),
+            )
+        )
+    return rows
+
+
+# -- the Runde page ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Balance:
+    player_id: int
+    name: str
+    games: int
+    payments: int
+    own: bool  # the row of the one looking
+
+    @property
+    def total(self) -> int:
+        return self.games + self.payments
+
+
+def runde_balances(runde: Runde, own_id: int | None) -> list[Balance]:
+    """Every player's balance in the Runde (games and payments over all its evenings),
+    highest first: one query over the evenings' totals."""
+    sums: dict[int, dict[str, int]] = defaultdict(dict)
+    names: dict[int, str] = {}
+    for player_id, name, kind, total in (
+        EveningTotal.objects.filter(evening__runde=runde)
+        .values_list("player_id", "player__name", "kind")
+        .annotate(total=Sum("amount"))
+        .order_by()
+    ):
+        sums[player_id][kind] = total
+        names[player_id] = name
+    rows = [
+        Balance(pid, names[pid], kinds.get(GAME, 0), kinds.get(PAYMENT, 0), pid == own_id)
+        for pid, kinds in sums.items()
+    ]
+    return sorted(rows, key=lambda row: (-row.total, row.name.lower(), row.player_id))
+
+
+def evenings_page(runde: Runde, number) -> Page:
+    """A page of the Runde's evenings, newest first; each evening carries `results`, its
+    players' game sums as (name, cents), winner first."""
+    evenings = runde.evenings.order_by("-started_at", "-pk")
+    page = Paginator(evenings, EVENINGS_PER_PAGE).get_page(number)
+    shown = list(page.object_list)
+    results: dict[int, list[tuple[str, int]]] = defaultdict(list)
+    for evening_id, name, amount in (
+        EveningTotal.objects.filter(evening__in=shown, kind=GAME)
+        .values_list("evening_id", "player__name", "amount")
+        .order_by("evening_id", "-amount", "player__name")
+    ):
+        results[evening_id].append((name, amount))
+    for evening in shown:
+        evening.results = results.get(evening.pk, [])
+    page.object_list = shown
+    return page
+
+
+# -- views ---------------------------------------------------------------------------------
+
+
+def player_of(request: HttpRequest, club_id: int, player_id: int) -> tuple[Membership, Player]:
+    """The caller's membership and a player of the club whose pages they may see: their
+    own, or anyone's for admins and Schreiber; else 404."""
+    membership = membership_of(request, club_id)
+    player = get_object_or_404(membership.club.players, pk=player_id)
+    if player.user_id != request.user.pk and not membership.can_score:
+        raise Http404
+    return membership, player
+
+
+@require_GET
+@login_required
+def player_home(request: HttpRequest, club_id: int, player_id: int) -> HttpResponse:
+    """One player's balances, settlement lines and last evenings, per Runde."""
+    membership, player = player_of(request, club_id, player_id)
+    (home,) = homes([player], request.user)
+    return render(
+        request,
+        "clubs/player_home.html",
+        {"membership": membership, "player": player, "home": home},
+    )
+
+
+@require_GET
+@login_required
+def player_history(request: HttpRequest, club_id: int, player_id: int) -> HttpResponse:
+    """Every game the player took part in, newest first, fifty a page; filtered by Runde
+    (?runde=) and by period (?zeitraum=)."""
+    membership, player = player_of(request, club_id, player_id)
+    runden = list(membership.club.runden.all())
+    # Compared as text with the club's own Runden: no value from outside reaches a query.
+    runde = next((r for r in runden if str(r.pk) == request.GET.get("runde")), None)
+    period = periods.chosen(request)
+    games = games_of(player)
+    if runde is not None:
+        games = games.filter(evening__runde=runde)
+    games = period.filter(games, "evening__started_at").values_list("pk", flat=True)
+    page = Paginator(games, GAMES_PER_PAGE).get_page(request.GET.get(PAGE))
+    chosen = {}
+    if runde is not None:
+        chosen["runde"] = runde.pk
+    if request.GET.get(periods.PARAMETER) == period.key:
+        chosen[periods.PARAMETER] = period.key
+    return render(
+        request,
+        "clubs/player_history.html",
+        {
+            "membership": membership,
+            "player": player,
+            "yours": player.user_id == request.user.pk,
+            "runden": runden,
+            "runde": runde,
+            "periods": periods.periods(),
+            "period": period,
+            "page": page,
+            "rows": history_rows(player, list(page.object_list)),
+            # The filter as chosen, for the links to other pages ("&" to add the page).
+            "filter_query": urlencode(chosen),
+        },
+    )

@@ -1,0 +1,102 @@
+"""The rules pages: seed 001 with a Runde's tariff filled in (and with the default tariff
+for anyone), seed 000's tournament points.
+
+Every amount on them comes from the engine: the examples are scored as a booking scores
+them, and each carries its request in the contract's JSON, so `python -m scoring` can
+check it without the app.
+"""
+
+import json
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_GET
+
+from clubs.access import membership_of
+from clubs.models import Tariff
+from scoring import BockMode, ProHofRules, TariffRules, worked_examples
+from scoring.examples import Example, example_request, prohof_examples, rule_figures
+from scoring.model import MAX_LAUFENDE_WENZ
+from scoring.settlement import settle
+
+# The evening of the settlement example: two players, an amount no unit divides evenly.
+SETTLEMENT_EXAMPLE = {"Sepp": 135, "Resi": -135}
+
+
+def _as_json(obj: object) -> str:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+def _unbroken(text: str) -> str:
+    """The text with each amount's euro sign bound to its number, so that a narrow
+    screen never wraps "0,10" and "€" onto two lines."""
+    return text.replace(" €", "\N{NO-BREAK SPACE}€")
+
+
+def _shown(rules: TariffRules, example: Example) -> dict[str, object]:
+    """An example as the page shows it, with its request and payouts for data-*."""
+    return {
+        "example": example,
+        "value_text": _unbroken(example.value_text),
+        "distribution": _unbroken(example.distribution),
+        "payouts": list(example.result.payouts.items()),
+        "request_json": _as_json(example_request(rules, example.games)),
+        "payouts_json": _as_json(dict(example.result.payouts)),
+    }
+
+
+def _tariff_context(rules: TariffRules, settle_unit: int) -> dict[str, object]:
+    return {
+        "rules": rules,
+        "figures": rule_figures(rules),
+        "plays_bock": rules.bock is not BockMode.OFF,
+        "bock_after_lost_solo": rules.bock is BockMode.RAMSCH_OR_LOST_SOLO,
+        "settle_unit": settle_unit,
+        "settle_label": Tariff.SettleUnit(settle_unit).label,
+        "settlement_totals": SETTLEMENT_EXAMPLE,
+        "settlement": settle(SETTLEMENT_EXAMPLE, settle_unit),
+        "examples": [_shown(rules, example) for example in worked_examples(rules)],
+    }
+
+
+@require_GET
+@login_required
+def runde_rules(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse:
+    """Seed 001 with the Runde's current tariff: any member of the club."""
+    membership = membership_of(request, club_id)
+    runde = get_object_or_404(membership.club.runden, pk=runde_id)
+    tariff = runde.tariff
+    context = _tariff_context(tariff.rules, tariff.settle_unit)
+    return render(
+        request,
+        "clubs/rules.html",
+        context | {"membership": membership, "runde": runde, "tariff": tariff},
+    )
+
+
+@require_GET
+def default_rules(request: HttpRequest) -> HttpResponse:
+    """Seed 001 with the default tariff, the ordinary Zehner-Schafkopf: no login."""
+    context = _tariff_context(TariffRules(), Tariff.SettleUnit.CENT)
+    return render(request, "clubs/rules.html", context)
+
+
+@require_GET
+def prohof_rules(request: HttpRequest) -> HttpResponse:
+    """Seed 000, the ProHof tournament's points, with its worked examples: no login."""
+    rules = ProHofRules()
+    examples = [
+        {
+            "example": example,
+            "payouts": list(example.result.payouts.items()),
+            "request_json": _as_json(example_request(rules, [example.game])),
+            "payouts_json": _as_json(dict(example.result.payouts)),
+        }
+        for example in prohof_examples()
+    ]
+    return render(
+        request,
+        "clubs/prohof.html",
+        {"rules": rules, "wenz_cap": MAX_LAUFENDE_WENZ, "examples": examples},
+    )

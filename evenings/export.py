@@ -1,0 +1,136 @@
+"""An evening, or a Runde's whole history, as CSV that a German spreadsheet opens right.
+
+German Excel and LibreOffice read a file opened by double click correctly only if it is
+UTF-8 with a byte order mark (else the umlauts break), with `;` between the fields (the
+comma is the decimal sign), amounts with a decimal comma and no thousands separator
+("1234,50", which they read as a number) and dates as dd.mm.yyyy. Each player also has a
+column with the cents as an integer, for whoever computes with the file.
+
+One row per game that counts (struck games are left out): its number in its evening, the
+evening's date, the game in words, each player's amount (empty where they sat out), then
+the same amounts in cents. A player's amount is the sum of their ledger entries for the
+game, corrections included. A Runde's history is read fifty evenings at a time, so ten
+years stream out without being held in memory at once.
+"""
+
+import csv
+from collections.abc import Iterable, Iterator
+
+from django.db.models import Sum
+from django.utils import timezone
+from django.utils.http import content_disposition_header
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from clubs.models import Player, Runde
+from evenings import wording
+from evenings.models import Evening, Game, LedgerEntry
+from evenings.services import GameInput
+
+CONTENT_TYPE = "text/csv; charset=utf-8"
+BOM = "\ufeff"
+SEPARATOR = ";"
+EVENINGS_PER_QUERY = 50
+# A text cell starting with one of these is a formula to a spreadsheet; names are typed
+# by people, so such a cell gets a leading apostrophe (shown as text, not run).
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def decimal_comma(cents: int) -> str:
+    """120 -> "1,20", -5 -> "-0,05", 123450 -> "1234,50": a number to a German spreadsheet.
+
+    Not the screen's "1,20 €" (clubs/templatetags/money.py): no currency sign and no
+    thousands separator, which a spreadsheet would read as text."""
+    sign = "-" if cents < 0 else ""
+    euros, rest = divmod(abs(cents), 100)
+    return f"{sign}{euros},{rest:02d}"
+
+
+def as_text(value: str) -> str:
+    return "'" + value if value.startswith(FORMULA_START) else value
+
+
+def attachment(name: str) -> str:
+    """The Content-Disposition of a download named after `name` ("donnerstagsrunde.csv")."""
+    return content_disposition_header(True, f"{slugify(name) or 'schafkopf'}.csv")
+
+
+def evening_attachment(evening: Evening) -> str:
+    """ "donnerstagsrunde-2026-03-12.csv": the Runde and the day, sorting by date."""
+    day = timezone.localtime(evening.started_at).date().isoformat()
+    return attachment(f"{evening.runde.name} {day}")
+
+
+def evening_date(evening: Evening) -> str:
+    """ "12.03.2026": the day the evening started, where the club plays."""
+    return timezone.localtime(evening.started_at).strftime("%d.%m.%Y")
+
+
+def evening_lines(evening: Evening) -> Iterator[str]:
+    players = [seat.player for seat in evening.seats.select_related("player")]
+    return lines(players, [[evening]])
+
+
+def runde_lines(runde: Runde) -> Iterator[str]:
+    """The whole history of the Runde, oldest game first; a column for everyone who ever
+    sat at one of its evenings, by name."""
+    players = list(
+        Player.objects.filter(seats__evening__runde=runde).distinct().order_by("name", "pk")
+    )
+    evenings = list(runde.evenings.order_by("started_at", "pk").only("pk", "started_at"))
+    chunks = (
+        evenings[at : at + EVENINGS_PER_QUERY] for at in range(0, len(evenings), EVENINGS_PER_QUERY)
+    )
+    return lines(players, chunks)
+
+
+class _Line:
+    """What csv.writer writes to: writerow() then returns the line it made."""
+
+    def write(self, line: str) -> str:
+        return line
+
+
+def lines(players: list[Player], chunks: Iterable[list[Evening]]) -> Iterator[str]:
+    """The header, then one line per booked game of the evenings, chunk by chunk (two
+    queries a chunk)."""
+    writer = csv.writer(_Line(), delimiter=SEPARATOR, lineterminator="\r\n")
+    names = {player.pk: player.name for player in players}
+    yield BOM + writer.writerow(
+        [
+            _("Nr."),
+            _("Datum"),
+            _("Spiel"),
+            *(as_text(player.name) for player in players),
+            *(as_text(_("%(name)s (Cent)") % {"name": player.name}) for player in players),
+        ]
+    )
+    for chunk in chunks:
+        dates = {evening.pk: evening_date(evening) for evening in chunk}
+        amounts = {
+            (game_id, player_id): total
+            for game_id, player_id, total in LedgerEntry.objects.filter(
+                evening__in=chunk, kind=LedgerEntry.Kind.GAME, game__voided_at__isnull=True
+            )
+            .values_list("game_id", "player_id")
+            .annotate(total=Sum("amount"))
+        }
+        games = (
+            Game.objects.booked()
+            .filter(evening__in=chunk)
+            .order_by("evening__started_at", "evening_id", "number")
+        )
+        for game in games:
+            cents = [
+                amounts.get((game.pk, player.pk), 0) if player.pk in game.seating else None
+                for player in players
+            ]
+            yield writer.writerow(
+                [
+                    game.number,
+                    dates[game.evening_id],
+                    wording.line(GameInput.of(game), names),
+                    *("" if amount is None else decimal_comma(amount) for amount in cents),
+                    *("" if amount is None else amount for amount in cents),
+                ]
+            )

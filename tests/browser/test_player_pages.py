@@ -1,0 +1,108 @@
+"""A Spieler's journey on a phone: log in, see their balance and whom they pay, find their
+row marked in the Runde, open their history, download the Runde's CSV, and open an
+evening's print view."""
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from clubs.models import Membership
+from tests.browser.axe import assert_accessible
+from tests.browser.evening_screen import PASSWORD, book, no_horizontal_scroll, start
+from tests.conftest import make_user
+
+
+@pytest.fixture
+def vroni(club, players):
+    """Vroni plays in the club with a login of her own, as a Spieler."""
+    user = make_user("vroni", "Vroni")
+    Membership.objects.create(user=user, club=club, role=Membership.Role.PLAYER)
+    players["Vroni"].user = user
+    players["Vroni"].save()
+    return user
+
+
+@pytest.fixture
+def evening(runde, players, schreiber):
+    """Sepp deals; a Sauspiel of Vroni with Hias (won), then a Herz-Solo of Resi (won):
+    Vroni +0,10 -0,50 = -0,40 €; Resi +1,40 €, and everyone else pays Resi."""
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    p = {name: player.pk for name, player in players.items()}
+    book(evening, schreiber, type="sauspiel", declarer=p["Vroni"], partner=p["Hias"])
+    book(evening, schreiber, type="farbsolo", declarer=p["Resi"], suit="herz")
+    return evening
+
+
+def log_in_with_the_form(page: Page, username: str) -> None:
+    page.goto("/")
+    page.get_by_label("Benutzername").fill(username)
+    page.get_by_label("Passwort").fill(PASSWORD)
+    page.get_by_role("button", name="Anmelden").click()
+    expect(page).to_have_url(re.compile(r"/$"))
+
+
+def test_a_spieler_sees_their_balance_their_row_their_history_a_csv_and_the_print_view(
+    page, club, runde, players, vroni, evening, tmp_path
+):
+    # 1. Logged in, the start page says where she stands and whom she pays.
+    log_in_with_the_form(page, "vroni")
+    account = page.locator("section.account").filter(has_text="Donnerstagsrunde")
+    expect(account.locator(".balance-line .amount")).to_have_text("-0,40 €")
+    expect(account.locator(".transfers li")).to_have_text(["Du zahlst Resi 0,40 €"])
+    expect(account.locator(".evening-result")).to_have_count(1)
+    no_horizontal_scroll(page)
+    assert_accessible(page, "start page with a player's accounts")
+
+    # 2. The Runde: everyone's balance, her own row marked, for screen readers too.
+    account.get_by_role("link", name="Donnerstagsrunde").click()
+    own = page.locator("table.runde-balances tr.own")
+    expect(own).to_have_count(1)
+    expect(own.get_by_role("rowheader")).to_have_text("Vroni (du)")
+    expect(own.locator("td.total")).to_have_text("-0,40 €")
+    expect(page.locator("table.runde-balances tbody tr")).to_have_count(4)
+    no_horizontal_scroll(page)
+    assert_accessible(page, "Runde page")
+
+    # 3. The Runde's whole history as CSV, for a German spreadsheet.
+    with page.expect_download() as info:
+        page.get_by_role("link", name="Alle Spiele als CSV (Tabelle)").click()
+    download = info.value
+    assert download.suggested_filename == "donnerstagsrunde.csv"
+    target = tmp_path / download.suggested_filename
+    download.save_as(target)
+    lines = target.read_bytes().decode("utf-8").split("\r\n")
+    assert lines[0].startswith("\ufeffNr.;Datum;Spiel;Hias;Resi;Sepp;Vroni;")
+    assert lines[2].startswith("2;") and ";-0,50;1,50;-0,50;-0,50;-50;150;-50;-50" in lines[2]
+
+    # 4. Her history: every game she played, newest first, with what it brought her.
+    own.get_by_role("link", name="Vroni").click()
+    expect(page.get_by_role("heading", name="Deine Übersicht")).to_be_visible()
+    page.get_by_role("link", name="Alle deine Spiele").click()
+    expect(page.get_by_role("heading", name="Deine Spiele")).to_be_visible()
+    games = page.locator(".game-line")
+    expect(games).to_have_count(2)
+    expect(games.nth(0)).to_contain_text("Herz-Solo Resi")
+    expect(games.nth(0).locator(".amount")).to_have_text("-0,50 €")
+    expect(games.nth(1).locator(".amount")).to_have_text("+0,10 €")
+    no_horizontal_scroll(page)
+    assert_accessible(page, "a player's history")
+
+    # 5. From a game to its evening, and the evening's print view.
+    games.nth(1).click()
+    expect(page).to_have_url(re.compile(rf"/abend/{evening.pk}/#game-1$"))
+    page.get_by_role("link", name="Drucken").click()
+    expect(page.get_by_role("heading", name="Schafkopf-Block")).to_be_visible()
+    expect(page.locator(".print-sheet tbody tr")).to_have_count(2)
+    expect(page.locator(".print-sheet thead th")).to_have_text(
+        ["Nr.", "Spiel", "Sepp", "Vroni", "Hias", "Resi"]
+    )
+    expect(page.locator(".sign")).to_contain_text("Datum, Unterschrift")
+    no_horizontal_scroll(page)
+    assert_accessible(page, "print view")
+    # On paper: the block, without the app's navigation and buttons.
+    page.emulate_media(media="print")
+    expect(page.locator(".topbar")).to_be_hidden()
+    expect(page.locator(".print-actions")).to_be_hidden()
+    expect(page.locator(".print-sheet")).to_be_visible()
+    expect(page.locator(".sign-line")).to_be_visible()

@@ -1,0 +1,90 @@
+"""The rules pages on a phone: a Spieler opens the rules of their Runde from the evening's
+entry screen and from the Runde page and finds the examples computed for the Runde's
+tariff; anyone reads the default rules and the ProHof points without an account. axe finds
+nothing serious on either page, and neither scrolls sideways."""
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from clubs.models import Membership
+from tests.browser.axe import assert_accessible
+from tests.browser.evening_screen import book, no_horizontal_scroll, start
+from tests.conftest import make_user
+
+
+@pytest.fixture
+def vroni(club, players):
+    """A plain Spieler of the club, with an account, sitting as Vroni."""
+    user = make_user("vroni", "Vroni")
+    Membership.objects.create(user=user, club=club, role=Membership.Role.PLAYER)
+    players["Vroni"].user = user
+    players["Vroni"].save(update_fields=["user"])
+    return user
+
+
+def example(page: Page, title: str):
+    return page.locator(".rule-example").filter(
+        has=page.get_by_role("heading", name=title, exact=True)
+    )
+
+
+def test_a_spieler_opens_the_rules_from_the_evening_s_entry_screen(
+    page, log_in, club, bock_runde, schreiber, players, vroni
+):
+    evening = start(bock_runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    book(
+        evening, schreiber, type="sauspiel", declarer=players["Sepp"].pk, partner=players["Hias"].pk
+    )
+    log_in(vroni).goto(f"/abend/{evening.pk}/")
+
+    page.locator(".evening-actions").get_by_role("link", name="Regeln", exact=True).tap()
+
+    expect(page).to_have_url(re.compile(rf"/verein/{club.pk}/runde/{bock_runde.pk}/regeln/$"))
+    expect(page.get_by_role("heading", level=1)).to_have_text("Schafkopf-Regeln Donnerstagsrunde")
+    expect(page.locator(".rule-example").first).to_be_visible()
+    assert page.locator(".rule-example").count() >= 8
+    # This Runde plays Bock after every Ramsch: its rule and its example are there.
+    expect(page.get_by_role("heading", name="Bockrunde", exact=True)).to_be_visible()
+    bock = example(page, "Sauspiel als Bockspiel gewonnen")
+    bock.scroll_into_view_if_needed()
+    expect(bock).to_be_visible()
+    expect(bock.locator(".unit")).to_have_text("0,20 €")
+    expect(bock.locator("td")).to_have_text(["+0,20 €", "-0,20 €", "+0,20 €", "-0,20 €"])
+    no_horizontal_scroll(page)
+    assert_accessible(page, "rules page of a Runde with Bock")
+
+
+def test_a_spieler_opens_the_rules_from_the_runde_page(page, log_in, club, runde, players, vroni):
+    log_in(vroni).goto(f"/verein/{club.pk}/runde/{runde.pk}/")
+
+    page.get_by_role("link", name="Schafkopf-Regeln mit diesem Tarif").tap()
+
+    expect(page).to_have_url(re.compile(rf"/verein/{club.pk}/runde/{runde.pk}/regeln/$"))
+    kontra = example(page, "Sauspiel verloren mit 3 Laufenden und Kontra")
+    kontra.scroll_into_view_if_needed()
+    expect(kontra).to_be_visible()
+    expect(kontra.locator(".value")).to_have_text("0,40 €")
+    expect(kontra.locator(".multiplier")).to_have_text("×2")
+    expect(kontra.locator(".unit")).to_have_text("0,80 €")
+    expect(page.get_by_text("Bockrunde")).to_have_count(0)
+    no_horizontal_scroll(page)
+
+
+def test_anyone_reads_the_default_rules_and_the_prohof_points(page):
+    page.goto("/regeln/")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Schafkopf-Regeln")
+    expect(example(page, "Sauspiel gewonnen").locator(".unit")).to_have_text("0,10 €")
+    no_horizontal_scroll(page)
+    assert_accessible(page, "default rules page")
+
+    page.get_by_role("link", name="Die Punkte des ProHof-Turniers").tap()
+
+    expect(page).to_have_url(re.compile(r"/regeln/prohof/$"))
+    wenz = page.locator(".rule-example.contradicts")
+    wenz.scroll_into_view_if_needed()
+    expect(wenz.locator(".value")).to_have_text("90")
+    expect(wenz.locator(".note")).to_have_text("Dort stehen 100 Punkte; die Punkteliste ergibt 90.")
+    no_horizontal_scroll(page)
+    assert_accessible(page, "ProHof page")

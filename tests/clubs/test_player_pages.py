@@ -1,0 +1,640 @@
+"""A player's own pages (home, overview, history), the Runde page's balances and evenings,
+and an evening's print view and CSV, against a small history computed by hand.
+
+The history (default tariff: Sauspiel 0,10 €, Solo and Wenz 0,50 €; settled to the cent):
+
+Evening 1 (last year), Sepp deals, all four play every game:
+  1. Sauspiel Vroni with Hias, won        Vroni +10  Hias +10  Resi -10   Sepp -10
+  2. Herz-Solo Resi, won                  Vroni -50  Hias -50  Resi +150  Sepp -50
+  3. Sauspiel Sepp with Resi, booked won, corrected to lost:
+                                          Vroni +10  Hias +10  Resi -10   Sepp -10
+  4. Sauspiel Hias with Vroni, struck: counts for nobody
+  games                                   Vroni -30  Hias -30  Resi +130  Sepp -70
+  then Sepp pays Resi 0,70 € at the table: payments Sepp +70, Resi -70.
+Evening 2 (this year), Vroni deals, Hias, Resi, Wastl, Vroni play:
+  1. Wenz Vroni, won                      Vroni +150 Hias -50  Resi -50  Wastl -50
+
+The Runde: Vroni 1,20 €, Resi 0,10 € (games 0,80 €, payments -0,70 €), Sepp 0,00 € (games
+-0,70 €, payments 0,70 €), Wastl -0,50 €, Hias -0,80 €. Settled: Hias pays Vroni 0,80 €,
+Wastl pays Vroni 0,40 € and Resi 0,10 € (biggest debtor first, to the biggest creditor).
+"""
+
+import uuid
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import timezone
+
+from clubs import periods
+from clubs import players as player_pages
+from clubs import services as club_services
+from clubs.models import Club, Player, Runde
+from evenings import export
+from evenings import services as evening_services
+from evenings.models import Evening, EveningTotal, Game, LedgerEntry, Seat
+from evenings.services import GameInput
+
+
+@dataclass
+class History:
+    runde: Runde
+    sepp: Player
+    vroni: Player
+    hias: Player
+    resi: Player
+    wastl: Player
+    first: Evening
+    second: Evening
+    corrected: Game
+    struck: Game
+
+
+def book(evening: Evening, by, **fields) -> Game:
+    game, created = evening_services.book_game(evening.pk, uuid.uuid4(), GameInput(**fields), by)
+    assert created
+    return game
+
+
+def moved_to(evening: Evening, when: datetime) -> Evening:
+    Evening.objects.filter(pk=evening.pk).update(started_at=when)
+    evening.refresh_from_db()
+    return evening
+
+
+def last_year() -> datetime:
+    return periods.periods()[1].start + timedelta(days=40, hours=19)
+
+
+@pytest.fixture
+def history(club, runde, admin, scorekeeper, player_user) -> History:
+    resi = club.players.get(user=admin)
+    hias = Player.objects.create(club=club, name="Hias", user=scorekeeper)
+    vroni = Player.objects.create(club=club, name="Vroni", user=player_user)
+    sepp = Player.objects.create(club=club, name="Sepp")
+    wastl = Player.objects.create(club=club, name="Wastl")
+
+    first = evening_services.start_evening(runde, [sepp, vroni, hias, resi], 0, admin)
+    book(first, admin, type="sauspiel", declarer=vroni.pk, partner=hias.pk)
+    book(first, admin, type="farbsolo", declarer=resi.pk, suit="herz")
+    corrected = book(first, admin, type="sauspiel", declarer=sepp.pk, partner=resi.pk)
+    evening_services.correct_game(
+        first.pk,
+        corrected.pk,
+        GameInput(type="sauspiel", declarer=sepp.pk, partner=resi.pk, won=False),
+        admin,
+    )
+    struck = book(first, admin, type="sauspiel", declarer=hias.pk, partner=vroni.pk)
+    evening_services.void_game(first.pk, struck.pk, admin)
+    evening_services.record_payment(first.pk, sepp.pk, resi.pk, 70, admin)
+    evening_services.close_evening(first.pk, admin)
+    first = moved_to(first, last_year())
+
+    second = evening_services.start_evening(runde, [vroni, hias, resi, wastl], 0, admin)
+    book(second, admin, type="wenz", declarer=vroni.pk)
+    return History(runde, sepp, vroni, hias, resi, wastl, first, second, corrected, struck)
+
+
+def home_url(club_id: int, player: Player) -> str:
+    return reverse("clubs:player_home", args=[club_id, player.pk])
+
+
+def history_url(club_id: int, player: Player) -> str:
+    return reverse("clubs:player_history", args=[club_id, player.pk])
+
+
+# -- balances and the settlement lines ------------------------------------------------------
+
+
+def test_the_accounts_are_the_hand_computed_balances_and_settlement(history):
+    homes = player_pages.homes([history.vroni, history.resi, history.sepp, history.hias])
+
+    accounts = {home.player.name: home.accounts[0] for home in homes}
+    assert {name: (a.games, a.payments, a.balance) for name, a in accounts.items()} == {
+        "Vroni": (120, 0, 120),
+        "Resi": (80, -70, 10),
+        "Sepp": (-70, 70, 0),
+        "Hias": (-80, 0, -80),
+    }
+    assert accounts["Vroni"].transfers == [
+        player_pages.Transfer("Hias", 80, pays=False),
+        player_pages.Transfer("Wastl", 40, pays=False),
+    ]
+    assert accounts["Resi"].transfers == [player_pages.Transfer("Wastl", 10, pays=False)]
+    assert accounts["Sepp"].transfers == []
+    assert accounts["Hias"].transfers == [player_pages.Transfer("Vroni", 80, pays=True)]
+    assert [(r.evening.pk, r.games, r.payments, r.total) for r in accounts["Resi"].last] == [
+        (history.second.pk, -50, 0, -50),
+        (history.first.pk, 130, -70, 60),
+    ]
+    # The database's totals are what the ledger holds.
+    assert LedgerEntry.objects.filter(player=history.resi).balances() == {history.resi.pk: 10}
+
+
+def test_a_spieler_sees_their_balance_and_who_pays_them_on_the_start_page(
+    client, history, player_user
+):
+    client.force_login(player_user)
+
+    response = client.get(reverse("start"))
+
+    assert response.status_code == 200
+    text = response.text
+    assert "Deine Konten: Schafkopffreunde Au" in text
+    assert '<span class="amount big">1,20 €</span>' in text
+    assert "Spiele 1,20 € · Zahlungen 0,00 €" in text
+    assert "Hias zahlt dir 0,80 €" in text
+    assert "Wastl zahlt dir 0,40 €" in text
+    assert "Du zahlst" not in text
+    assert history_url(history.runde.club_id, history.vroni) in text
+    # Her last evenings, newest first, each with its result and a link.
+    second = text.index(reverse("evenings:detail", args=[history.second.pk]))
+    first = text.index(reverse("evenings:detail", args=[history.first.pk]))
+    assert second < first
+    assert "Spiele 1,50 €" in text and "Spiele -0,30 €" in text
+
+
+def test_a_debtor_reads_whom_they_pay_and_a_payment_shows_on_the_evening(
+    client, history, scorekeeper, admin
+):
+    client.force_login(scorekeeper)
+    assert "Du zahlst Vroni 0,80 €" in client.get(reverse("start")).text
+
+    client.force_login(admin)
+    text = client.get(reverse("start")).text
+
+    assert "Wastl zahlt dir 0,10 €" in text
+    assert '<span class="amount big">0,10 €</span>' in text
+    assert "Spiele 0,80 € · Zahlungen -0,70 €" in text
+    assert "Spiele 1,30 €" in text and "Zahlungen -0,70 €" in text  # evening 1
+
+
+def test_someone_without_a_player_sees_just_their_clubs(client, user):
+    client.force_login(user)
+
+    response = client.get(reverse("start"))
+
+    assert response.status_code == 200
+    assert "Deine Konten" not in response.text
+    assert "Du bist noch in keinem Verein" in response.text
+
+
+def test_the_settlement_rounds_to_the_runde_s_current_unit(history, set_unit):
+    set_unit(history.runde, 50)
+
+    (home,) = player_pages.homes([history.vroni])
+
+    # Rounded down to whole 0,50 €: Vroni gets 1,00 € of her 1,20 €, Hias pays 0,50 € of
+    # his 0,80 € and Wastl his 0,50 €; Resi's 0,10 € are below the unit.
+    account = home.accounts[0]
+    assert account.transfers == [
+        player_pages.Transfer("Hias", 50, pays=False),
+        player_pages.Transfer("Wastl", 50, pays=False),
+    ]
+    assert account.left_open == 20
+
+
+@pytest.fixture
+def set_unit():
+    def set_unit(runde: Runde, unit: int) -> None:
+        tariff = runde.tariffs.latest()
+        tariff.pk, tariff.settle_unit = None, unit
+        tariff.save()
+
+    return set_unit
+
+
+# -- the overview page and who may see it ----------------------------------------------------
+
+
+def test_a_spieler_sees_their_own_overview_but_not_anothers(client, history, player_user):
+    club_id = history.runde.club_id
+    client.force_login(player_user)
+
+    own = client.get(home_url(club_id, history.vroni))
+    other = client.get(home_url(club_id, history.hias))
+    other_history = client.get(history_url(club_id, history.hias))
+
+    assert own.status_code == 200
+    assert "Deine Übersicht" in own.text
+    assert "Hias zahlt dir 0,80 €" in own.text
+    assert other.status_code == other_history.status_code == 404
+
+
+@pytest.mark.parametrize("who", ["admin", "scorekeeper"])
+def test_admins_and_schreiber_see_any_player_in_the_third_person(client, history, request, who):
+    client.force_login(request.getfixturevalue(who))
+
+    response = client.get(home_url(history.runde.club_id, history.wastl))
+    listing = client.get(history_url(history.runde.club_id, history.wastl))
+
+    assert response.status_code == listing.status_code == 200
+    assert "Übersicht: Wastl" in response.text
+    assert "Wastl zahlt Vroni 0,40 €" in response.text
+    assert "Wastl zahlt Resi 0,10 €" in response.text
+    assert "-0,50 €" in response.text
+    assert "Spiele von Wastl" in listing.text
+
+
+def test_another_clubs_admin_and_another_clubs_player_are_not_found(client, history, other_admin):
+    other_club = Club.objects.get(name="Kartler Giesing")
+    theirs = other_club.players.get(user=other_admin)
+    client.force_login(other_admin)
+
+    assert client.get(home_url(history.runde.club_id, history.vroni)).status_code == 404
+    assert client.get(history_url(history.runde.club_id, history.vroni)).status_code == 404
+    # Their own club's URL does not reach a player of this one either, and the other way.
+    assert client.get(home_url(other_club.pk, history.vroni)).status_code == 404
+    assert client.get(home_url(other_club.pk, theirs)).status_code == 200
+    client.force_login(history.runde.club.memberships.get(role="admin").user)
+    assert client.get(home_url(history.runde.club_id, theirs)).status_code == 404
+
+
+# -- the history -----------------------------------------------------------------------------
+
+
+def rows_of(response) -> list[tuple[int, int, str, int]]:
+    return [
+        (row.game.evening_id, row.game.number, row.caption, row.amount)
+        for row in response.context["rows"]
+    ]
+
+
+def test_the_history_lists_every_game_played_newest_first_with_the_ledger_amount(
+    client, history, player_user
+):
+    client.force_login(player_user)
+
+    response = client.get(history_url(history.runde.club_id, history.vroni))
+
+    first, second = history.first.pk, history.second.pk
+    assert rows_of(response) == [
+        (second, 1, "Wenz Vroni", 150),
+        (first, 3, "Sauspiel Sepp mit Resi", 10),  # corrected: -10, +10, +10
+        (first, 2, "Herz-Solo Resi", -50),
+        (first, 1, "Sauspiel Vroni mit Hias", 10),
+    ]
+    assert "Deine Spiele" in response.text
+    assert "4 Spiele" in response.text
+    assert "verloren" in response.text  # the corrected game's details
+    assert reverse("evenings:detail", args=[first]) + "#game-3" in response.text
+    assert '<span class="amount big">+1,50 €</span>' in response.text
+    assert '<span class="amount big negative">-0,50 €</span>' in response.text
+
+
+def test_a_player_who_sat_out_a_game_does_not_have_it_in_the_history(
+    client, history, admin, scorekeeper
+):
+    h = history
+    five = evening_services.start_evening(
+        h.runde, [h.wastl, h.sepp, h.vroni, h.hias, h.resi], 0, admin
+    )
+    # Wastl deals and sits out the first game.
+    book(five, admin, type="sauspiel", declarer=history.sepp.pk, partner=history.vroni.pk)
+    client.force_login(scorekeeper)
+
+    wastl = client.get(history_url(history.runde.club_id, history.wastl))
+    sepp = client.get(history_url(history.runde.club_id, history.sepp))
+
+    assert [r[:2] for r in rows_of(wastl)] == [(history.second.pk, 1)]
+    assert rows_of(sepp)[0][:2] == (five.pk, 1)
+
+
+def test_the_history_filters_by_period(client, history, player_user):
+    client.force_login(player_user)
+    url = history_url(history.runde.club_id, history.vroni)
+
+    this_year = client.get(url, {"zeitraum": "dieses-jahr"})
+    last_year_ = client.get(url, {"zeitraum": "letztes-jahr"})
+    nonsense = client.get(url, {"zeitraum": "\x00"})
+
+    assert [r[:2] for r in rows_of(this_year)] == [(history.second.pk, 1)]
+    assert [r[:2] for r in rows_of(last_year_)] == [(history.first.pk, n) for n in (3, 2, 1)]
+    assert len(rows_of(nonsense)) == 4
+    assert '<option value="letztes-jahr" selected>' in last_year_.text
+
+
+def test_the_history_filters_by_runde(client, history, admin, player_user):
+    club = history.runde.club
+    friday = club_services.create_runde(club, "Freitagsrunde", admin)
+    evening = evening_services.start_evening(
+        friday, [history.sepp, history.vroni, history.hias, history.resi], 0, admin
+    )
+    book(evening, admin, type="ramsch", won=False, loser=history.vroni.pk)
+    client.force_login(player_user)
+    url = history_url(club.pk, history.vroni)
+
+    only_friday = client.get(url, {"runde": friday.pk})
+    only_thursday = client.get(url, {"runde": history.runde.pk, "zeitraum": "dieses-jahr"})
+    everything = client.get(url)
+    unknown = client.get(url, {"runde": "99999999999999999999"})
+
+    assert rows_of(only_friday) == [(evening.pk, 1, "Ramsch Vroni", -30)]
+    assert [r[:2] for r in rows_of(only_thursday)] == [(history.second.pk, 1)]
+    assert len(rows_of(everything)) == len(rows_of(unknown)) == 5
+    assert f'<option value="{friday.pk}" selected>' in only_friday.text
+
+
+def test_the_history_pages_fifty_games_at_a_time(client, history, admin, monkeypatch):
+    assert player_pages.GAMES_PER_PAGE == 50
+    monkeypatch.setattr(player_pages, "GAMES_PER_PAGE", 2)
+    client.force_login(admin)
+    url = history_url(history.runde.club_id, history.vroni)
+
+    pages = [client.get(url, {"seite": n, "zeitraum": "alles"}) for n in (1, 2)]
+    beyond = client.get(url, {"seite": "999"})
+    broken = client.get(url, {"seite": "x\x00"})
+
+    first, second = history.first.pk, history.second.pk
+    assert [r[:2] for r in rows_of(pages[0])] == [(second, 1), (first, 3)]
+    assert [r[:2] for r in rows_of(pages[1])] == [(first, 2), (first, 1)]
+    assert "Seite 1 von 2" in pages[0].text
+    assert "?zeitraum=alles&amp;seite=2" in pages[0].text  # the filter stays on
+    assert rows_of(beyond) == rows_of(pages[1])
+    assert rows_of(broken) == rows_of(pages[0])
+
+
+# -- the Runde page --------------------------------------------------------------------------
+
+
+def test_the_runde_page_lists_every_balance_and_marks_ones_own_row(client, history, player_user):
+    client.force_login(player_user)
+
+    response = client.get(reverse("clubs:runde", args=[history.runde.club_id, history.runde.pk]))
+
+    rows = [(b.name, b.games, b.payments, b.total, b.own) for b in response.context["balances"]]
+    assert rows == [
+        ("Vroni", 120, 0, 120, True),
+        ("Resi", 80, -70, 10, False),
+        ("Sepp", -70, 70, 0, False),
+        ("Wastl", -50, 0, -50, False),
+        ("Hias", -80, 0, -80, False),
+    ]
+    text = response.text
+    assert text.count('class="own"') == 1
+    own_row = text.split('<tr class="own">')[1].split("</tr>")[0]
+    assert "Vroni" in own_row and '<span class="you">(du)</span>' in own_row
+    assert "1,20 €" in own_row
+    # A Spieler's own name leads to their overview; the others' do not.
+    assert home_url(history.runde.club_id, history.vroni) in own_row
+    assert home_url(history.runde.club_id, history.hias) not in text
+
+
+def test_the_runde_page_shows_each_evenings_results_newest_first(client, history, admin):
+    client.force_login(admin)
+
+    response = client.get(reverse("clubs:runde", args=[history.runde.club_id, history.runde.pk]))
+
+    evenings = list(response.context["evenings"])
+    assert [e.pk for e in evenings] == [history.second.pk, history.first.pk]
+    assert [e.results for e in evenings] == [
+        [("Vroni", 150), ("Hias", -50), ("Resi", -50), ("Wastl", -50)],
+        [("Resi", 130), ("Hias", -30), ("Vroni", -30), ("Sepp", -70)],
+    ]
+    assert 'Resi <span class="amount">+1,30</span>' in response.text
+    # What the page showed before stays: the tariff, its history, the stats' place.
+    assert "Tarifverlauf" in response.text and "gültig ab" in response.text
+    assert reverse("evenings:runde_csv", args=[history.runde.club_id, history.runde.pk]) in (
+        response.text
+    )
+    assert reverse("clubs:player_home", args=[history.runde.club_id, history.wastl.pk]) in (
+        response.text
+    )
+
+
+def test_the_runde_page_pages_its_evenings(client, history, admin, monkeypatch):
+    monkeypatch.setattr(player_pages, "EVENINGS_PER_PAGE", 1)
+    client.force_login(admin)
+    url = reverse("clubs:runde", args=[history.runde.club_id, history.runde.pk])
+
+    second = client.get(url, {"seite": 2})
+
+    assert [e.pk for e in second.context["evenings"]] == [history.first.pk]
+    assert "Seite 2 von 2" in second.text
+    assert "?seite=1#evenings" in second.text
+
+
+# -- print and CSV ---------------------------------------------------------------------------
+
+
+def test_the_print_view_is_the_paper_block_with_totals_payments_and_a_line_to_sign(
+    client, history, player_user
+):
+    client.force_login(player_user)
+
+    response = client.get(reverse("evenings:print", args=[history.first.pk]))
+
+    assert response.status_code == 200
+    text = response.text
+    assert "Schafkopf-Block" in text
+    assert "Am Tisch: Sepp, Vroni, Hias, Resi" in text
+    assert (
+        history.first.started_at.astimezone(timezone.get_current_timezone()).strftime("%d.%m.%Y")
+        in text
+    )
+    head = text.split("<thead>")[1].split("</thead>")[0]
+    assert [name in head for name in ("Sepp", "Vroni", "Hias", "Resi")] == [True] * 4
+    # Game 2, the Herz-Solo: each column's running total, then what the game brought.
+    row = text.split('<td class="nr">2</td>')[1].split("</tr>")[0]
+    assert "Herz-Solo Resi" in row
+    assert [cell.split("</td>")[0] for cell in row.split('<td class="num">')[1:]] == [
+        '<span class="total">-0,60</span> <span class="delta">-0,50</span>',
+        '<span class="total">-0,40</span> <span class="delta">-0,50</span>',
+        '<span class="total">-0,40</span> <span class="delta">-0,50</span>',
+        '<span class="total">1,40</span> <span class="delta">+1,50</span>',
+    ]
+    assert "<s>Sauspiel Hias mit Vroni</s> · gestrichen" in text
+    foot = text.split("<tfoot>")[1].split("</tfoot>")[0]
+    assert "Zahlungen" in foot and "0,70" in foot and "-0,70" in foot
+    assert '<td class="num">0,60</td>' in foot  # Resi: 1,30 won, 0,70 received
+    assert "Datum, Unterschrift" in text and 'class="sign-line"' in text
+    assert 'class="print-actions no-print"' in text
+
+
+def test_the_evening_screen_links_to_print_and_csv(client, history, player_user):
+    client.force_login(player_user)
+
+    response = client.get(reverse("evenings:detail", args=[history.first.pk]))
+
+    nav = response.text.split('<nav class="evening-actions"')[1].split("</nav>")[0]
+    assert reverse("evenings:print", args=[history.first.pk]) in nav
+    assert reverse("evenings:csv", args=[history.first.pk]) in nav
+
+
+@pytest.fixture
+def five(club, runde, admin, history) -> Evening:
+    """Five at the table on 12.03.2026: Sepp, Vroni, Hias, Resi, Wastl; Sepp deals."""
+    h = history
+    seated = [h.sepp, h.vroni, h.hias, h.resi, h.wastl]
+    evening = evening_services.start_evening(runde, seated, 0, admin)
+    # 1. Sepp deals and sits out: Vroni, Hias, Resi, Wastl play.
+    book(evening, admin, type="sauspiel", declarer=h.vroni.pk, partner=h.wastl.pk)
+    # 2. Vroni deals and sits out; a Herz-Solo of Resi, corrected from won to lost.
+    solo = book(evening, admin, type="farbsolo", declarer=h.resi.pk, suit="herz")
+    lost = GameInput(type="farbsolo", declarer=h.resi.pk, suit="herz", won=False, schneider=True)
+    evening_services.correct_game(evening.pk, solo.pk, lost, admin)
+    # 3. Hias deals; the game is struck, so he deals again: 4. a Ramsch that Sepp loses.
+    struck = book(evening, admin, type="wenz", declarer=h.sepp.pk)
+    evening_services.void_game(evening.pk, struck.pk, admin)
+    book(evening, admin, type="ramsch", won=False, loser=h.sepp.pk)
+    when = timezone.make_aware(datetime(2026, 3, 12, 19, 30))
+    return moved_to(evening, when)
+
+
+def test_the_evening_csv_opens_in_a_german_spreadsheet_byte_for_byte(client, five, player_user):
+    client.force_login(player_user)
+
+    response = client.get(reverse("evenings:csv", args=[five.pk]))
+
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/csv; charset=utf-8"
+    assert response["Content-Disposition"] == (
+        'attachment; filename="donnerstagsrunde-2026-03-12.csv"'
+    )
+    assert response.content == (
+        "\ufeffNr.;Datum;Spiel;Sepp;Vroni;Hias;Resi;Wastl;"
+        "Sepp (Cent);Vroni (Cent);Hias (Cent);Resi (Cent);Wastl (Cent)\r\n"
+        "1;12.03.2026;Sauspiel Vroni mit Wastl · gewonnen;;0,10;-0,10;-0,10;0,10;;10;-10;-10;10\r\n"
+        "2;12.03.2026;Herz-Solo Resi · verloren · Schneider;0,60;;0,60;-1,80;0,60;"
+        "60;;60;-180;60\r\n"
+        "4;12.03.2026;Ramsch Sepp;-0,30;0,10;;0,10;0,10;-30;10;;10;10\r\n"
+    ).encode("utf-8")
+    assert response.content.startswith(b"\xef\xbb\xbf")
+
+
+def test_the_runde_csv_streams_every_game_oldest_first(client, history, five, player_user):
+    # Between the other two evenings, whatever the year the test runs in.
+    five = moved_to(five, history.first.started_at + timedelta(days=30))
+    client.force_login(player_user)
+    url = reverse("evenings:runde_csv", args=[history.runde.club_id, history.runde.pk])
+
+    response = client.get(url)
+
+    assert response.streaming
+    assert response["Content-Disposition"] == 'attachment; filename="donnerstagsrunde.csv"'
+    lines = b"".join(response.streaming_content).decode("utf-8").split("\r\n")
+    assert lines[0] == (
+        "\ufeffNr.;Datum;Spiel;Hias;Resi;Sepp;Vroni;Wastl;"
+        "Hias (Cent);Resi (Cent);Sepp (Cent);Vroni (Cent);Wastl (Cent)"
+    )
+    first_day = export.evening_date(history.first)
+    second_day = export.evening_date(history.second)
+    five_day = export.evening_date(five)
+    assert [tuple(line.split(";")[:2]) for line in lines[1:-1]] == [
+        *((n, first_day) for n in ("1", "2", "3")),
+        *((n, five_day) for n in ("1", "2", "4")),
+        ("1", second_day),
+    ]
+    assert lines[3] == (
+        f"3;{first_day};Sauspiel Sepp mit Resi · verloren;0,10;-0,10;-0,10;0,10;;10;-10;-10;10;"
+    )
+    assert lines[-2].endswith(";-0,50;-0,50;;1,50;-0,50;-50;-50;;150;-50")
+    assert lines[-1] == ""
+
+
+def test_a_name_a_spreadsheet_would_run_as_a_formula_is_written_as_text(club, runde, admin):
+    assert export.as_text("=HYPERLINK(1)") == "'=HYPERLINK(1)"
+    assert export.as_text("@Loisl") == "'@Loisl"
+    assert export.as_text("Vroni") == "Vroni"
+    assert (export.decimal_comma(123456), export.decimal_comma(-5)) == ("1234,56", "-0,05")
+    people = [club.players.get()] + [
+        Player.objects.create(club=club, name=n) for n in ("=1+1", "Sepp", "Vroni")
+    ]
+    evening = evening_services.start_evening(runde, people, 0, admin)
+
+    header = next(export.evening_lines(evening))
+
+    assert header.startswith("\ufeffNr.;Datum;Spiel;Resi;'=1+1;Sepp;Vroni;")
+
+
+# -- what the pages cost ---------------------------------------------------------------------
+
+
+def queries_of(client, url: str) -> int:
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(url).status_code == 200, url
+    return len(queries)
+
+
+def test_the_player_and_runde_pages_cost_the_same_queries_at_10_and_at_1000_evenings(
+    client, history, admin, player_user
+):
+    """Evenings, seats, one game each and the evenings' totals made in bulk: the pages'
+    queries must not grow with them."""
+    h = history
+    seated = [h.sepp, h.vroni, h.hias, h.resi]
+
+    def evenings(count: int) -> None:
+        now = timezone.now()
+        made = Evening.objects.bulk_create(
+            Evening(
+                runde=h.runde,
+                tariff=h.runde.tariff,
+                started_by=admin,
+                status="closed",
+                started_at=now - timedelta(days=n),
+            )
+            for n in range(count)
+        )
+        Seat.objects.bulk_create(
+            Seat(evening=e, player=p, position=i) for e in made for i, p in enumerate(seated)
+        )
+        Game.objects.bulk_create(
+            Game(
+                evening=e,
+                number=1,
+                key=uuid.uuid4(),
+                dealer=h.sepp,
+                type="ramsch",
+                loser=h.vroni,
+                seating=[p.pk for p in seated],
+                created_by=admin,
+            )
+            for e in made
+        )
+        EveningTotal.objects.bulk_create(
+            EveningTotal(evening=e, player=p, kind="game", amount=amount)
+            for e in made
+            for p, amount in zip(seated, (10, -30, 10, 10), strict=True)
+        )
+
+    club_id = h.runde.club_id
+    pages = [
+        reverse("start"),
+        reverse("clubs:runde", args=[club_id, h.runde.pk]),
+        reverse("clubs:runde", args=[club_id, h.runde.pk]) + "?seite=2",
+        home_url(club_id, h.vroni),
+        history_url(club_id, h.vroni),
+        history_url(club_id, h.vroni) + f"?runde={h.runde.pk}&zeitraum=dieses-jahr&seite=2",
+    ]
+    client.force_login(player_user)
+    evenings(10)
+    few = [queries_of(client, url) for url in pages]
+    evenings(990)
+
+    assert Evening.objects.filter(runde=h.runde).count() == 1002
+    assert [queries_of(client, url) for url in pages] == few
+    # Sanity: the bulk evenings are on the pages.
+    listing = client.get(history_url(club_id, h.vroni))
+    assert listing.context["page"].paginator.count == 1004
+    assert len(listing.context["rows"]) == 50
+
+
+def test_the_start_page_queries_do_not_grow_with_the_clubs_of_a_user(client, history, admin):
+    client.force_login(admin)
+    one = queries_of(client, reverse("start"))
+    for n in range(3):
+        other = club_services.create_club(admin, f"Verein {n}")
+        runde = club_services.create_runde(other, "Runde", admin)
+        people = [other.players.get()] + [
+            Player.objects.create(club=other, name=name) for name in ("A", "B", "C")
+        ]
+        evening = evening_services.start_evening(runde, people, 0, admin)
+        book(evening, admin, type="ramsch", won=False, loser=people[1].pk)
+
+    assert queries_of(client, reverse("start")) == one
+    assert get_user_model().objects.get(pk=admin.pk).players.count() == 4

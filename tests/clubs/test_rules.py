@@ -1,0 +1,490 @@
+"""The rules pages: seed 001 with a Runde's tariff (and with the default tariff, without
+login), seed 000's ProHof points.
+
+Every example on them carries its request in the contract's JSON (data-game) and its
+payouts (data-payouts). The tests read the page as HTML, run the engine on each example's
+own request, and compare: the payouts in the attribute, the amounts in the text, the
+Spielwert, the multiplier and the Endwert.
+"""
+
+import json
+import re
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+
+from clubs import services as club_services
+from clubs.models import Player, Tariff
+from evenings import services as evening_services
+from scoring import GameType, ProHofRules, TariffRules, parse_request, score_evening
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# A tariff unlike the default in every value, with both regional rules on.
+OTHER_TARIFF = {
+    "sauspiel": 20,
+    "farbsolo": 60,
+    "wenz": 70,
+    "ramsch": 20,
+    "laufende": 20,
+    "laufende_min": 2,
+    "laufende_max": 14,
+    "laufende_min_wenz": 2,
+    "schneider": 15,
+    "schwarz": 25,
+    "bock": Tariff.Bock.RAMSCH_OR_LOST_SOLO,
+    "jungfrau": True,
+    "settle_unit": 50,
+}
+
+
+# -- reading the page --------------------------------------------------------------------
+
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source"}
+
+
+@dataclass
+class Node:
+    tag: str
+    attrs: dict[str, str]
+    children: list["Node | str"] = field(default_factory=list)
+
+    def text(self) -> str:
+        """The visible text, whitespace collapsed (attributes are not text)."""
+        parts = [c if isinstance(c, str) else c.text() for c in self.children]
+        return re.sub(r"\s+", " ", " ".join(parts)).strip()
+
+    def classes(self) -> set[str]:
+        return set(self.attrs.get("class", "").split())
+
+    def find_all(self, tag: str | None = None, cls: str | None = None, attr: str | None = None):
+        for child in self.children:
+            if isinstance(child, str):
+                continue
+            if (
+                (tag is None or child.tag == tag)
+                and (cls is None or cls in child.classes())
+                and (attr is None or attr in child.attrs)
+            ):
+                yield child
+            yield from child.find_all(tag, cls, attr)
+
+    def find(self, tag: str | None = None, cls: str | None = None) -> "Node":
+        found = list(self.find_all(tag, cls))
+        assert len(found) == 1, f"{len(found)} elements <{tag} class={cls}>"
+        return found[0]
+
+
+class _TreeBuilder(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.root = Node("document", {})
+        self.stack = [self.root]
+
+    def handle_starttag(self, tag, attrs):
+        node = Node(tag, {name: value or "" for name, value in attrs})
+        self.stack[-1].children.append(node)
+        if tag not in VOID:
+            self.stack.append(node)
+
+    def handle_startendtag(self, tag, attrs):
+        self.stack[-1].children.append(Node(tag, {name: value or "" for name, value in attrs}))
+
+    def handle_endtag(self, tag):
+        for depth in range(len(self.stack) - 1, 0, -1):
+            if self.stack[depth].tag == tag:
+                del self.stack[depth:]
+                return
+
+    def handle_data(self, data):
+        self.stack[-1].children.append(data)
+
+
+def parse(html: str) -> Node:
+    builder = _TreeBuilder()
+    builder.feed(html)
+    builder.close()
+    return builder.root
+
+
+def main_of(response) -> Node:
+    assert response.status_code == 200
+    return parse(response.text).find("main")
+
+
+def cents(text: str) -> int:
+    """German euros as the page shows them, read back without the app's formatter:
+    "+1.234,50 €" -> 123450, "-0,80 €" -> -80."""
+    match = re.fullmatch(r"([+-]?)(\d{1,3}(?:\.\d{3})*),(\d\d) €", text)
+    assert match, f"not an amount in euros: {text!r}"
+    sign, euros, rest = match.groups()
+    value = int(euros.replace(".", "")) * 100 + int(rest)
+    return -value if sign == "-" else value
+
+
+@dataclass
+class Shown:
+    """One example element: its request, its payouts, and what its text says."""
+
+    title: str
+    request: dict
+    payouts: dict[str, int]
+    node: Node
+
+
+def examples_of(page: Node) -> list[Shown]:
+    return [
+        Shown(
+            node.find("h3").text(),
+            json.loads(node.attrs["data-game"]),
+            json.loads(node.attrs["data-payouts"]),
+            node,
+        )
+        for node in page.find_all(attr="data-game")
+    ]
+
+
+# -- fixtures ----------------------------------------------------------------------------
+
+
+def change_tariff(runde, admin, **values) -> Tariff:
+    proposed = runde.tariffs.latest()
+    for name, value in values.items():
+        setattr(proposed, name, value)
+    assert club_services.change_tariff(runde, proposed, admin) is not None
+    return runde.tariffs.latest()
+
+
+@pytest.fixture
+def other_tariff(runde, admin) -> Tariff:
+    return change_tariff(runde, admin, **OTHER_TARIFF)
+
+
+def rules_url(club, runde) -> str:
+    return reverse("clubs:rules", args=[club.pk, runde.pk])
+
+
+def rules_page(client, user, club, runde) -> Node:
+    client.force_login(user)
+    return main_of(client.get(rules_url(club, runde)))
+
+
+# -- the examples are the engine's -------------------------------------------------------
+
+
+@pytest.mark.parametrize("tariff", ["default", "other"])
+def test_every_example_shows_what_the_engine_computes_for_its_own_request(
+    client, admin, club, runde, player_user, tariff
+):
+    if tariff == "other":
+        change_tariff(runde, admin, **OTHER_TARIFF)
+    expected_rules = runde.tariffs.latest().rules
+
+    shown = examples_of(rules_page(client, player_user, club, runde))
+
+    assert len(shown) >= 8
+    for example in shown:
+        rules, games, settle_unit = parse_request(example.request)
+        assert (rules, settle_unit) == (expected_rules, None), example.title
+        result = score_evening(rules, games).games[-1]
+        node = example.node
+        assert example.payouts == dict(result.payouts), example.title
+        amounts = {td.attrs["data-player"]: cents(td.text()) for td in node.find_all("td")}
+        assert amounts == dict(result.payouts), example.title
+        assert [th.text() for th in node.find_all("th")] == list(result.payouts)
+        assert cents(node.find(cls="value").text()) == result.value, example.title
+        assert node.find(cls="multiplier").text() == f"×{result.multiplier}", example.title
+        assert cents(node.find(cls="unit").text()) == result.unit, example.title
+        assert sum(amounts.values()) == 0
+
+
+def test_the_examples_show_every_mechanism_under_the_runde_s_tariff(
+    client, admin, club, runde, player_user, other_tariff
+):
+    shown = examples_of(rules_page(client, player_user, club, runde))
+    scored = []
+    for example in shown:
+        rules, games, _ = parse_request(example.request)
+        scored.append((games, score_evening(rules, games).games[-1]))
+    played = [games[-1] for games, _ in scored]
+
+    assert any(g.laufende == 2 and g.type is GameType.SAUSPIEL for g in played)  # threshold
+    assert any(g.laufende == 1 for g in played)  # below it
+    assert any(g.laufende == 14 for g in played)  # the cap, here all 14
+    assert any(g.schneider for g in played) and any(g.schwarz for g in played)
+    assert {g.kontra for g in played} == {0, 1, 2}
+    assert any(g.doubled for g in played)
+    assert {g.won for g in played if g.tout} == {True, False}
+    assert any(g.type is GameType.WENZ for g in played)
+    assert any(g.type is GameType.RAMSCH and g.jungfrauen for g in played)
+    # The Bock examples are the game after the one that starts the Bockrunde.
+    bock = [(games, result) for games, result in scored if result.bock]
+    assert [(g[0].type, g[0].won) for g, _ in bock] == [
+        (GameType.RAMSCH, False),
+        (GameType.WENZ, False),
+    ]
+    assert all(len(games) == 2 for games, _ in bock)
+
+
+def test_a_laufende_cap_below_14_shows_an_example_above_it(client, admin, club, runde, player_user):
+    change_tariff(runde, admin, laufende_max=6)
+
+    shown = {e.title: e for e in examples_of(rules_page(client, player_user, club, runde))}
+
+    above = shown["Sauspiel gewonnen mit 7 Laufenden"]
+    assert cents(above.node.find(cls="value").text()) == 10 + 6 * 10
+    assert "gezahlt werden höchstens 6" in above.node.text()
+
+
+def test_an_example_s_request_gets_its_payouts_from_python_m_scoring(
+    client, admin, club, runde, player_user, other_tariff
+):
+    shown = {e.title: e for e in examples_of(rules_page(client, player_user, club, runde))}
+    bock = shown["Sauspiel als Bockspiel gewonnen"]
+
+    done = subprocess.run(
+        [sys.executable, "-m", "scoring"],
+        input=json.dumps(bock.request).encode(),
+        capture_output=True,
+        cwd=ROOT,
+        timeout=60,
+        check=False,
+    )
+
+    assert (done.returncode, done.stderr) == (0, b"")
+    response = json.loads(done.stdout)
+    assert [game["bock"] for game in response["games"]] == [False, True]
+    assert (
+        response["games"][-1]["payouts"]
+        == bock.payouts
+        == {
+            "Sepp": 40,
+            "Vroni": -40,
+            "Hias": 40,
+            "Resi": -40,
+        }
+    )
+
+
+def test_changing_the_tariff_changes_the_page(client, admin, club, runde, player_user):
+    before = {e.title: e.payouts for e in examples_of(rules_page(client, player_user, club, runde))}
+    change_tariff(runde, admin, sauspiel=50)
+
+    after = {e.title: e.payouts for e in examples_of(rules_page(client, player_user, club, runde))}
+
+    assert before["Sauspiel gewonnen"]["Sepp"] == 10
+    assert after["Sauspiel gewonnen"]["Sepp"] == 50
+    assert before["Farbsolo verloren"] == after["Farbsolo verloren"]
+
+
+# -- the text ----------------------------------------------------------------------------
+
+
+def test_bock_and_jungfrau_are_nowhere_on_the_page_of_a_runde_that_plays_neither(
+    client, club, runde, player_user
+):
+    text = rules_page(client, player_user, club, runde).text()
+
+    assert "bock" not in text.lower()
+    assert "jungfrau" not in text.lower()
+    assert "Sauspiel als Bockspiel gewonnen" not in text
+
+
+def test_bock_and_jungfrau_are_explained_and_shown_when_the_runde_plays_them(
+    client, club, runde, player_user, other_tariff
+):
+    page = rules_page(client, player_user, club, runde)
+    text = page.text()
+    titles = [e.title for e in examples_of(page)]
+
+    assert "Nach einem auslösenden Spiel zählen die nächsten 4 Spiele des Abends doppelt" in text
+    assert "von jedem Ramsch und von jedem verlorenen Solo (Farbsolo oder Wenz)" in text
+    assert "Wer keinen Stich macht, ist Jungfrau und verdoppelt den Ramsch (×2), höchstens 2" in (
+        text
+    )
+    assert ", jede Jungfrau und ein Bockspiel – jedes einmal ×2" in text
+    assert {"Ramsch mit Jungfrau", "Sauspiel als Bockspiel gewonnen"} <= set(titles)
+    assert "Farbsolo als Bockspiel gewonnen" in titles
+
+
+def test_a_runde_with_bock_after_a_ramsch_only_shows_no_jungfrau_and_no_lost_solo(
+    client, admin, club, runde, player_user
+):
+    change_tariff(runde, admin, bock=Tariff.Bock.RAMSCH)
+
+    page = rules_page(client, player_user, club, runde)
+    text = page.text()
+
+    assert "Ausgelöst wird sie von jedem Ramsch." in text
+    assert "verlorenen Solo" not in text
+    assert "jungfrau" not in text.lower()
+    assert [e.title for e in examples_of(page) if "Bock" in e.title] == [
+        "Sauspiel als Bockspiel gewonnen"
+    ]
+
+
+def test_the_runde_s_values_are_filled_in(client, club, runde, player_user, other_tariff):
+    page = rules_page(client, player_user, club, runde)
+    text = page.text()
+
+    assert "Donnerstagsrunde" in page.find("h1").text()
+    values = {
+        div.find("dt").text().split(" ")[0]: div.find("dd").text()
+        for section in page.find_all("section")
+        if section.attrs["id"] in ("spielarten", "schneider")
+        for div in section.find("dl").find_all("div")
+    }
+    assert values["Sauspiel"] == "0,20 €"
+    assert values["Farbsolo"] == "0,60 €"
+    assert values["Wenz"] == "0,70 €"
+    assert values["Ramsch"] == "0,20 €"
+    assert values["Schneider"] == "0,15 €"
+    assert values["Schwarz"] == "0,25 €"
+    assert page.find(cls="laufende-max").text() == "14"
+    assert page.find(cls="laufende-min").text() == "2 Laufenden"
+    assert page.find(cls="laufende-min-wenz").text() == "2 Laufenden"
+    assert page.find(cls="laufende-max-wenz").text() == "4"
+    assert "Diese Runde zählt alle 14 Trümpfe." in text
+    # "3 zahlen für 3", with this Runde's threshold and amount: 2 x 0,20 €.
+    assert "2 Laufende zahlen für 2 Laufende, nicht für einen." in text
+    assert "Bei 0,20 € je Laufendem bringen 2 Laufende also 0,40 €." in text
+    assert "zusammen 0,40 €" in text  # Schneider 0,15 € and Schwarz 0,25 €
+    # The settlement rounds to 50 cents: of 1,35 € owed, 1,00 € is paid.
+    assert page.find(cls="settle-unit").attrs["data-unit"] == "50"
+    assert "Diese Runde rundet auf 50 Cent ab." in text
+    assert "Vorschlag: Resi zahlt Sepp 1,00 €. 0,35 € bleiben offen" in text
+
+
+def test_the_default_tariff_s_page_says_the_seed_s_numbers(client, club, runde, player_user):
+    text = rules_page(client, player_user, club, runde).text()
+
+    for phrase in [
+        "Geier, Farbwenz, Farbgeier, Bettel, Hochzeit und Sie gibt es hier nicht.",
+        "3 Laufende zahlen für 3 Laufende, nicht für einen.",
+        "Bei 0,10 € je Laufendem bringen 3 Laufende also 0,30 €.",
+        "Wer mehr als 8 Laufende hat, bekommt 8 bezahlt.",
+        "zusammen 0,20 €",
+        "Jede dieser Ansagen verdoppelt den ganzen Spielwert",
+        "Eine dritte Kontra-Stufe (Sup oder Hirsch) gibt es nicht.",
+        "je 1 × Endwert",
+        "Die Beträge eines Spiels ergeben zusammen genau null.",
+        "verteilt wird durch Malnehmen mit drei, nie durch Teilen",
+        "Ein Sauspiel ist als die ganze Zahl 10 gespeichert, in Cent",
+        "Diese Runde rechnet auf den Cent genau ab.",
+        "Vorschlag: Resi zahlt Sepp 1,35 €.",
+    ]:
+        assert phrase in text
+    assert "bleiben offen" not in text
+
+
+# -- who sees it -------------------------------------------------------------------------
+
+
+def test_every_member_sees_the_rules_of_their_runde(client, club, runde, player_user, admin):
+    for user in (player_user, admin):
+        client.force_login(user)
+        assert client.get(rules_url(club, runde)).status_code == 200
+
+
+def test_the_rules_of_a_runde_of_another_club_are_a_404(client, club, runde, other_admin):
+    client.force_login(other_admin)
+    own_club = other_admin.memberships.get().club
+
+    assert client.get(rules_url(club, runde)).status_code == 404
+    assert client.get(reverse("clubs:rules", args=[own_club.pk, runde.pk])).status_code == 404
+
+
+def test_the_default_rules_and_the_prohof_page_need_no_login(client, db):
+    default = client.get(reverse("clubs:rules_default"))
+    prohof = client.get(reverse("clubs:rules_prohof"))
+
+    assert (default.status_code, prohof.status_code) == (200, 200)
+    shown = examples_of(main_of(default))
+    for example in shown:
+        rules, _games, _ = parse_request(example.request)
+        assert rules == TariffRules()
+    assert shown[0].payouts == {"Sepp": 10, "Vroni": -10, "Hias": 10, "Resi": -10}
+    text = main_of(default).text()
+    assert "voreingestellt ist auf den Cent" in text
+    assert "bock" not in text.lower() and "jungfrau" not in text.lower()
+
+
+def test_the_runde_page_the_evening_and_the_tariff_editor_link_to_the_rules(
+    client, admin, club, runde
+):
+    players = [Player.objects.create(club=club, name=n) for n in ("Sepp", "Vroni", "Hias")]
+    players.append(club.players.get(user=admin))
+    evening = evening_services.start_evening(runde, players, 0, admin)
+    client.force_login(admin)
+    link = f'href="{rules_url(club, runde)}"'
+
+    for url in (
+        reverse("clubs:runde", args=[club.pk, runde.pk]),
+        reverse("evenings:detail", args=[evening.pk]),
+        reverse("clubs:tariff", args=[club.pk, runde.pk]),
+    ):
+        assert link in client.get(url).text, url
+
+
+# -- ProHof (seed 000) -------------------------------------------------------------------
+
+
+def test_the_prohof_page_shows_the_seed_s_examples_with_the_engine_s_points(client, db):
+    page = main_of(client.get(reverse("clubs:rules_prohof")))
+    shown = examples_of(page)
+
+    assert len(shown) == 19
+    for example in shown:
+        rules, games, _ = parse_request(example.request)
+        assert rules == ProHofRules()
+        result = score_evening(rules, games).games[-1]
+        assert example.payouts == dict(result.payouts)
+        points = {td.attrs["data-player"]: int(td.text()) for td in example.node.find_all("td")}
+        assert points == dict(result.payouts)
+        assert int(example.node.find(cls="value").text()) == result.value
+        assert min(points.values()) == 0  # credited, never deducted
+    seed_points = [
+        int(re.findall(r"(\d+) Punkte", e.node.find(cls="seed").text())[-1]) for e in shown[4:17]
+    ]
+    # The seed's one-line examples, "Solo mit 61 Punkten ... 50 Punkte" to "Rufspiel ...
+    # Schwarz 50 Punkte": all as the engine counts them but "Wenz mit Vieren".
+    engine_points = [int(e.node.find(cls="value").text()) for e in shown[4:17]]
+    assert [(s, p) for s, p in zip(seed_points, engine_points, strict=True) if s != p] == [
+        (100, 90)
+    ]
+
+
+def test_the_prohof_page_says_which_seed_example_contradicts_its_rule_list(client, db):
+    page = main_of(client.get(reverse("clubs:rules_prohof")))
+    text = page.text()
+
+    assert (
+        "„Wenz gewonnen mit 4 Laufenden, Schneider angesagt und Schwarz“ soll dort 100 Punkte "
+        "bringen. Nach der Liste sind es 90. Es gilt die Liste"
+    ) in text
+    wenz = next(e for e in examples_of(page) if "contradicts" in e.node.classes())
+    assert "Wenz 20 + angesagt 10 + 4 Laufende 40 + Schneider 10 + Schwarz 10 = 90 Punkte" in (
+        wenz.node.text()
+    )
+    assert wenz.payouts == {"Sepp": 0, "Vroni": 270, "Hias": 0, "Resi": 0}
+
+
+def test_the_prohof_page_gives_the_points_of_the_rule_list(client, db):
+    text = main_of(client.get(reverse("clubs:rules_prohof"))).text()
+
+    for phrase in [
+        "Rufspiel 10",
+        "Über-Kreuz-Spiel 10",
+        "Wenz 20",
+        "Solo jede Farbe 30",
+        "Schneider angesagt +10",
+        "Tout Schwarz angesagt +20",
+        "Es gibt kein Kontra und damit auch kein Re",
+        "Abgezogen wird nie etwas",
+    ]:
+        assert phrase in text

@@ -1,0 +1,415 @@
+"""A Runde's statistics and balance plot (clubs.stats), against a small history computed
+by hand, and its cost against a long one.
+
+The history (tariff: Sauspiel 0,10, Solo and Wenz 0,50, Ramsch 0,10, Laufende from 3 at
+0,10, Schneider and Schwarz 0,10 each, Bock after every Ramsch for 4 games, Jungfrau on):
+
+A, 6 March 2025, Vroni, Hias, Resi, Sepp (all four play every game)
+  1 Sauspiel Vroni + Resi won          Vroni +10, Resi +10, Hias -10, Sepp -10
+  2 Sauspiel Hias + Sepp lost          Hias -10, Sepp -10, Vroni +10, Resi +10
+  3 Farbsolo Sepp won                  Sepp +150, the others -50
+  4 Wenz Vroni lost                    Vroni -150, the others +50
+  5 Sauspiel Resi + Vroni won, struck  counts for nothing
+  totals: Sepp +180, Vroni -180, Hias -20, Resi +20
+
+B, 5 February 2026, Sepp, Vroni, Hias, Resi, Wastl (the dealer sits out)
+  1 Ramsch (V H R W), Hias loses, Wastl Jungfrau: 10 x2 = 20   Hias -60, V R W +20
+  2 Bock: Sauspiel (H R W S) Hias + Wastl won: 20              Hias, Wastl +20, Resi, Sepp -20
+  3 Bock: Farbsolo Tout (R W S V) Resi won: 70 x2 x2 = 280     Resi +840, W S V -280
+  4 Bock: Sauspiel (W S V H) Sepp + Vroni lost, corrected to
+          Sepp + Hias won with 3 Laufende: 40 x2 = 80          Sepp, Hias +80, Wastl, Vroni -80
+  5 Bock: Sauspiel (S V H R) Vroni + Resi won: 20              Vroni, Resi +20, Sepp, Hias -20
+  6 Wenz (V H R W) Wastl won: 50                               Wastl +150, V H R -50
+  totals: Sepp -240, Vroni -370, Hias -30, Resi +810, Wastl -170
+
+C, 2 April 2026, Vroni, Hias, Resi, Sepp
+  1 Sauspiel Hias + Sepp won           Hias +10, Sepp +10, Vroni -10, Resi -10
+  Vroni pays Sepp 0,10                 payments: Vroni +10, Sepp -10
+
+Balances after it all: Sepp -60, Vroni -550, Hias -40, Resi +820, Wastl -170.
+"""
+
+import re
+import uuid
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+from django.db import connection
+from django.template.loader import render_to_string
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from clubs import periods
+from clubs import services as clubs
+from clubs.models import Player
+from clubs.stats import runde_stats
+from evenings import services
+from evenings.models import Evening, EveningTotal, Game, Seat
+from evenings.services import GameInput
+
+BERLIN = ZoneInfo("Europe/Berlin")
+NOW = datetime(2026, 6, 15, 20, 0, tzinfo=BERLIN)
+THIS_YEAR, LAST_YEAR, EVERYTHING = periods.periods(NOW)
+NAMES = ["Sepp", "Vroni", "Hias", "Resi", "Wastl"]
+FOUR = NAMES[:4]
+
+
+@pytest.fixture
+def players(club):
+    existing = {p.name: p for p in club.players.all()}  # Resi founded the club
+    return {
+        name: existing.get(name) or Player.objects.create(club=club, name=name) for name in NAMES
+    }
+
+
+@pytest.fixture
+def bock_runde(runde):
+    """The Runde with Bock after every Ramsch and Jungfrau, for evenings started from now."""
+    tariff = runde.tariffs.latest()
+    tariff.bock, tariff.jungfrau = "ramsch", True
+    tariff.pk = None
+    tariff.save()
+    return runde
+
+
+def start(runde, players, names, when, by):
+    evening = services.start_evening(runde, [players[n] for n in names], 0, by)
+    Evening.objects.filter(pk=evening.pk).update(started_at=when)
+    return evening
+
+
+def book(evening, data, by):
+    game, created = services.book_game(evening.pk, uuid.uuid4(), data, by)
+    assert created
+    return game
+
+
+def sauspiel(declarer, partner, won=True, **more):
+    return GameInput("sauspiel", declarer=declarer.pk, partner=partner.pk, won=won, **more)
+
+
+@pytest.fixture
+def history(bock_runde, players, admin):
+    p = players
+    sepp, vroni, hias, resi, wastl = (p[n] for n in NAMES)
+
+    a = start(bock_runde, p, FOUR, datetime(2025, 3, 6, 19, tzinfo=BERLIN), admin)
+    book(a, sauspiel(vroni, resi), admin)
+    book(a, sauspiel(hias, sepp, won=False), admin)
+    book(a, GameInput("farbsolo", declarer=sepp.pk, suit="eichel", won=True), admin)
+    book(a, GameInput("wenz", declarer=vroni.pk, won=False), admin)
+    struck = book(a, sauspiel(resi, vroni), admin)
+    services.void_game(a.pk, struck.pk, admin)
+
+    b = start(bock_runde, p, NAMES, datetime(2026, 2, 5, 19, tzinfo=BERLIN), admin)
+    book(b, GameInput("ramsch", won=False, loser=hias.pk, jungfrauen=(wastl.pk,)), admin)
+    book(b, sauspiel(hias, wastl), admin)
+    book(b, GameInput("farbsolo", declarer=resi.pk, suit="herz", won=True, tout=True), admin)
+    wrong = book(b, sauspiel(sepp, vroni, won=False), admin)
+    book(b, sauspiel(vroni, resi), admin)
+    book(b, GameInput("wenz", declarer=wastl.pk, won=True), admin)
+    services.correct_game(b.pk, wrong.pk, sauspiel(sepp, hias, laufende=3), admin)
+
+    c = start(bock_runde, p, FOUR, datetime(2026, 4, 2, 19, tzinfo=BERLIN), admin)
+    book(c, sauspiel(hias, sepp), admin)
+    services.record_payment(c.pk, vroni.pk, sepp.pk, 10, admin)
+
+    # The hand computation above rests on these: B's games 2 to 5 are the Bock games.
+    assert list(b.games.values_list("bock", flat=True)) == [False, True, True, True, True, False]
+    assert services.standing(b) == {
+        sepp.pk: -240,
+        vroni.pk: -370,
+        hias.pk: -30,
+        resi.pk: 810,
+        wastl.pk: -170,
+    }
+    return a, b, c
+
+
+def by_name(stats):
+    return {one.player.name: one for one in stats["players"]}
+
+
+def declared(one):
+    """{kind: (games, won, lost, per cent won)} of what a player announced."""
+    return {k.label: (k.games, k.won, k.lost, k.share_won) for k in one.declared}
+
+
+def finals(svg: str) -> dict[int, int]:
+    return {
+        int(player): int(final)
+        for player, final in re.findall(r'data-player="(\d+)" data-final="(-?\d+)"', svg)
+    }
+
+
+def end_of(path: str) -> tuple[int, int]:
+    """Where a line's path ends: it starts with an absolute move, then steps relatively."""
+    x, y = map(int, re.match(r"M(-?\d+) (-?\d+)", path).groups())
+    for move, delta in re.findall(r"([hv])(-?\d+)", path):
+        x, y = (x + int(delta), y) if move == "h" else (x, y + int(delta))
+    return x, y
+
+
+# -- the statistics --------------------------------------------------------------------------
+
+
+def test_every_player_is_counted_as_computed_by_hand(history, bock_runde):
+    stats = runde_stats(bock_runde, EVERYTHING, NOW)
+
+    players = by_name(stats)
+    assert list(players) == ["Hias", "Resi", "Sepp", "Vroni", "Wastl"]
+    assert (stats["games"], stats["evenings"]) == (11, 3)
+    counted = {
+        name: (one.evenings, one.played, one.bock, one.ramsch, one.ramsch_lost, one.jungfrauen)
+        for name, one in players.items()
+    }
+    assert counted == {
+        # evenings, games (the struck one not counted), Bock games, Ramsch, lost, Jungfrauen
+        "Sepp": (3, 9, 4, 0, 0, 0),
+        "Vroni": (3, 10, 3, 1, 0, 0),
+        "Hias": (3, 10, 3, 1, 1, 0),
+        "Resi": (3, 10, 3, 1, 0, 0),
+        "Wastl": (1, 5, 3, 1, 0, 1),
+    }
+
+
+def test_games_announced_count_by_type_with_the_share_won(history, bock_runde):
+    players = by_name(runde_stats(bock_runde, EVERYTHING, NOW))
+
+    #                   Sauspiel          Farbsolo         Wenz             Tout
+    assert declared(players["Hias"]) == {
+        "Sauspiel": (3, 2, 1, 67), "Farbsolo": (0, 0, 0, None), "Wenz": (0, 0, 0, None),
+        "Tout": (0, 0, 0, None),
+    }  # fmt: skip
+    assert declared(players["Vroni"]) == {
+        "Sauspiel": (2, 2, 0, 100), "Farbsolo": (0, 0, 0, None), "Wenz": (1, 0, 1, 0),
+        "Tout": (0, 0, 0, None),
+    }  # fmt: skip
+    # The corrected game counts as corrected: Sepp's lost Sauspiel became a won one.
+    assert declared(players["Sepp"]) == {
+        "Sauspiel": (1, 1, 0, 100), "Farbsolo": (1, 1, 0, 100), "Wenz": (0, 0, 0, None),
+        "Tout": (0, 0, 0, None),
+    }  # fmt: skip
+    # The struck Sauspiel was Resi's: she has announced only her Tout.
+    assert declared(players["Resi"]) == {
+        "Sauspiel": (0, 0, 0, None), "Farbsolo": (1, 1, 0, 100), "Wenz": (0, 0, 0, None),
+        "Tout": (1, 1, 0, 100),
+    }  # fmt: skip
+    assert declared(players["Wastl"])["Wenz"] == (1, 1, 0, 100)
+
+
+def test_best_and_worst_evening_are_the_game_totals_with_their_date(history, bock_runde):
+    a, b, c = history
+
+    players = by_name(runde_stats(bock_runde, EVERYTHING, NOW))
+
+    def best_worst(name):
+        one = players[name]
+        return (one.best.evening_id, one.best.amount), (one.worst.evening_id, one.worst.amount)
+
+    assert best_worst("Sepp") == ((a.pk, 180), (b.pk, -240))
+    # Payments don't make an evening better: Vroni's C was -0,10 in games.
+    assert best_worst("Vroni") == ((c.pk, -10), (b.pk, -370))
+    assert best_worst("Hias") == ((c.pk, 10), (b.pk, -30))
+    assert best_worst("Resi") == ((b.pk, 810), (c.pk, -10))
+    assert best_worst("Wastl") == ((b.pk, -170), (b.pk, -170))
+    assert timezone.localtime(players["Sepp"].best.started_at).date().isoformat() == "2025-03-06"
+
+
+def test_the_period_counts_only_its_evenings(history, bock_runde):
+    a, b, c = history
+
+    last_year = by_name(runde_stats(bock_runde, LAST_YEAR, NOW))
+    this_year = by_name(runde_stats(bock_runde, THIS_YEAR, NOW))
+
+    assert {n: one.played for n, one in last_year.items()} == {
+        "Hias": 4, "Resi": 4, "Sepp": 4, "Vroni": 4
+    }  # fmt: skip
+    assert declared(last_year["Hias"])["Sauspiel"] == (1, 0, 1, 0)
+    assert (last_year["Resi"].best.amount, last_year["Resi"].worst.amount) == (20, 20)
+    assert {n: one.played for n, one in this_year.items()} == {
+        "Hias": 6, "Resi": 6, "Sepp": 5, "Vroni": 6, "Wastl": 5
+    }  # fmt: skip
+    assert declared(this_year["Hias"])["Sauspiel"] == (2, 2, 0, 100)
+    assert (this_year["Sepp"].best.evening_id, this_year["Sepp"].best.amount) == (c.pk, 10)
+
+
+def test_a_period_without_games_says_so(history, bock_runde):
+    later = periods.periods(NOW + timedelta(days=365 * 2))[0]  # 2028
+
+    stats = runde_stats(bock_runde, later, NOW)
+    html = render_to_string("clubs/_runde_stats.html", {"stats": stats})
+
+    assert stats["players"] == [] and stats["plot"] is None
+    assert "In diesem Zeitraum hat die Runde keine Spiele." in html
+    assert "<svg" not in html
+
+
+# -- the plot --------------------------------------------------------------------------------
+
+
+def test_the_plot_has_a_line_per_player_ending_at_their_balance(history, bock_runde, players):
+    p = players
+
+    plot = runde_stats(bock_runde, EVERYTHING, NOW)["plot"]
+
+    assert finals(plot.svg) == {
+        p["Sepp"].pk: -60, p["Vroni"].pk: -550, p["Hias"].pk: -40, p["Resi"].pk: 820,
+        p["Wastl"].pk: -170,
+    }  # fmt: skip
+    # The legend's order: the highest balance first.
+    assert [line.player.name for line in plot.series] == ["Resi", "Hias", "Sepp", "Wastl", "Vroni"]
+    # Every line runs to the right edge; a higher balance ends higher up (a smaller y).
+    ends = [end_of(line.path) for line in plot.series]
+    assert {x for x, _y in ends} == {356}
+    assert [y for _x, y in ends] == sorted(y for _x, y in ends) and len(set(ends)) == 5
+    assert plot.svg.count("data-player=") == 5
+
+
+def test_a_period_starts_each_line_at_the_balance_before_it(history, bock_runde, players):
+    p = players
+
+    plot = runde_stats(bock_runde, THIS_YEAR, NOW)["plot"]
+
+    assert {line.player.name: line.opening for line in plot.series} == {
+        "Sepp": 180, "Vroni": -180, "Hias": -20, "Resi": 20, "Wastl": 0
+    }  # fmt: skip
+    # The real balance at the end, as over everything.
+    assert finals(plot.svg) == {
+        p["Sepp"].pk: -60, p["Vroni"].pk: -550, p["Hias"].pk: -40, p["Resi"].pk: 820,
+        p["Wastl"].pk: -170,
+    }  # fmt: skip
+    # Those with a balance start at the left edge; Wastl, new, at his first evening.
+    starts = {line.player.name: line.path.split(" ")[0] for line in plot.series}
+    assert starts["Sepp"] == starts["Vroni"] == "M4"
+    assert starts["Wastl"] != "M4"
+
+
+def test_last_year_ends_with_the_balance_at_its_end(history, bock_runde, players):
+    plot = runde_stats(bock_runde, LAST_YEAR, NOW)["plot"]
+
+    assert {line.player.name: line.final for line in plot.series} == {
+        "Sepp": 180, "Resi": 20, "Hias": -20, "Vroni": -180
+    }  # fmt: skip
+    assert plot.label.endswith("01.01.2025 bis 31.12.2025")
+
+
+def test_the_plot_is_labelled_for_screen_readers_and_has_axes_in_euros(history, bock_runde):
+    stats = runde_stats(bock_runde, EVERYTHING, NOW)
+    svg = str(stats["plot"].svg)
+
+    assert re.match(r'<svg [^>]*role="img" aria-label="Verlauf der Kontostände von 5 Spielern', svg)
+    assert "<title>Verlauf der Kontostände von 5 Spielern" in svg
+    # Balances from -5,50 € to 8,30 €: round steps of 5 €, zero among them.
+    labels = re.findall(r"<text x=\"\d+\" y=\"\d+\">([^<]*)</text>", svg)
+    assert labels == ["-10,00 €", "-5,00 €", "0,00 €", "5,00 €", "10,00 €"]
+    # From March 2025 to June 2026: the dates along the bottom are months, a year at January.
+    assert re.findall(r'fill="#6b675e">([^<]*)</text>', svg)[:3] == ["Apr", "Jul", "Okt"]
+    assert "2026" in svg
+
+
+def test_a_name_is_escaped_in_the_plot_and_the_statistics(bock_runde, club, admin):
+    sepp = Player.objects.create(club=club, name="<b>Sepp</b>")
+    others = [Player.objects.create(club=club, name=n) for n in ("Vroni", "Hias", "Kathi")]
+    evening = services.start_evening(bock_runde, [sepp, *others], 0, admin)
+    book(evening, sauspiel(sepp, others[1]), admin)
+
+    stats = runde_stats(bock_runde, EVERYTHING)
+    html = render_to_string("clubs/_runde_stats.html", {"stats": stats})
+
+    assert "<b>Sepp</b>" not in html
+    assert "<title>&lt;b&gt;Sepp&lt;/b&gt;: 0,10 €</title>" in stats["plot"].svg
+    assert html.count("&lt;b&gt;Sepp&lt;/b&gt;") == 4  # plot, legend, table, statistics
+
+
+# -- the template ----------------------------------------------------------------------------
+
+
+def test_the_template_shows_the_filter_the_plot_and_the_numbers(history, bock_runde):
+    stats = runde_stats(bock_runde, THIS_YEAR, NOW)
+
+    html = render_to_string("clubs/_runde_stats.html", {"stats": stats})
+
+    current = re.findall(r'<a href="\?zeitraum=([a-z-]+)#statistik" aria-current="page">', html)
+    assert current == ["dieses-jahr"]
+    assert 'href="?zeitraum=letztes-jahr#statistik">letztes Jahr</a>' in html
+    assert html.count('<svg class="balance-plot"') == 1
+    assert "2 Abende · 7 Spiele" in html
+    # Resi's best evening this year: 8,10 € on 5 February, a link to that evening.
+    b = history[1]
+    assert re.search(rf'Bester Abend</dt><dd><span class="amount">8,10 €</span> '
+                     rf'<a href="/abend/{b.pk}/">05.02.2026</a>', html)  # fmt: skip
+    # Bock games and Jungfrauen were played: their rows are shown.
+    assert html.count("<dt>davon Bockspiele</dt>") == html.count("<h4>") == 5
+    last_year = runde_stats(bock_runde, LAST_YEAR, NOW)
+    assert not last_year["bock"] and not last_year["jungfrauen"]
+    quiet = render_to_string("clubs/_runde_stats.html", {"stats": last_year})
+    assert "Bockspiele" not in quiet and "Jungfrau" not in quiet
+    # The data table beside the plot: the balance at the start and at the end.
+    assert re.search(r'<th scope="row">Vroni</th>\s*<td class="amount negative">-1,80 €</td>'
+                     r'\s*<td class="amount negative">-5,50 €</td>', html)  # fmt: skip
+    # The page's CSP allows no inline style and no script.
+    assert "style=" not in html and "<script" not in html
+    # Over everything every line starts at zero: the table shows only the end.
+    everything = render_to_string(
+        "clubs/_runde_stats.html", {"stats": runde_stats(bock_runde, EVERYTHING, NOW)}
+    )
+    assert everything.count('<th scope="col">am ') == 1
+
+
+# -- the cost --------------------------------------------------------------------------------
+
+
+def long_history(runde, players, admin, evenings: int) -> None:
+    """`evenings` evenings of four, two games each (a Sauspiel and a Ramsch with a
+    Jungfrau), with their evening totals, in bulk."""
+    four = [players[n] for n in FOUR]
+    seating = [p.pk for p in four]
+    tariff = runde.tariffs.latest()
+    first = NOW - timedelta(days=7 * evenings)
+    made = Evening.objects.bulk_create(
+        Evening(runde=runde, tariff=tariff, started_at=first + timedelta(days=7 * i),
+                started_by=admin, status=Evening.Status.CLOSED, share_token=None)
+        for i in range(evenings)
+    )  # fmt: skip
+    Seat.objects.bulk_create(
+        Seat(evening=e, player=p, position=i) for e in made for i, p in enumerate(four)
+    )
+    Game.objects.bulk_create(
+        game
+        for e in made
+        for game in (
+            Game(evening=e, number=1, key=uuid.uuid4(), dealer=four[3], seating=seating,
+                 type="sauspiel", declarer=four[0], partner=four[1], won=True, created_by=admin),
+            Game(evening=e, number=2, key=uuid.uuid4(), dealer=four[0], seating=seating,
+                 type="ramsch", loser=four[2], jungfrauen=[four[3].pk], created_by=admin),
+        )
+    )  # fmt: skip
+    amounts = (30, 30, -70, 10)  # +10 +10 -10 -10, then Ramsch +20 +20 -60 +20
+    EveningTotal.objects.bulk_create(
+        EveningTotal(evening=e, player=p, kind="game", amount=amount)
+        for e in made
+        for p, amount in zip(four, amounts, strict=True)
+    )
+
+
+@pytest.mark.parametrize("period", [EVERYTHING, THIS_YEAR], ids=lambda p: p.key)
+def test_the_queries_do_not_grow_with_the_history(bock_runde, players, admin, period):
+    def queries(runde):
+        with CaptureQueriesContext(connection) as captured:
+            stats = runde_stats(runde, period, NOW)
+            render_to_string("clubs/_runde_stats.html", {"stats": stats})
+        return len(captured), stats
+
+    long_history(bock_runde, players, admin, 10)
+    few, small = queries(bock_runde)
+    other = clubs.create_runde(bock_runde.club, "Lange Runde", admin)
+    long_history(other, players, admin, 1000)
+    many, big = queries(other)
+
+    assert few == many <= 5
+    assert big["games"] > small["games"] > 0
+    sepp = by_name(big)["Sepp"]
+    assert sepp.played == 2 * big["evenings"] and sepp.sauspiel.won == big["evenings"]
+    assert by_name(big)["Resi"].jungfrauen == big["evenings"]
