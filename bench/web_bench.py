@@ -330,16 +330,25 @@ def scale_rows(history_games: int) -> list[tuple[str, str]]:
     big.force_login(admin)
     small.force_login(small_admin)
     pages = [
-        ("Runde page", "/verein/{c}/runde/{r}/"),
+        ("start page (a player of 5 Runden)", "/"),
+        ("Runde page with statistics and plot", "/verein/{c}/runde/{r}/"),
         ("Runde balances", "/verein/{c}/runde/{r}/konten/"),
+        ("a player's home", "/verein/{c}/spieler/{p}/uebersicht/"),
+        ("a player's history, page 1", "/verein/{c}/spieler/{p}/verlauf/"),
+        ("the rules page", "/verein/{c}/runde/{r}/regeln/"),
         ("evening page (60 games)", "/abend/{e}/"),
         ("evening history", "/abend/{e}/verlauf/"),
+        ("evening print", "/abend/{e}/drucken/"),
         ("settlement", "/abend/{e}/abrechnung/"),
     ]
+    me = club.players.get(user=admin)
+    small_me = small_club.players.get(user=small_admin)
     for name, pattern in pages:
-        big_ms, big_q = measure(big, pattern.format(c=club.pk, r=runde.pk, e=evening.pk))
+        url = pattern.format(c=club.pk, r=runde.pk, e=evening.pk, p=me.pk)
+        big_ms, big_q = measure(big, url)
         _ms, small_q = measure(
-            small, pattern.format(c=small_club.pk, r=small_runde.pk, e=small_evening.pk)
+            small,
+            pattern.format(c=small_club.pk, r=small_runde.pk, e=small_evening.pk, p=small_me.pk),
         )
         rows.append(
             (f"{name}: 10 years / one evening", f"{big_ms:.1f} ms, {big_q} / {small_q} queries")

@@ -110,7 +110,7 @@ def runde_detail(request: HttpRequest, club_id: int, runde_id: int) -> HttpRespo
                 if request.GET.get(periods.PARAMETER) == period.key
                 else ""
             ),
-            "stats": stats.runde_stats(runde, period),
+            "stats": stats.cached_runde_stats(runde, period),
         },
     )
 

@@ -12,6 +12,14 @@ PASSWORD = "Geheim-123-Schafkopf"
 
 
 @pytest.fixture(autouse=True)
+def empty_cache():
+    """Nothing one test computed and cached (the Runde statistics) is seen by the next."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
+@pytest.fixture(autouse=True)
 def fast_password_hasher(settings):
     """Hashing a password the production way costs ~0.3 s; tests make many users."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

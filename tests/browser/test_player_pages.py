@@ -64,6 +64,14 @@ def test_a_spieler_sees_their_balance_their_row_their_history_a_csv_and_the_prin
     no_horizontal_scroll(page)
     assert_accessible(page, "Runde page")
 
+    # 2b. The plot of everyone's balance over time, and her statistics.
+    plot = page.locator("#statistik svg.balance-plot")
+    expect(plot).to_be_visible()
+    assert plot.bounding_box()["width"] <= 390
+    line = plot.locator(f'path[data-player="{players["Vroni"].pk}"]')
+    expect(line).to_have_attribute("data-final", "-40")
+    expect(page.locator("#statistik")).to_contain_text("Vroni")
+
     # 3. The Runde's whole history as CSV, for a German spreadsheet.
     with page.expect_download() as info:
         page.get_by_role("link", name="Alle Spiele als CSV (Tabelle)").click()

@@ -43,7 +43,7 @@ from django.utils import timezone
 from clubs import periods
 from clubs import services as clubs
 from clubs.models import Player
-from clubs.stats import runde_stats
+from clubs.stats import cached_runde_stats, runde_stats
 from evenings import services
 from evenings.models import Evening, EveningTotal, Game, Seat
 from evenings.services import GameInput
@@ -413,3 +413,26 @@ def test_the_queries_do_not_grow_with_the_history(bock_runde, players, admin, pe
     sepp = by_name(big)["Sepp"]
     assert sepp.played == 2 * big["evenings"] and sepp.sauspiel.won == big["evenings"]
     assert by_name(big)["Resi"].jungfrauen == big["evenings"]
+
+
+def test_the_statistics_are_kept_until_the_runde_changes(runde, admin, players, settings):
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                                   "LOCATION": "stats-test"}}  # fmt: skip
+    everything = periods.periods()[-1]
+    seated = [players[name] for name in ("Sepp", "Vroni", "Hias", "Resi")]
+    evening = services.start_evening(runde, seated, 0, admin)
+    p = [x.pk for x in services.next_deal(evening).playing]
+    services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "sauspiel", declarer=p[0], partner=p[2]), admin)  # fmt: skip
+
+    first = cached_runde_stats(runde, everything)
+    with CaptureQueriesContext(connection) as queries:
+        again = cached_runde_stats(runde, everything)
+    assert len(queries) == 1  # the Runde's state, nothing else
+    assert [s.played for s in again["players"]] == [s.played for s in first["players"]]
+
+    p = [x.pk for x in services.next_deal(evening).playing]
+    services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "sauspiel", declarer=p[0], partner=p[2]), admin)  # fmt: skip
+    after = cached_runde_stats(runde, everything)
+    assert sum(s.played for s in after["players"]) == 8  # two games, four players each
