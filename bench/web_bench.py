@@ -48,6 +48,7 @@ os.environ.update(
     LOG_LEVEL="WARNING",
 )
 
+import brotli  # noqa: E402
 import django  # noqa: E402
 
 django.setup()
@@ -195,9 +196,10 @@ def wrk(port: int, scenario: str, clients: list[dict], seconds: int) -> dict:
 
 
 def get(port: int, path: str, client: dict | None = None, method="GET", body=None):
-    """(status, bytes as sent, bytes unpacked, headers) of one request, gzip accepted."""
+    """(status, bytes as sent, bytes unpacked, headers) of one request, gzip and Brotli
+    accepted as a phone's browser does."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-    headers = {"Accept-Encoding": "gzip"}
+    headers = {"Accept-Encoding": "gzip, br"}
     if client:
         headers["Cookie"] = f"sessionid={client['session']}; csrftoken={client['csrf']}"
         headers["X-CSRFToken"] = client["csrf"]
@@ -208,7 +210,14 @@ def get(port: int, path: str, client: dict | None = None, method="GET", body=Non
     response = conn.getresponse()
     raw = response.read()
     conn.close()
-    plain = gzip.decompress(raw) if response.getheader("Content-Encoding") == "gzip" else raw
+    encoding = response.getheader("Content-Encoding")
+    plain = (
+        gzip.decompress(raw)
+        if encoding == "gzip"
+        else brotli.decompress(raw)
+        if encoding == "br"
+        else raw
+    )
     return response.status, len(raw), plain, response
 
 
