@@ -14,12 +14,13 @@ PYTHON ?= $(shell for c in python3.12 python3.13 python3.14 python3 python \
 	$$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null && { echo $$p; break; }; \
 	done)
 
-.PHONY: help run dev password test lint format bench demo clean
+.PHONY: help run dev password backup test lint format bench demo clean
 
 help:
 	@echo "make run    serve the app on http://127.0.0.1:$(PORT) (embedded PostgreSQL unless DATABASE_URL is set)"
 	@echo "make dev    the same data, served with DEBUG and autoreload for development"
 	@echo "make password [user=NAME]   a new password for admin (or NAME), printed once"
+	@echo "make backup the embedded database into var/backup-<date>.dump (README: Backups)"
 	@echo "make test   lint, type checks and the whole test suite"
 	@echo "make lint   ruff and mypy only;  make format  reformat the code"
 	@echo "make bench  the benchmarks in bench/ (needs wrk; BENCH_ARGS=\"--seconds 5 --games 6000\" for a quick run)"
@@ -50,6 +51,12 @@ dev: $(VENV)/.installed var/secret_key
 
 password: $(VENV)/.installed var/secret_key
 	@$(LOCAL) $(PY) manage.py new_password $(user)
+
+# The whole embedded database in pg_dump's custom format (README, "Backups").
+PGBIN = $$($(PY) -c 'import pgserver._commands as c; print(c.POSTGRES_BIN_PATH)')
+backup: $(VENV)/.installed var/secret_key
+	@$(LOCAL) $(SHELL) -c 'f=var/backup-$$(date +%Y%m%d-%H%M%S).dump; \
+		'"$(PGBIN)"'/pg_dump --format=custom --file=$$f "$$DATABASE_OWNER_URL" && echo "$$f"'
 
 lint: $(VENV)/.installed
 	$(PY) -m ruff check .

@@ -18,6 +18,10 @@ import sys
 import tempfile
 import warnings
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+# The embedded server's role for the app (config/roles.py); its superuser owns the tables.
+APP_ROLE = "schafkopf_app"
 
 
 def _forget_dead_handles(pgdata: Path) -> None:
@@ -47,6 +51,19 @@ def _run(command: list[str], env: dict[str, str]) -> int:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, lambda signum, frame: child.send_signal(signum))
     return child.wait()
+
+
+def _roles(server) -> dict[str, str]:
+    """The two connection URLs of config/roles.py: the server's superuser owns the
+    tables and migrates; the app connects as a plain role (made here, once)."""
+    server.psql(
+        f"DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '{APP_ROLE}') "
+        f"THEN CREATE ROLE {APP_ROLE} LOGIN; END IF; END $$;"
+    )
+    owner = server.get_uri()
+    parts = urlsplit(owner)
+    app = urlunsplit(parts._replace(netloc=f"{APP_ROLE}@{parts.hostname or ''}"))
+    return {"DATABASE_URL": app, "DATABASE_OWNER_URL": owner}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -83,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
 
     server = pgserver.get_server(pgdata, cleanup_mode=cleanup_mode)
     try:
-        env["DATABASE_URL"] = server.get_uri()
+        env.update(_roles(server))
         return _run(command, env)
     finally:
         server.cleanup()

@@ -201,7 +201,11 @@ class Game(models.Model):
 
 
 class Change(models.Model):
-    """Who did what to an evening, when, and what it was before and after."""
+    """Who did what to an evening, when, and what it was before and after.
+
+    A game's changes tell what it was at any moment: booked as `after`, corrected from
+    `before` to `after`, voided or undone (`before`: what it was), restored (`after`).
+    """
 
     class Kind(models.TextChoices):
         START = "start", _("Abend begonnen")
@@ -227,6 +231,10 @@ class Change(models.Model):
     # The evening's version this change made (Evening.version after it): a phone that has
     # seen version v is sent only what changes after v touched. None: made no new version.
     version = models.PositiveIntegerField(null=True, blank=True)
+    # The hash chain of the evening's changes (migration 0009): a SHA-256 over this
+    # change's content and the previous change's digest, set by the database on insert.
+    # Changes are append-only; an edit made past that shows in verify_ledger.
+    digest = models.CharField(max_length=64, default="", editable=False)
 
     class Meta:
         ordering = ["at", "pk"]

@@ -2,13 +2,62 @@
 is Resi, with the Runde "Donnerstagsrunde" and Hias as its Schreiber; Sepp is a user of
 no club. Modules add the people and evenings they need."""
 
+import os
+
 import pytest
 from django.contrib.auth import get_user_model
+from django.db import transaction
 
 from clubs import services
 from clubs.models import Membership
+from config import roles
 
 PASSWORD = "Geheim-123-Schafkopf"
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
+    """The owner of the tables makes the test database and migrates it; from then on the
+    tests run as the app's role, as the app does (config/roles.py)."""
+    roles.connect_as(roles.owner_url() or os.environ["DATABASE_URL"])
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup):
+    yield
+    # The owner drops the test database at the end.
+    roles.connect_as(roles.owner_url() or os.environ["DATABASE_URL"])
+
+
+@pytest.fixture(scope="session", autouse=True)
+def flush_as_owner():
+    """Transactional tests empty the database afterwards with TRUNCATE, which the evening
+    tables refuse (migration 0009): the owner switches that guard off for the flush."""
+    from django.db.backends.postgresql.operations import DatabaseOperations
+
+    def execute_sql_flush(self, sql_list):
+        alias = self.connection.alias
+        with (
+            roles.as_owner(alias),
+            transaction.atomic(using=alias),
+            self.connection.cursor() as cursor,
+        ):
+            cursor.execute(
+                "SELECT tgrelid::regclass::text FROM pg_trigger "
+                "WHERE tgname = 'evenings_no_truncate'"
+            )
+            guarded = [table for (table,) in cursor.fetchall()]
+            for table in guarded:
+                cursor.execute(f"ALTER TABLE {table} DISABLE TRIGGER evenings_no_truncate")
+            for sql in sql_list:
+                cursor.execute(sql)
+            for table in guarded:
+                cursor.execute(f"ALTER TABLE {table} ENABLE TRIGGER evenings_no_truncate")
+
+    original = DatabaseOperations.execute_sql_flush
+    DatabaseOperations.execute_sql_flush = execute_sql_flush
+    yield
+    DatabaseOperations.execute_sql_flush = original
 
 
 @pytest.fixture(autouse=True)

@@ -18,8 +18,10 @@ class Served(Exception):
 
 
 @pytest.fixture
-def execv(monkeypatch):
-    """The command line the serve command would have replaced itself with."""
+def execv(monkeypatch, transactional_db):
+    """The command line the serve command would have replaced itself with. (Serving
+    migrates as the owner of the tables, on a connection of its own: the test's data
+    must be committed for it.)"""
     started: list[list[str]] = []
 
     def record(path, argv):

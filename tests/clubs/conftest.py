@@ -6,6 +6,7 @@ from django.contrib.auth import get_user_model
 
 from clubs import services
 from clubs.models import Membership
+from evenings.models import Change, LedgerEntry
 
 PASSWORD = "Geheim-123-Schafkopf"
 
@@ -13,6 +14,26 @@ PASSWORD = "Geheim-123-Schafkopf"
 def make_user(username: str, first_name: str):
     return get_user_model().objects.create_user(
         username=username, password=PASSWORD, first_name=first_name
+    )
+
+
+def bulk_ledger(by, games, amounts) -> None:
+    """Long histories in bulk: for each game a booking change and its ledger entries,
+    `amounts` per player in seat order; the database keeps the evening totals."""
+    changes = Change.objects.bulk_create(
+        Change(evening_id=g.evening_id, game=g, kind=Change.Kind.BOOK, by=by) for g in games
+    )
+    LedgerEntry.objects.bulk_create(
+        LedgerEntry(
+            evening_id=g.evening_id,
+            game=g,
+            change=change,
+            player_id=player,
+            kind=LedgerEntry.Kind.GAME,
+            amount=amount,
+        )
+        for g, change in zip(games, changes, strict=True)
+        for player, amount in zip(g.seating, amounts[g.type], strict=True)
     )
 
 

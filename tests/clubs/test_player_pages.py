@@ -36,8 +36,9 @@ from clubs import services as club_services
 from clubs.models import Club, Player, Runde
 from evenings import export
 from evenings import services as evening_services
-from evenings.models import Evening, EveningTotal, Game, LedgerEntry, Seat
+from evenings.models import Evening, Game, LedgerEntry, Seat
 from evenings.services import GameInput
+from tests.clubs.conftest import bulk_ledger
 
 
 @dataclass
@@ -583,7 +584,7 @@ def test_the_player_and_runde_pages_cost_the_same_queries_at_10_and_at_1000_even
         Seat.objects.bulk_create(
             Seat(evening=e, player=p, position=i) for e in made for i, p in enumerate(seated)
         )
-        Game.objects.bulk_create(
+        games = Game.objects.bulk_create(
             Game(
                 evening=e,
                 number=1,
@@ -596,11 +597,7 @@ def test_the_player_and_runde_pages_cost_the_same_queries_at_10_and_at_1000_even
             )
             for e in made
         )
-        EveningTotal.objects.bulk_create(
-            EveningTotal(evening=e, player=p, kind="game", amount=amount)
-            for e in made
-            for p, amount in zip(seated, (10, -30, 10, 10), strict=True)
-        )
+        bulk_ledger(admin, games, {"ramsch": (10, -30, 10, 10)})
 
     club_id = h.runde.club_id
     pages = [

@@ -45,8 +45,9 @@ from clubs import services as clubs
 from clubs.models import Player
 from clubs.stats import cached_runde_stats, runde_stats
 from evenings import services
-from evenings.models import Evening, EveningTotal, Game, Seat
+from evenings.models import Evening, Game, Seat
 from evenings.services import GameInput
+from tests.clubs.conftest import bulk_ledger
 
 BERLIN = ZoneInfo("Europe/Berlin")
 NOW = datetime(2026, 6, 15, 20, 0, tzinfo=BERLIN)
@@ -376,7 +377,7 @@ def long_history(runde, players, admin, evenings: int) -> None:
     Seat.objects.bulk_create(
         Seat(evening=e, player=p, position=i) for e in made for i, p in enumerate(four)
     )
-    Game.objects.bulk_create(
+    games = Game.objects.bulk_create(
         game
         for e in made
         for game in (
@@ -386,12 +387,7 @@ def long_history(runde, players, admin, evenings: int) -> None:
                  type="ramsch", loser=four[2], jungfrauen=[four[3].pk], created_by=admin),
         )
     )  # fmt: skip
-    amounts = (30, 30, -70, 10)  # +10 +10 -10 -10, then Ramsch +20 +20 -60 +20
-    EveningTotal.objects.bulk_create(
-        EveningTotal(evening=e, player=p, kind="game", amount=amount)
-        for e in made
-        for p, amount in zip(four, amounts, strict=True)
-    )
+    bulk_ledger(admin, games, {"sauspiel": (10, 10, -10, -10), "ramsch": (20, 20, -60, 20)})
 
 
 @pytest.mark.parametrize("period", [EVERYTHING, THIS_YEAR], ids=lambda p: p.key)
