@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from clubs import periods, services, stats
+from clubs import backup, periods, services, stats
 from clubs.access import admin_of, login_required_keep_form, membership_of
 from clubs.forms import (
     ClubForm,
@@ -64,6 +64,19 @@ def club_detail(request: HttpRequest, club_id: int) -> HttpResponse:
         request,
         "clubs/club_detail.html",
         {"membership": membership, "club": club, "runden": club.runden.all()},
+    )
+
+
+@require_GET
+@login_required
+def club_backup(request: HttpRequest, club_id: int) -> HttpResponse:
+    """The club's complete data as one JSON file (clubs.backup), for its admin only; the
+    download never holds password hashes."""
+    club = admin_of(request, club_id).club
+    return HttpResponse(
+        backup.dumps(club),
+        content_type="application/json",
+        headers={"Content-Disposition": backup.attachment(club)},
     )
 
 

@@ -341,6 +341,7 @@ RECIPES: dict[str, Recipe] = {
     ),
     "clubs:player": Recipe({"name": "name", "active": "bool", "user": "user_id"}),
     "clubs:members": PAGE,
+    "clubs:backup": PAGE,
     "clubs:member_role": Recipe({"role": "role"}, methods=POST),
     "clubs:member_remove": BUTTON,
     "clubs:invitation_create": Recipe({"role": "role", "player": "player_id"}, methods=POST),

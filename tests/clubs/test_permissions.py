@@ -103,6 +103,7 @@ MATRIX: dict[str, dict[str, tuple]] = {
     "clubs:tariff_preview": {"GET": every(405), "POST": admins_only(200), **NO_OTHER},
     "clubs:player": {"GET": admins_only(200), "POST": admins_only(302), **NO_OTHER},
     "clubs:members": {"GET": admins_only(200), "POST": every(405), **NO_OTHER},
+    "clubs:backup": {"GET": admins_only(200), "POST": every(405), **NO_OTHER},
     "clubs:member_role": {"GET": every(405), "POST": admins_only(302), **NO_OTHER},
     "clubs:member_remove": {"GET": every(405), "POST": admins_only(302), **NO_OTHER},
     "clubs:invitation_create": {"GET": every(405), "POST": admins_only(302), **NO_OTHER},

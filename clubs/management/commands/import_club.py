@@ -1,0 +1,38 @@
+import json
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from clubs import backup
+from config.roles import as_owner
+
+
+class Command(BaseCommand):
+    help = (
+        "Restore a club from an `export_club` file into an empty database (run migrate "
+        "first, nothing else): every row with its original key, in one transaction. The "
+        "import checks that the database stored every value as exported and that every "
+        "evening's ledger verifies, else it keeps nothing. Runs as the owner of the tables, "
+        "as migrate does (config/roles.py): the app's role may not set the sequences. Users "
+        'exported without password hashes set a new password by "Passwort vergessen" or '
+        "`make password`."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", type=Path, help="the JSON file export_club wrote")
+
+    def handle(self, *args, file, **options):
+        try:
+            data = json.loads(file.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+            raise CommandError(f"Cannot read {file}: {error}") from error
+        try:
+            with as_owner():
+                club = backup.restore(data)
+        except backup.BackupError as error:
+            raise CommandError(str(error)) from error
+        counts = ", ".join(
+            f"{len(data['tables'].get(backup.label(model), []))} {backup.label(model)}"
+            for model in backup.restored_models()
+        )
+        self.stdout.write(self.style.SUCCESS(f"{club.name} restored and verified: {counts}"))
