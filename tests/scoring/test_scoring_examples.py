@@ -6,7 +6,7 @@ import json
 
 import pytest
 from hypothesis import given
-from scoring_helpers import VRONI, farbsolo, ramsch, sauspiel, wenz
+from scoring_helpers import TABLE, VRONI, farbsolo, ramsch, sauspiel, wenz
 from scoring_strategies import tariff_rules
 
 from scoring import (
@@ -140,22 +140,158 @@ RULES = [
 ]
 
 
-@pytest.mark.parametrize("rules", RULES)
-def test_every_example_is_what_score_game_books(rules: TariffRules) -> None:
-    for example in worked_examples(rules):
+# Each worked example's Endwert under RULES (what one losing opponent pays), in cents, by
+# hand from seed 001: Grundwert + paid Laufende + Schneider + Schwarz, then x2 for each
+# doubler, Kontra (Re x4), Tout, Jungfrau and Bock game.
+ENDWERT = [
+    {  # the default tariff: Laufende 10 each from 3 on, at most 8 (the Wenz from 3, at most 4)
+        "Sauspiel gewonnen": 10,
+        "Sauspiel gewonnen mit 3 Laufenden": 40,  # 10 + 3 x 10
+        "Sauspiel gewonnen mit 2 Laufenden": 10,  # under the threshold
+        "Sauspiel gewonnen mit 9 Laufenden": 90,  # 10 + 8 x 10
+        "Sauspiel verloren, Schneider": 20,  # 10 + 10
+        "Sauspiel gewonnen, Schneider und Schwarz": 30,  # 10 + 10 + 10
+        "Sauspiel verloren mit 3 Laufenden und Kontra": 80,  # (10 + 3 x 10) x2
+        "Sauspiel gewonnen mit Re": 40,  # 10 x4
+        "Sauspiel gewonnen, zweimal gedoppelt": 40,  # 10 x2 x2
+        "Farbsolo gewonnen mit 3 Laufenden, Schneider": 90,  # 50 + 3 x 10 + 10
+        "Farbsolo verloren": 50,
+        "Wenz gewonnen mit 3 Laufenden": 80,  # 50 + 3 x 10
+        # (50 + 3 x 10 + 10 + 10) x2
+        "Farbsolo-Tout gewonnen mit 3 Laufenden, Schneider und Schwarz": 200,
+        "Wenz-Tout verloren, Schneider und Schwarz": 140,  # (50 + 10 + 10) x2
+        "Ramsch": 10,
+    },
+    {  # Sauspiel 20, Farbsolo 100, Laufende 20 each from 2 on (the Wenz too), Jungfrau
+        "Sauspiel gewonnen": 20,
+        "Sauspiel gewonnen mit 2 Laufenden": 60,  # 20 + 2 x 20
+        "Sauspiel gewonnen mit 1 Laufenden": 20,  # under the threshold
+        "Sauspiel gewonnen mit 9 Laufenden": 180,  # 20 + 8 x 20
+        "Sauspiel verloren, Schneider": 30,  # 20 + 10
+        "Sauspiel gewonnen, Schneider und Schwarz": 40,  # 20 + 10 + 10
+        "Sauspiel verloren mit 2 Laufenden und Kontra": 120,  # (20 + 2 x 20) x2
+        "Sauspiel gewonnen mit Re": 80,  # 20 x4
+        "Sauspiel gewonnen, zweimal gedoppelt": 80,  # 20 x2 x2
+        "Farbsolo gewonnen mit 2 Laufenden, Schneider": 150,  # 100 + 2 x 20 + 10
+        "Farbsolo verloren": 100,
+        "Wenz gewonnen mit 2 Laufenden": 90,  # 50 + 2 x 20
+        # (100 + 2 x 20 + 10 + 10) x2
+        "Farbsolo-Tout gewonnen mit 2 Laufenden, Schneider und Schwarz": 320,
+        "Wenz-Tout verloren, Schneider und Schwarz": 140,  # (50 + 10 + 10) x2
+        "Ramsch": 10,
+        "Ramsch mit Jungfrau": 20,  # 10 x2
+    },
+    {  # Laufende from 1 on, at most 1; Bock after a Ramsch or a lost solo
+        "Sauspiel gewonnen": 10,
+        "Sauspiel gewonnen mit 1 Laufenden": 20,  # 10 + 1 x 10
+        "Sauspiel gewonnen mit 2 Laufenden": 20,  # 10 + 1 x 10, the cap
+        "Sauspiel verloren, Schneider": 20,  # 10 + 10
+        "Sauspiel gewonnen, Schneider und Schwarz": 30,  # 10 + 10 + 10
+        "Sauspiel verloren mit 1 Laufenden und Kontra": 40,  # (10 + 1 x 10) x2
+        "Sauspiel gewonnen mit Re": 40,  # 10 x4
+        "Sauspiel gewonnen, zweimal gedoppelt": 40,  # 10 x2 x2
+        "Farbsolo gewonnen mit 1 Laufenden, Schneider": 70,  # 50 + 1 x 10 + 10
+        "Farbsolo verloren": 50,
+        "Wenz gewonnen mit 1 Laufenden": 60,  # 50 + 1 x 10
+        # (50 + 1 x 10 + 10 + 10) x2
+        "Farbsolo-Tout gewonnen mit 1 Laufenden, Schneider und Schwarz": 160,
+        "Wenz-Tout verloren, Schneider und Schwarz": 140,  # (50 + 10 + 10) x2
+        "Ramsch": 10,
+        "Sauspiel als Bockspiel gewonnen": 20,  # after a Ramsch: 10 x2
+        "Farbsolo als Bockspiel gewonnen": 100,  # after a lost Wenz: 50 x2
+    },
+    {  # all 14 Laufende count; Bock after a Ramsch; Jungfrau
+        "Sauspiel gewonnen": 10,
+        "Sauspiel gewonnen mit 3 Laufenden": 40,  # 10 + 3 x 10
+        "Sauspiel gewonnen mit 2 Laufenden": 10,  # under the threshold
+        "Sauspiel gewonnen mit 14 Laufenden": 150,  # 10 + 14 x 10
+        "Sauspiel verloren, Schneider": 20,  # 10 + 10
+        "Sauspiel gewonnen, Schneider und Schwarz": 30,  # 10 + 10 + 10
+        "Sauspiel verloren mit 3 Laufenden und Kontra": 80,  # (10 + 3 x 10) x2
+        "Sauspiel gewonnen mit Re": 40,  # 10 x4
+        "Sauspiel gewonnen, zweimal gedoppelt": 40,  # 10 x2 x2
+        "Farbsolo gewonnen mit 3 Laufenden, Schneider": 90,  # 50 + 3 x 10 + 10
+        "Farbsolo verloren": 50,
+        "Wenz gewonnen mit 3 Laufenden": 80,  # 50 + 3 x 10
+        # (50 + 3 x 10 + 10 + 10) x2
+        "Farbsolo-Tout gewonnen mit 3 Laufenden, Schneider und Schwarz": 200,
+        "Wenz-Tout verloren, Schneider und Schwarz": 140,  # (50 + 10 + 10) x2
+        "Ramsch": 10,
+        "Ramsch mit Jungfrau": 20,  # 10 x2
+        "Sauspiel als Bockspiel gewonnen": 20,  # after a Ramsch: 10 x2
+    },
+]
+EXPECTED = list(zip(RULES, ENDWERT, strict=True))
+
+
+def seed_payouts(game: Game, endwert: int) -> dict[str, int]:
+    """Step 2 of seed 001: in a Sauspiel each winner gets and each loser pays the Endwert;
+    a solo's declarer settles 3 x Endwert with the three others; the Ramsch loser pays
+    each of the other three."""
+    if game.type is GameType.RAMSCH:
+        return {p: -3 * endwert if p == game.loser else endwert for p in game.players}
+    sign = 1 if game.won else -1
+    if game.type is GameType.SAUSPIEL:
+        side = (game.declarer, game.partner)
+        return {p: sign * endwert * (1 if p in side else -1) for p in game.players}
+    return {p: sign * endwert * (3 if p == game.declarer else -1) for p in game.players}
+
+
+@pytest.mark.parametrize(("rules", "endwert"), EXPECTED)
+def test_every_example_pays_the_seed_s_amounts_as_booked_and_as_scored_alone(
+    rules: TariffRules, endwert: dict[str, int]
+) -> None:
+    examples = worked_examples(rules)
+    assert [example.title for example in examples] == list(endwert)
+    for example in examples:
+        unit = endwert[example.title]
         booked = score_evening(rules, example.games).games[-1]
-        assert example.result == booked
         alone = score_game(rules, example.game, example.bock)
-        assert (alone.value, alone.multiplier, alone.unit, alone.payouts) == (
-            booked.value,
-            booked.multiplier,
-            booked.unit,
-            booked.payouts,
-        )
+        for result in (example.result, booked, alone):
+            assert result.unit == unit
+            assert result.payouts == seed_payouts(example.game, unit)
         assert example.result.bock == example.bock == bool(example.before)
-        assert example.description.endswith(format_cents(example.result.unit)) or (
-            "(" in example.description
-        )
+
+
+def _laufende(n: int) -> str:
+    return "1 Laufender" if n == 1 else f"{n} Laufende"
+
+
+@pytest.mark.parametrize(("rules", "endwert"), EXPECTED)
+def test_every_example_s_description_names_its_parts_and_ends_with_its_endwert(
+    rules: TariffRules, endwert: dict[str, int]
+) -> None:
+    for example in worked_examples(rules):
+        game = example.game
+        text, _, note = example.description.partition(" (")
+        assert text.startswith(f"Grundwert {format_cents(getattr(rules, game.type.value))}")
+        assert text.endswith(format_cents(endwert[example.title]))
+        # Laufende: nothing under the threshold, else all of them up to the cap.
+        is_wenz = game.type is GameType.WENZ
+        threshold = rules.wenz_threshold if is_wenz else rules.laufende_min
+        cap = min(rules.laufende_max, 4) if is_wenz else rules.laufende_max
+        paid = min(game.laufende, cap) if game.laufende >= threshold else 0
+        assert (f" + {_laufende(paid)} {format_cents(paid * rules.laufende)}" in text) == (paid > 0)
+        assert ("Laufend" in text) == (paid > 0)
+        if paid == game.laufende:
+            assert note == ""
+        elif paid:
+            assert note == f"{_laufende(game.laufende)}, gezahlt werden höchstens {paid})"
+        else:
+            under = "liegt unter der Schwelle und zählt nicht"
+            if game.laufende > 1:
+                under = "liegen unter der Schwelle und zählen nicht"
+            assert note == f"{_laufende(game.laufende)} {under})"
+        schneider = game.schneider or game.schwarz or game.tout
+        assert (f" + Schneider {format_cents(rules.schneider)}" in text) == schneider
+        assert (f" + Schwarz {format_cents(rules.schwarz)}" in text) == (game.schwarz or game.tout)
+        # The doublings, each named once per factor of two.
+        assert text.count("×2 Doppler") == game.doubled
+        assert ("×2 Kontra" in text) == (game.kontra == 1)
+        assert ("×4 Re" in text) == (game.kontra == 2)
+        assert ("×2 Tout" in text) == game.tout
+        assert text.count("×2 Jungfrau") == min(len(game.jungfrauen), 2)
+        assert ("×2 Bock" in text) == example.bock
 
 
 @pytest.mark.parametrize("rules", RULES)
@@ -286,9 +422,40 @@ def test_the_prohof_examples_are_the_seed_s_and_only_one_contradicts_it() -> Non
     )
 
 
+# Seed 000's Rechenbeispiele in its order: the points it gives each (by its rule list:
+# the Wenz mit Vieren is 20 + 10 + 40 + 10 + 10 = 90, not the 100 it says) and who is
+# credited what (Sepp, Vroni, Hias, Resi). The Rufspiel is Sepp's with Hias, every solo
+# and Wenz Vroni's: a won solo credits her 3 x the points, a lost one each opponent once.
+PROHOF_POINTS = [
+    (40, (40, 0, 40, 0)),  # Rufspiel mit 2en, Schneider: 10 + 20 + 10
+    (80, (0, 240, 0, 0)),  # Schneiderwenz mit 3en schwarz: 20 + 10 + 30 + 10 + 10
+    (80, (80, 0, 80, 80)),  # ... verloren
+    (110, (0, 330, 0, 0)),  # Herz tout mit 4en: 30 + 20 + 40 + 10 + 10
+    (50, (0, 150, 0, 0)),  # Solo mit Zweien: 30 + 20
+    (60, (0, 180, 0, 0)),  # ... Schneider: + 10
+    (70, (0, 210, 0, 0)),  # ... Schwarz: + 10 + 10
+    (90, (0, 270, 0, 0)),  # ... Schwarz angesagt (Tout): + 20 + 10 + 10
+    (110, (0, 330, 0, 0)),  # Solo mit sechs, Schneider, Schwarz: 30 + 60 + 10 + 10
+    (40, (0, 120, 0, 0)),  # Wenz mit Zweien: 20 + 20
+    (50, (0, 150, 0, 0)),  # ... Schneider: + 10
+    (60, (0, 180, 0, 0)),  # ... Schwarz: + 10 + 10
+    (80, (0, 240, 0, 0)),  # ... Schwarz angesagt (Tout): + 20 + 10 + 10
+    (90, (0, 270, 0, 0)),  # Wenz mit Vieren, Schneider angesagt, Schwarz
+    (30, (30, 0, 30, 0)),  # Rufspiel mit Zweien: 10 + 20
+    (40, (40, 0, 40, 0)),  # ... Schneider: + 10
+    (50, (50, 0, 50, 0)),  # ... Schwarz: + 10 + 10
+    (70, (0, 210, 0, 0)),  # Solo schwarz mit Zweien: 30 + 20 + 10 + 10, 3 x 70 = 210
+    (70, (70, 0, 70, 70)),  # ... verloren: each of the three gets 70
+]
+
+
 def test_every_prohof_example_is_what_the_engine_credits() -> None:
-    for example in prohof_examples():
-        assert example.result == score_game(ProHofRules(), example.game)
+    examples = prohof_examples()
+    assert len(examples) == len(PROHOF_POINTS)
+    for example, (points, credited) in zip(examples, PROHOF_POINTS, strict=True):
+        expected = (points, dict(zip(TABLE, credited, strict=True)))
+        for result in (example.result, score_game(ProHofRules(), example.game)):
+            assert (result.value, result.payouts) == expected
         request = example_request(ProHofRules(), [example.game])
         assert request["rules"] == {"system": "prohof"}
         _rules, games, _unit = parse_request(json.loads(json.dumps(request)))

@@ -505,15 +505,54 @@ def test_other_settlement_roundings_are_rejected() -> None:
     assert str(err.value) == "settle: unit: must be one of 1, 10, 50, 100"
 
 
+# The worked examples at the default tariff, worked out by hand from this text: value =
+# Grundwert + Laufende (from 3, at most 8, Wenz 4) + Schneider + Schwarz, x2 per doubling;
+# payouts (Sepp, Vroni, Hias, Resi). The Sauspiel is Sepp's with Hias, every solo Vroni's,
+# Resi loses the Ramsch.
+DEFAULT_EXAMPLES = {
+    "Sauspiel gewonnen": (10, 1, (10, -10, 10, -10)),
+    "Sauspiel gewonnen mit 3 Laufenden": (40, 1, (40, -40, 40, -40)),  # 10 + 3 x 10
+    "Sauspiel gewonnen mit 2 Laufenden": (10, 1, (10, -10, 10, -10)),  # below the threshold
+    "Sauspiel gewonnen mit 9 Laufenden": (90, 1, (90, -90, 90, -90)),  # 10 + 8 x 10 (cap)
+    "Sauspiel verloren, Schneider": (20, 1, (-20, 20, -20, 20)),  # 10 + 10
+    "Sauspiel gewonnen, Schneider und Schwarz": (30, 1, (30, -30, 30, -30)),  # 10 + 10 + 10
+    # (10 + 3 x 10) x2 Kontra = 80
+    "Sauspiel verloren mit 3 Laufenden und Kontra": (40, 2, (-80, 80, -80, 80)),
+    "Sauspiel gewonnen mit Re": (10, 4, (40, -40, 40, -40)),  # 10 x4 Re
+    "Sauspiel gewonnen, zweimal gedoppelt": (10, 4, (40, -40, 40, -40)),  # 10 x2 x2
+    # 50 + 3 x 10 + 10 = 90; Vroni 3 x 90
+    "Farbsolo gewonnen mit 3 Laufenden, Schneider": (90, 1, (-90, 270, -90, -90)),
+    "Farbsolo verloren": (50, 1, (50, -150, 50, 50)),  # Vroni pays 3 x 50
+    "Wenz gewonnen mit 3 Laufenden": (80, 1, (-80, 240, -80, -80)),  # 50 + 3 x 10
+    # (50 + 3 x 10 + 10 + 10) x2 Tout = 200; Vroni 3 x 200
+    "Farbsolo-Tout gewonnen mit 3 Laufenden, Schneider und Schwarz": (
+        100,
+        2,
+        (-200, 600, -200, -200),
+    ),
+    # a lost Tout costs the full Tout value: (50 + 10 + 10) x2 = 140; Vroni 3 x 140
+    "Wenz-Tout verloren, Schneider und Schwarz": (70, 2, (140, -420, 140, 140)),
+    "Ramsch": (10, 1, (10, 10, 10, -30)),  # Resi pays the other three 10 each
+}
+
+
 def test_the_examples_are_computed_by_the_same_calculation_that_books_a_game() -> None:
     """Alle zum voreingestellten Tarif, und alle von derselben Rechnung erzeugt, die auch
     ein echtes Spiel bucht — hier steht keine abgetippte Zahl."""
     rules = TariffRules()
     examples = worked_examples(rules)
-    assert len(examples) >= 12
+    assert [e.title for e in examples] == list(DEFAULT_EXAMPLES)
     for example in examples:
-        assert example.result == score_game(rules, example.game)
-        assert example.result == score_evening(rules, [example.game]).games[0]
+        value, multiplier, amounts = DEFAULT_EXAMPLES[example.title]
+        expected = (value, multiplier, value * multiplier, dict(zip(TABLE, amounts, strict=True)))
+        # What the rules page shows, what scoring one game books, and what the game
+        # books as the first of an evening.
+        for result in (
+            example.result,
+            score_game(rules, example.game),
+            score_evening(rules, [example.game]).games[0],
+        ):
+            assert (result.value, result.multiplier, result.unit, result.payouts) == expected
 
 
 def test_suits_do_not_change_the_value_of_a_farbsolo() -> None:
