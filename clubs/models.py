@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 
-from scoring import BockMode, TariffRules
+from scoring import BockMode, ProHofRules, TariffRules
 
 
 class Club(models.Model):
@@ -87,6 +87,8 @@ class Player(models.Model):
         related_name="players",
     )
     active = models.BooleanField(_("aktiv"), default=True)
+    # Entered at the door of a tournament; plays the club's tournaments, not its Runden.
+    guest = models.BooleanField(_("Gast"), default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -106,12 +108,29 @@ class Player(models.Model):
         return self.name
 
 
+class RundeQuerySet(models.QuerySet):
+    def money(self):
+        """The club's Runden that play for money (its regular table groups)."""
+        return self.filter(kind=Runde.Kind.MONEY)
+
+
 class Runde(models.Model):
-    """A regular table group of a club, with its own tariff and its own balances."""
+    """A regular table group of a club, with its own tariff and its own balances.
+
+    A ProHof tournament keeps its tables' evenings in a Runde of its own (kind ProHof),
+    which the club's money pages do not list.
+    """
+
+    class Kind(models.TextChoices):
+        MONEY = "geld", _("Geld")
+        PROHOF = "prohof", _("ProHof-Turnier")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="runden")
     name = models.CharField(_("Name"), max_length=80)
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.MONEY)
     created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = RundeQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("Runde")
@@ -153,6 +172,10 @@ class Tariff(models.Model):
             _("nach jedem Ramsch und jedem verlorenen Solo"),
         )
 
+    class System(models.TextChoices):
+        TARIFF = "tarif", _("Geldtarif (Seed 001)")
+        PROHOF = "prohof", _("ProHof-Punkte (Seed 000)")
+
     class SettleUnit(models.IntegerChoices):
         CENT = 1, _("auf den Cent")
         TEN = 10, _("auf 10 Cent")
@@ -165,6 +188,9 @@ class Tariff(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
 
+    # ProHof tournaments score fixed points (scoring.ProHofRules); the money fields below
+    # then do not apply.
+    system = models.CharField(max_length=8, choices=System.choices, default=System.TARIFF)
     sauspiel = models.PositiveIntegerField(_("Sauspiel"), default=10)
     farbsolo = models.PositiveIntegerField(_("Farbsolo"), default=50)
     wenz = models.PositiveIntegerField(_("Wenz"), default=50)
@@ -228,8 +254,10 @@ class Tariff(models.Model):
         return f"{self.runde} ab {self.valid_from:%d.%m.%Y %H:%M}"
 
     @property
-    def rules(self) -> TariffRules:
+    def rules(self) -> TariffRules | ProHofRules:
         """The engine's view of this tariff."""
+        if self.system == self.System.PROHOF:
+            return ProHofRules()
         values = {name: getattr(self, name) for name in self.RULE_FIELDS}
         values["bock"] = BockMode(values["bock"])
         return TariffRules(**values)
@@ -237,6 +265,11 @@ class Tariff(models.Model):
     @property
     def plays_bock(self) -> bool:
         return self.bock != self.Bock.OFF
+
+    @property
+    def is_prohof(self) -> bool:
+        """Tournament points (seed 000) instead of money: only credited, never paid."""
+        return self.system == self.System.PROHOF
 
     def same_rules_as(self, other: "Tariff") -> bool:
         return all(

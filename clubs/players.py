@@ -101,7 +101,7 @@ def homes(players: list[Player], viewer=None) -> list[Home]:
         return []
     # 1. The players' last evenings per Runde: a window over their seats, newest first.
     seats = list(
-        Seat.objects.filter(player__in=players)
+        Seat.objects.filter(player__in=players, evening__runde__kind=Runde.Kind.MONEY)
         .annotate(
             rank=Window(
                 RowNumber(),
@@ -201,8 +201,8 @@ class HistoryRow:
 
 
 def games_of(player: Player) -> QuerySet[Game]:
-    """The games the player took part in (at the table, not sitting out), struck ones
-    left out, newest first.
+    """The games the player took part in (at the table, not sitting out) in the club's
+    money Runden, struck ones left out, newest first.
 
     The evenings come from the player's seats (an index on the player), the games from
     those evenings (an index on the evening): a few hundred evenings and their games, not
@@ -210,7 +210,9 @@ def games_of(player: Player) -> QuerySet[Game]:
     return (
         Game.objects.booked()
         .filter(
-            evening__in=Seat.objects.filter(player=player).values("evening_id"),
+            evening__in=Seat.objects.filter(
+                player=player, evening__runde__kind=Runde.Kind.MONEY
+            ).values("evening_id"),
             seating__contains=[player.pk],
         )
         .order_by("-evening__started_at", "-evening_id", "-number")
@@ -340,7 +342,7 @@ def player_history(request: HttpRequest, club_id: int, player_id: int) -> HttpRe
     """Every game the player took part in, newest first, fifty a page; filtered by Runde
     (?runde=) and by period (?zeitraum=)."""
     membership, player = player_of(request, club_id, player_id)
-    runden = list(membership.club.runden.all())
+    runden = list(membership.club.runden.money())
     # Compared as text with the club's own Runden: no value from outside reaches a query.
     runde = next((r for r in runden if str(r.pk) == request.GET.get("runde")), None)
     period = periods.chosen(request)

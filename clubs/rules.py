@@ -65,7 +65,7 @@ def _tariff_context(rules: TariffRules, settle_unit: int) -> dict[str, object]:
 def runde_rules(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse:
     """Seed 001 with the Runde's current tariff: any member of the club."""
     membership = membership_of(request, club_id)
-    runde = get_object_or_404(membership.club.runden, pk=runde_id)
+    runde = get_object_or_404(membership.club.runden.money(), pk=runde_id)
     tariff = runde.tariff
     context = _tariff_context(tariff.rules, tariff.settle_unit)
     return render(

@@ -45,6 +45,14 @@ def create_runde(club: Club, name: str, by) -> Runde:
     return runde
 
 
+def create_prohof_runde(club: Club, name: str, by) -> Runde:
+    """The Runde a ProHof tournament keeps its tables' evenings in: scored in points
+    (seed 000), not listed among the club's money Runden."""
+    runde = Runde.objects.create(club=club, name=name, kind=Runde.Kind.PROHOF)
+    Tariff.objects.create(runde=runde, created_by=by, system=Tariff.System.PROHOF)
+    return runde
+
+
 @transaction.atomic
 def change_tariff(runde: Runde, proposed: Tariff, by) -> Tariff | None:
     """Add `proposed` as the Runde's newest tariff version, valid from now on.

@@ -63,7 +63,7 @@ def club_detail(request: HttpRequest, club_id: int) -> HttpResponse:
     return render(
         request,
         "clubs/club_detail.html",
-        {"membership": membership, "club": club, "runden": club.runden.all()},
+        {"membership": membership, "club": club, "runden": club.runden.money()},
     )
 
 
@@ -103,7 +103,7 @@ def runde_create(request: HttpRequest, club_id: int) -> HttpResponse:
 @login_required
 def runde_detail(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse:
     membership = membership_of(request, club_id)
-    runde = get_object_or_404(membership.club.runden, pk=runde_id)
+    runde = get_object_or_404(membership.club.runden.money(), pk=runde_id)
     own = membership.club.players.filter(user=request.user).values_list("pk", flat=True).first()
     period = periods.chosen(request)
     return render(
@@ -132,7 +132,7 @@ def runde_detail(request: HttpRequest, club_id: int, runde_id: int) -> HttpRespo
 @login_required
 def tariff_edit(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse:
     membership = admin_of(request, club_id)
-    runde = get_object_or_404(membership.club.runden, pk=runde_id)
+    runde = get_object_or_404(membership.club.runden.money(), pk=runde_id)
     current = runde.tariff
     form = TariffForm(request.POST or None, instance=current)
     if form.is_valid():
@@ -154,7 +154,7 @@ def tariff_edit(request: HttpRequest, club_id: int, runde_id: int) -> HttpRespon
 def tariff_preview(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse:
     """What typical games cost under the tariff being typed (HTMX, as the admin types)."""
     membership = admin_of(request, club_id)
-    runde = get_object_or_404(membership.club.runden, pk=runde_id)
+    runde = get_object_or_404(membership.club.runden.money(), pk=runde_id)
     form = TariffForm(request.POST, instance=runde.tariff)
     examples = worked_examples(form.rules()) if form.is_valid() else None
     return render(

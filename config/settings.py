@@ -42,6 +42,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "clubs",
     "evenings",
+    "tournaments",
 ]
 
 MIDDLEWARE = [

@@ -22,7 +22,11 @@ def evening_of(request, evening_id: int) -> tuple[Evening, Membership]:
     )
     if evening is None or evening.caller_role is None:
         raise Http404
-    membership = Membership(user=request.user, club=evening.runde.club, role=evening.caller_role)
+    role = evening.caller_role
+    if evening.scorekeeper_id == request.user.pk and role == Membership.Role.PLAYER:
+        # A tournament table's named scorekeeper books at this table (and only here).
+        role = Membership.Role.SCOREKEEPER
+    membership = Membership(user=request.user, club=evening.runde.club, role=role)
     return evening, membership
 
 

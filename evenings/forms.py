@@ -21,6 +21,19 @@ SPIELE = [
     ("wenz", _("Wenz")),
     ("ramsch", _("Ramsch")),
 ]
+# A ProHof tournament table (seed 000): no Sauspiel, Farbsolo or Ramsch; "Über Kreuz"
+# when nobody played.
+PROHOF_SPIELE = [
+    ("rufspiel", _("Rufspiel")),
+    ("solo:eichel", _("Eichel-Solo")),
+    ("solo:gras", _("Gras-Solo")),
+    ("solo:herz", _("Herz-Solo")),
+    ("solo:schellen", _("Schellen-Solo")),
+    ("wenz", _("Wenz")),
+    ("ueberkreuz", _("Über Kreuz")),
+]
+# ProHof counts every Laufender from the first, Ober and Unter: at most 8, at the Wenz 4.
+PROHOF_MAX_LAUFENDE = 8
 KONTRA = [(0, _("ohne")), (1, _("Kontra")), (2, _("Re"))]
 WON = [("1", _("gewonnen")), ("0", _("verloren"))]
 NOT_AT_THE_TABLE = _("Dieser Spieler spielt dieses Spiel nicht mit.")
@@ -100,6 +113,7 @@ class GameForm(forms.Form):
     schneider = forms.BooleanField(label=_("Schneider"), required=False)
     schwarz = forms.BooleanField(label=_("Schwarz"), required=False)
     tout = forms.BooleanField(label=_("Tout"), required=False)
+    angesagt = forms.BooleanField(label=_("Schneider angesagt"), required=False)
     kontra = forms.TypedChoiceField(
         label=_("Kontra"), choices=KONTRA, coerce=int, initial=0, widget=ChipSelect
     )
@@ -144,12 +158,32 @@ class GameForm(forms.Form):
         self.fields["laufende_wenz"].choices = [(0, "–")] + [
             (n, str(n)) for n in range(tariff.laufende_min_wenz, MAX_LAUFENDE_WENZ + 1)
         ]
-        if not tariff.jungfrau:
+        if tariff.is_prohof:
+            self._for_prohof()
+        else:
+            del self.fields["angesagt"]
+        if not tariff.jungfrau and "jungfrauen" in self.fields:
             # Seed 001: who doesn't play it sees no control for it anywhere.
             del self.fields["jungfrauen"]
         for field in self.fields.values():
             if isinstance(field.widget, ChipSelect) and field.initial is not None:
                 field.widget.default = str(field.initial)
+
+    def _for_prohof(self) -> None:
+        """Seed 000: only ProHof's games and announcements; no Kontra, no Doppeln, no
+        Ramsch; Laufende from the first."""
+        for name in ("kontra", "doubled", "loser", "jungfrauen"):
+            del self.fields[name]
+        self.fields["spiel"].choices = PROHOF_SPIELE
+        self.fields["spiel"].initial = "rufspiel"
+        self.fields["partner"].label = _("Mitspieler (gerufenes Ass)")
+        self.fields["tout"].label = _("Tout angesagt")
+        self.fields["laufende"].choices = [(0, "–")] + [
+            (n, str(n)) for n in range(1, PROHOF_MAX_LAUFENDE + 1)
+        ]
+        self.fields["laufende_wenz"].choices = [(0, "–")] + [
+            (n, str(n)) for n in range(1, MAX_LAUFENDE_WENZ + 1)
+        ]
 
     @classmethod
     def carried_over(cls, data, *, tariff: Tariff, deal: Deal) -> "GameForm":
@@ -191,8 +225,11 @@ class GameForm(forms.Form):
         game_type = cleaned["spiel"].partition(":")[0]
         needs = {
             "sauspiel": ("declarer", "partner"),
+            "rufspiel": ("declarer", "partner"),
             "farbsolo": ("declarer",),
+            "solo": ("declarer",),
             "wenz": ("declarer",),
+            "ueberkreuz": ("declarer",),
             "ramsch": ("loser",),
         }[game_type]
         for name in needs:
@@ -204,7 +241,18 @@ class GameForm(forms.Form):
         """The booking as the engine will see it; only the fields the game type uses."""
         c = self.cleaned_data
         game_type, _sep, suit = c["spiel"].partition(":")
-        common = {"kontra": c["kontra"], "doubled": c["doubled"]}
+        common = {"kontra": c.get("kontra", 0), "doubled": c.get("doubled", 0)}
+        if game_type == "ueberkreuz":
+            # Nobody played: the holder of the Eichel Ober and the player opposite.
+            return GameInput(
+                type="ueberkreuz",
+                declarer=c["declarer"],
+                partner=self.opposite(c["declarer"]),
+                won=c["won"],
+                laufende=c["laufende"] or 0,
+                schneider=c["schneider"] or c["schwarz"],
+                schwarz=c["schwarz"],
+            )
         if game_type == "ramsch":
             return GameInput(
                 type="ramsch",
@@ -213,8 +261,10 @@ class GameForm(forms.Form):
                 jungfrauen=tuple(sorted(c.get("jungfrauen") or ())),
                 **common,
             )
-        solo = game_type != "sauspiel"
+        solo = game_type not in ("sauspiel", "rufspiel")
         laufende = c["laufende_wenz"] if game_type == "wenz" else c["laufende"]
+        if "angesagt" in c:
+            common["angesagt"] = c["angesagt"]
         return GameInput(
             type=game_type,
             declarer=c["declarer"],
@@ -228,10 +278,17 @@ class GameForm(forms.Form):
             **common,
         )
 
+    def opposite(self, player_id: int) -> int | None:
+        """Who sits opposite `player_id` among the four playing this game."""
+        ids = [p.pk for p in self.playing]
+        if len(ids) != 4 or player_id not in ids:
+            return None
+        return ids[(ids.index(player_id) + 2) % 4]
+
     @classmethod
     def initial_for(cls, game: Game) -> dict:
         """The form's values for an existing game (the correction screen)."""
-        spiel = f"farbsolo:{game.suit}" if game.type == "farbsolo" else game.type
+        spiel = f"{game.type}:{game.suit}" if game.type in ("farbsolo", "solo") else game.type
         return {
             "key": game.key,
             "spiel": spiel,
@@ -243,6 +300,7 @@ class GameForm(forms.Form):
             "schneider": game.schneider,
             "schwarz": game.schwarz,
             "tout": game.tout,
+            "angesagt": game.angesagt,
             "kontra": game.kontra,
             "doubled": game.doubled,
             "loser": game.loser_id,

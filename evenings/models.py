@@ -14,6 +14,7 @@ from django.contrib.postgres.fields import ArrayField
 from django.db import models
 from django.db.models import Q, Sum
 from django.utils import timezone
+from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Player, Runde, Tariff
@@ -55,6 +56,17 @@ class Evening(models.Model):
     # The number of the last game booked (struck and taken back ones included): the next
     # game gets the next number without counting the games.
     last_number = models.PositiveIntegerField(default=0)
+    # A tournament table's evening: what it is called beside the Runde ("Runde 1 · Tisch
+    # 3"), how many games it plays at most, and who besides the club's Schreiber books.
+    label = models.CharField(max_length=80, blank=True)
+    game_limit = models.PositiveSmallIntegerField(null=True, blank=True)
+    scorekeeper = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
 
     objects = EveningQuerySet.as_manager()
 
@@ -71,6 +83,16 @@ class Evening(models.Model):
     @property
     def is_open(self) -> bool:
         return self.status == self.Status.OPEN
+
+    @cached_property
+    def counted_games(self) -> int:
+        """How many of its games count (struck ones not): a tournament table's counter."""
+        return self.games.booked().count()
+
+    @property
+    def entry_kind(self) -> str:
+        """The kind of ledger entry its games make: cents, or a tournament's points."""
+        return LedgerEntry.Kind.POINTS if self.tariff.is_prohof else LedgerEntry.Kind.GAME
 
 
 class Seat(models.Model):
@@ -112,6 +134,10 @@ class Game(models.Model):
         FARBSOLO = GameType.FARBSOLO.value, _("Farbsolo")
         WENZ = GameType.WENZ.value, _("Wenz")
         RAMSCH = GameType.RAMSCH.value, _("Ramsch")
+        # ProHof tournaments (seed 000)
+        RUFSPIEL = GameType.RUFSPIEL.value, _("Rufspiel")
+        SOLO = GameType.SOLO.value, _("Solo")
+        UEBERKREUZ = GameType.UEBERKREUZ.value, _("Über Kreuz")
 
     class SuitChoice(models.TextChoices):
         EICHEL = Suit.EICHEL.value, _("Eichel")
@@ -140,6 +166,7 @@ class Game(models.Model):
     schneider = models.BooleanField(default=False)
     schwarz = models.BooleanField(default=False)
     tout = models.BooleanField(default=False)
+    angesagt = models.BooleanField(default=False)  # ProHof: Schneider angesagt
     kontra = models.PositiveSmallIntegerField(default=0)
     doubled = models.PositiveSmallIntegerField(default=0)
     loser = models.ForeignKey(
@@ -193,6 +220,7 @@ class Game(models.Model):
             schneider=self.schneider,
             schwarz=self.schwarz,
             tout=self.tout,
+            angesagt=self.angesagt,
             kontra=self.kontra,
             doubled=self.doubled,
             loser=_name(self.loser_id),
@@ -263,6 +291,8 @@ class LedgerEntry(models.Model):
     class Kind(models.TextChoices):
         GAME = "game", _("Spiel")
         PAYMENT = "payment", _("Zahlung")
+        # A ProHof tournament game's points: only credited, so not zero-sum.
+        POINTS = "points", _("Punkte")
 
     evening = models.ForeignKey(Evening, on_delete=models.PROTECT, related_name="ledger")
     game = models.ForeignKey(
@@ -279,7 +309,8 @@ class LedgerEntry(models.Model):
     class Meta:
         constraints = [
             models.CheckConstraint(
-                condition=Q(kind="game", game__isnull=False) | Q(kind="payment", game__isnull=True),
+                condition=Q(kind__in=["game", "points"], game__isnull=False)
+                | Q(kind="payment", game__isnull=True),
                 name="ledger_kind_matches_game",
             ),
         ]

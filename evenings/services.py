@@ -61,6 +61,7 @@ class GameInput:
     schneider: bool = False
     schwarz: bool = False
     tout: bool = False
+    angesagt: bool = False
     kontra: int = 0
     doubled: int = 0
     loser: int | None = None
@@ -167,8 +168,22 @@ def deal_at(seats: list[Seat], dealer: int, number: int) -> Deal:
 
 
 @transaction.atomic
-def start_evening(runde: Runde, players: list[Player], first_dealer: int, by) -> Evening:
-    """Open an evening with 4, 5 or 6 players in seating order, with the current tariff."""
+def start_evening(
+    runde: Runde,
+    players: list[Player],
+    first_dealer: int,
+    by,
+    *,
+    label: str = "",
+    game_limit: int | None = None,
+    scorekeeper=None,
+) -> Evening:
+    """Open an evening with 4, 5 or 6 players in seating order, with the current tariff.
+
+    A tournament's table is such an evening in the tournament's Runde, with a `label`
+    ("Runde 1 · Tisch 3"), the round's number of games as `game_limit` (one more is
+    refused), and the user it names as `scorekeeper` (who may book here even without
+    the club's Schreiber role)."""
     if len(players) not in SEATS:
         raise EveningError(_("Ein Abend braucht 4, 5 oder 6 Spieler."), "players")
     if len({p.pk for p in players}) != len(players):
@@ -178,7 +193,13 @@ def start_evening(runde: Runde, players: list[Player], first_dealer: int, by) ->
     if not 0 <= first_dealer < len(players):
         raise EveningError(_("Der erste Geber muss am Tisch sitzen."), "first_dealer")
     evening = Evening.objects.create(
-        runde=runde, tariff=runde.tariffs.latest(), first_dealer=first_dealer, started_by=by
+        runde=runde,
+        tariff=runde.tariffs.latest(),
+        first_dealer=first_dealer,
+        started_by=by,
+        label=label,
+        game_limit=game_limit,
+        scorekeeper=scorekeeper,
     )
     Seat.objects.bulk_create(
         Seat(evening=evening, player=player, position=position)
@@ -251,7 +272,7 @@ def _rescore(evening: Evening, change: Change, number: int) -> None:
     standing: dict[int, dict[int, int]] = defaultdict(dict)
     rows = (
         LedgerEntry.objects.filter(
-            evening=evening, kind=LedgerEntry.Kind.GAME, game__number__gte=number
+            evening=evening, kind=evening.entry_kind, game__number__gte=number
         )
         .values_list("game_id", "player_id")
         .annotate(total=Sum("amount"))
@@ -290,7 +311,7 @@ def _append(evening: Evening, change: Change, entries: list[tuple[int, int, int]
             game_id=game_id,
             change=change,
             player_id=player_id,
-            kind=LedgerEntry.Kind.GAME,
+            kind=evening.entry_kind,
             amount=amount,
         )
         for game_id, player_id, amount in entries
@@ -391,6 +412,11 @@ def _book(evening_id, key, data: GameInput, by, deal_token, seats) -> Booking:
             raise _KeyTaken
         _require_open(evening)
         raise StaleDeal(_("Inzwischen hat sich am Abend etwas geändert."))
+    if evening.game_limit is not None and (evening.games.booked().count() >= evening.game_limit):
+        raise EveningError(
+            _("An diesem Tisch sind alle %(limit)s Spiele der Runde gespielt.")
+            % {"limit": evening.game_limit}
+        )
     game = Game(
         evening=evening,
         number=deal.number,
@@ -439,7 +465,7 @@ WITH game AS (
 ), entries AS (
     INSERT INTO evenings_ledgerentry
         (evening_id, game_id, change_id, player_id, kind, amount, created_at)
-    SELECT %(evening)s, change.game_id, change.id, p.player, 'game', p.amount, %(at)s
+    SELECT %(evening)s, change.game_id, change.id, p.player, %(kind)s, p.amount, %(at)s
       FROM change, unnest(%(players)s::bigint[], %(amounts)s::bigint[]) AS p(player, amount)
 ), version AS (
     UPDATE evenings_evening SET version = %(version)s, last_number = %(number)s
@@ -447,7 +473,7 @@ WITH game AS (
 )
 SELECT game.id,
        (SELECT coalesce(json_object_agg(player_id, amount), '{{}}')
-          FROM evenings_eveningtotal WHERE evening_id = %(evening)s AND kind = 'game')
+          FROM evenings_eveningtotal WHERE evening_id = %(evening)s AND kind = %(kind)s)
   FROM game
 """
 
@@ -468,6 +494,7 @@ def _write_booking(evening: Evening, game: Game, data: GameInput, by, payouts) -
         "after": json.dumps(data.as_json()),
         "version": evening.version,
         "number": game.number,
+        "kind": evening.entry_kind,
         "players": list(payouts),
         "amounts": list(payouts.values()),
     }
@@ -644,7 +671,7 @@ def preview(
 def standing(evening: Evening, players: list[Player] | None = None) -> dict[int, int]:
     """Each seated player's sum of the evening's games (no payments), in seating order.
     `players`: the seated players, if the caller has them already."""
-    return _totals(evening, [LedgerEntry.Kind.GAME], players)
+    return _totals(evening, [evening.entry_kind], players)
 
 
 def balances(evening: Evening) -> dict[int, int]:
@@ -677,6 +704,8 @@ def settlement(evening: Evening) -> Settlement:
 def record_payment(evening_id: int, payer: int, payee: int, amount: int, by) -> Change:
     """A transfer paid at the table, booked as two ledger entries that sum to zero."""
     evening = _locked(evening_id)
+    if evening.tariff.is_prohof:
+        raise EveningError(_("Bei einem Turnier wird nicht bezahlt: es zählen nur Punkte."))
     seated = set(evening.seats.values_list("player_id", flat=True))
     if payer not in seated or payee not in seated or payer == payee:
         raise EveningError(_("Zahlungen gehen zwischen zwei Spielern des Abends."))

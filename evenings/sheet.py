@@ -20,7 +20,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Player
-from clubs.templatetags.money import euro, euro_plain
+from clubs.templatetags.money import amount, amount_plain
 from evenings import services, wording
 from evenings.models import Change, Evening, Game, LedgerEntry
 from scoring import score_after
@@ -60,6 +60,11 @@ class Sheet:
     first: int = 1
 
     @property
+    def points(self) -> bool:
+        """A ProHof table: points, not cents."""
+        return self.evening.tariff.is_prohof
+
+    @property
     def standing(self) -> list[tuple[Player, int]]:
         return list(zip(self.players, self.totals, strict=True))
 
@@ -96,7 +101,7 @@ def rows_html(
     text from people, and they are escaped; amounts are digits. `replace` marks each row
     to replace its old self out of band (htmx).
     """
-    evening = sheet.evening
+    evening, points = sheet.evening, sheet.points
     columns = len(sheet.players)
     # One reverse() for every row's link: the game's id goes where the 0 is.
     link = reverse("evenings:game", args=[evening.pk, 0]).removesuffix("0/")
@@ -119,7 +124,7 @@ def rows_html(
                 f"{escape(row.taken_back_label)}</th></tr></tbody>"
             )
             continue
-        title = f'<span class="num">{n}.</span> {caption} · {euro(row.unit)}'
+        title = f'<span class="num">{n}.</span> {caption} · {amount(row.unit, points)}'
         title += bock if row.bock else ""
         if correct:
             # Opens the correction in place on the evening screen; a page without JS.
@@ -129,13 +134,13 @@ def rows_html(
                 f'hx-swap="innerHTML show:#correction:top">{title}{edit}'
             )
         cells = "".join(
-            f'<td class="out"><span class="total">{euro_plain(cell.total)}</span>{out}'
+            f'<td class="out"><span class="total">{amount_plain(cell.total, points)}</span>{out}'
             if cell.amount is None
             else (
                 f'<td><span class="total{" negative" if cell.total < 0 else ""}">'
-                f"{euro_plain(cell.total)}</span>"
+                f"{amount_plain(cell.total, points)}</span>"
                 f'<span class="delta">{"+" if cell.amount > 0 else ""}'
-                f"{euro_plain(cell.amount)}</span></td>"
+                f"{amount_plain(cell.amount, points)}</span></td>"
             )
             for cell in row.cells
         )
@@ -177,7 +182,7 @@ def build(evening: Evening, first: int = 1) -> Sheet:
     result = score_after(evening.tariff.rules, before, [g.for_engine() for g in booked])
     scored = dict(zip((g.pk for g in booked), result.games, strict=True))
     # A struck game's entries sum to zero; its row shows none of them anyway.
-    entries = LedgerEntry.objects.filter(evening=evening, kind=LedgerEntry.Kind.GAME)
+    entries = LedgerEntry.objects.filter(evening=evening, kind=evening.entry_kind)
     if first > 1:
         entries = entries.filter(game__number__gte=first)
     amounts: dict[tuple[int, int], int] = {

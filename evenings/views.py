@@ -25,7 +25,7 @@ from scoring.model import MAX_JUNGFRAU_DOUBLINGS
 @login_required
 def start(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse:
     membership = scorekeeper_of(request, club_id)
-    runde = get_object_or_404(membership.club.runden, pk=runde_id)
+    runde = get_object_or_404(membership.club.runden.money(), pk=runde_id)
     players = list(membership.club.players.filter(active=True))
     form = StartForm(request.POST or None, players=players)
     if form.is_valid():
@@ -534,7 +534,7 @@ def history(request: HttpRequest, evening_id: int) -> HttpResponse:
     names = _names(evening)
     moved: dict[int, list[tuple[str, int]]] = defaultdict(list)
     sums = (
-        LedgerEntry.objects.filter(evening=evening, kind=LedgerEntry.Kind.GAME)
+        LedgerEntry.objects.filter(evening=evening, kind=evening.entry_kind)
         .values_list("change_id", "player_id")
         .annotate(total=Sum("amount"))
     )
@@ -656,7 +656,7 @@ def runde_balances(request: HttpRequest, club_id: int, runde_id: int) -> HttpRes
     """Everyone's balance in a Runde over all its evenings (games and payments): the
     evenings' totals the database keeps, so ten years read as fast as one evening."""
     membership = membership_of(request, club_id)
-    runde = get_object_or_404(membership.club.runden, pk=runde_id)
+    runde = get_object_or_404(membership.club.runden.money(), pk=runde_id)
     rows = (
         EveningTotal.objects.filter(evening__runde=runde)
         .values_list("player__name")
@@ -712,7 +712,7 @@ def evening_csv(request: HttpRequest, evening_id: int) -> HttpResponse:
 def runde_csv(request: HttpRequest, club_id: int, runde_id: int) -> StreamingHttpResponse:
     """Every game of the Runde as CSV, streamed: ten years are never held at once."""
     membership = membership_of(request, club_id)
-    runde = get_object_or_404(membership.club.runden, pk=runde_id)
+    runde = get_object_or_404(membership.club.runden.money(), pk=runde_id)
     return StreamingHttpResponse(
         (line.encode() for line in export.runde_lines(runde)),
         content_type=export.CONTENT_TYPE,

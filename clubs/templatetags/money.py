@@ -1,4 +1,5 @@
-"""The one place where cents become "1,20 €" for the screen."""
+"""The one place where cents become "1,20 €" for the screen (and a tournament's points
+become "40 P.")."""
 
 from django import template
 
@@ -19,3 +20,19 @@ def euro(cents: int | None) -> str:
 def euro_plain(cents: int | None) -> str:
     """The amount without the currency sign, for the narrow columns of the sheet."""
     return euro(cents).removesuffix(" €")
+
+
+@register.filter
+def amount(value: int | None, points: bool = False) -> str:
+    """Cents as euros; with `points` (a ProHof table) whole points: 40 -> "40 P."."""
+    if points and isinstance(value, int) and not isinstance(value, bool):
+        return f"{value} P."
+    return euro(value)
+
+
+@register.filter
+def amount_plain(value: int | None, points: bool = False) -> str:
+    """The amount without its unit, for the narrow columns of the sheet."""
+    if points and isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return euro_plain(value)

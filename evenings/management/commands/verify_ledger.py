@@ -137,7 +137,7 @@ def _game_findings(evening: Evening, games: list[Game], where: _Where) -> list[s
     stored = {
         (game_id, player_id): total
         for game_id, player_id, total in LedgerEntry.objects.filter(
-            evening=evening, kind=LedgerEntry.Kind.GAME, game__evening=evening
+            evening=evening, kind=evening.entry_kind, game__evening=evening
         )
         .values_list("game_id", "player_id")
         .annotate(total=Sum("amount"))

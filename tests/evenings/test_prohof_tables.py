@@ -1,0 +1,194 @@
+"""A ProHof tournament table is an evening of the tournament's Runde: booked like any
+evening, scored in points (seed 000), only credited, and closed to a game beyond the
+round's number."""
+
+import uuid
+
+import pytest
+from django.core.management import call_command
+
+from clubs import services as clubs
+from clubs.models import Membership
+from evenings import services
+from evenings.models import LedgerEntry
+from evenings.services import EveningError, GameInput
+from tests.conftest import make_user
+
+
+@pytest.fixture
+def table(club, players, admin):
+    runde = clubs.create_prohof_runde(club, "Stadtmeisterschaft", admin)
+    return services.start_evening(
+        runde, players[:5], 0, admin, label="Runde 1 · Tisch 1", game_limit=3
+    )
+
+
+def book(evening, data, by):
+    deal = services.next_deal(evening)
+    game, created = services.book_game(evening.pk, uuid.uuid4(), data, by, deal.token)
+    assert created
+    return game
+
+
+def points(game):
+    return dict(game.ledger.values_list("player__name", "amount"))
+
+
+def test_a_rufspiel_with_two_laufende_and_schneider_credits_the_winners_40_each(
+    table, players, admin
+):
+    sepp, vroni, hias, resi, wastl = players[:5]
+    # Five at the table: Sepp deals and sits out the first game.
+    game = book(
+        table,
+        GameInput(type="rufspiel", declarer=vroni.pk, partner=resi.pk, won=True, laufende=2,
+                  schneider=True),
+        admin,
+    )  # fmt: skip
+
+    # Seed 000: "Rufspiel mit 2 laufenden Obern, Schneider: Spiel 10, mit 2en 30,
+    # Schneider 40. Die beiden Gewinner erhalten je 40 Punkte gutgeschrieben."
+    assert points(game) == {"Vroni": 40, "Resi": 40, "Hias": 0, "Wastl": 0}
+    assert set(game.ledger.values_list("kind", flat=True)) == {LedgerEntry.Kind.POINTS}
+    assert services.standing(table)[vroni.pk] == 40
+    call_command("verify_ledger")
+
+
+def test_a_lost_solo_credits_each_opponent_and_a_correction_rescores(table, players, admin):
+    sepp, vroni, hias, resi, wastl = players[:5]
+    game = book(
+        table,
+        GameInput(type="solo", declarer=hias.pk, suit="herz", won=False, laufende=0),
+        admin,
+    )
+    assert points(game) == {"Hias": 0, "Vroni": 30, "Resi": 30, "Wastl": 30}
+
+    services.correct_game(
+        table.pk, game.pk, GameInput(type="solo", declarer=hias.pk, suit="herz", won=True), admin
+    )
+
+    assert services.standing(table) == {
+        sepp.pk: 0, vroni.pk: 0, hias.pk: 90, resi.pk: 0, wastl.pk: 0
+    }  # fmt: skip
+    call_command("verify_ledger")
+
+
+def test_money_games_kontra_and_payments_are_refused_at_a_table(table, players, admin):
+    sepp, vroni, hias, resi, wastl = players[:5]
+    with pytest.raises(EveningError):
+        book(table, GameInput(type="sauspiel", declarer=vroni.pk, partner=resi.pk), admin)
+    with pytest.raises(EveningError):
+        book(
+            table,
+            GameInput(type="rufspiel", declarer=vroni.pk, partner=resi.pk, kontra=1),
+            admin,
+        )
+    book(table, GameInput(type="ueberkreuz", declarer=vroni.pk, partner=wastl.pk), admin)
+    with pytest.raises(EveningError, match="nicht bezahlt"):
+        services.record_payment(table.pk, vroni.pk, hias.pk, 10, admin)
+    assert table.games.count() == 1
+
+
+def test_the_game_after_the_round_s_last_is_refused(table, players, admin):
+    for _ in range(3):
+        deal = services.next_deal(table)
+        declarer, partner = deal.playing[0], deal.playing[2]
+        book(table, GameInput(type="ueberkreuz", declarer=declarer.pk, partner=partner.pk), admin)
+
+    deal = services.next_deal(table)
+    with pytest.raises(EveningError, match="alle 3 Spiele"):
+        book(
+            table,
+            GameInput(type="ueberkreuz", declarer=deal.playing[0].pk, partner=deal.playing[2].pk),
+            admin,
+        )
+    assert table.games.booked().count() == 3
+    # A struck game makes room for the one that counts.
+    services.undo_last(table.pk, admin)
+    deal = services.next_deal(table)
+    book(
+        table,
+        GameInput(type="ueberkreuz", declarer=deal.playing[0].pk, partner=deal.playing[2].pk),
+        admin,
+    )
+
+
+def test_the_tournament_s_runde_is_not_among_the_club_s_money_runden(table, club, runde):
+    assert list(club.runden.money()) == [runde]
+
+
+# -- the entry screen --------------------------------------------------------------------
+
+
+def post_game(client, evening, **fields):
+    deal = services.next_deal(evening)
+    data = {"key": str(uuid.uuid4()), "deal": deal.token, "won": "1", "laufende": "0",
+            "laufende_wenz": "0", **fields}  # fmt: skip
+    return client.post(f"/abend/{evening.pk}/buchen/", data, HTTP_HX_REQUEST="true")
+
+
+def test_the_entry_screen_offers_only_prohof_s_games_and_counts_to_the_round_s_end(
+    client, table, admin
+):
+    client.force_login(admin)
+
+    page = client.get(f"/abend/{table.pk}/").content.decode()
+
+    for offered in ("Rufspiel", "Eichel-Solo", "Wenz", "Über Kreuz", "Schneider angesagt",
+                    "Tout angesagt", "Spiel 1 von 3", "Runde 1 · Tisch 1"):  # fmt: skip
+        assert offered in page, offered
+    for absent in ('name="kontra"', 'name="doubled"', 'value="ramsch"', 'value="sauspiel"',
+                   "Abrechnung"):  # fmt: skip
+        assert absent not in page, absent
+
+
+def test_over_the_cross_the_partner_is_the_player_opposite(client, table, players, admin):
+    sepp, vroni, hias, resi, wastl = players[:5]
+    client.force_login(admin)
+    # Sepp deals and sits out: Vroni, Hias, Resi, Wastl play; opposite Hias sits Wastl.
+
+    answer = post_game(client, table, spiel="ueberkreuz", declarer=hias.pk, schneider="on")
+
+    assert "Gebucht" in answer.content.decode()
+    game = table.games.get()
+    assert (game.type, game.declarer, game.partner) == ("ueberkreuz", hias, wastl)
+    assert points(game) == {"Hias": 20, "Wastl": 20, "Vroni": 0, "Resi": 0}
+    page = client.get(f"/abend/{table.pk}/").content.decode()
+    assert "Spiel 2 von 3" in page
+    assert "20 P." in page
+
+
+def test_the_preview_shows_points(client, table, players, admin):
+    sepp, vroni, hias, resi, wastl = players[:5]
+    client.force_login(admin)
+    deal = services.next_deal(table)
+
+    answer = client.post(
+        f"/abend/{table.pk}/vorschau/",
+        {"key": str(uuid.uuid4()), "deal": deal.token, "spiel": "wenz", "declarer": vroni.pk,
+         "won": "1", "laufende": "0", "laufende_wenz": "3", "schneider": "on", "schwarz": "on",
+         "angesagt": "on"},
+        HTTP_HX_REQUEST="true",
+    )  # fmt: skip
+
+    # Seed 000: "Schneiderwenz mit 3en schwarz: Wenz 20, angesagt 30, mit 3en 60,
+    # Schneider 70, Schwarz 80. Der Gewinner erhält 3 x 80 Punkte also 240 Punkte."
+    assert "+240 P." in answer.content.decode()
+
+
+def test_a_named_scorekeeper_books_at_the_table_but_a_plain_player_does_not(
+    client, club, players, admin
+):
+    player_user = make_user("vroni", "Vroni")
+    Membership.objects.create(user=player_user, club=club, role=Membership.Role.PLAYER)
+    runde = clubs.create_prohof_runde(club, "Stadtmeisterschaft", admin)
+    theirs = services.start_evening(runde, players[:4], 0, admin, scorekeeper=player_user)
+    other = services.start_evening(runde, players[:4], 0, admin)
+    client.force_login(player_user)
+    deal = services.next_deal(theirs)
+    rufspiel = {"spiel": "rufspiel", "declarer": deal.seated[0].pk,
+                "partner": deal.seated[1].pk}  # fmt: skip
+
+    assert "Gebucht" in post_game(client, theirs, **rufspiel).content.decode()
+    assert post_game(client, other, **rufspiel).status_code == 404
+    assert other.games.count() == 0
