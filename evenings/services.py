@@ -186,6 +186,8 @@ def start_evening(
     the club's Schreiber role)."""
     if len(players) not in SEATS:
         raise EveningError(_("Ein Abend braucht 4, 5 oder 6 Spieler."), "players")
+    if runde.kind == Runde.Kind.PROHOF and len(players) > 5:
+        raise EveningError(_("An einem Turniertisch sitzen 4 oder 5 Spieler."), "players")
     if len({p.pk for p in players}) != len(players):
         raise EveningError(_("Jeder Spieler kann nur einen Platz haben."), "players")
     if any(p.club_id != runde.club_id for p in players):

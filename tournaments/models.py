@@ -178,3 +178,6 @@ class TableSeat(models.Model):
                 fields=["round", "participant"], name="tableseat_one_per_round"
             ),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.table}, Platz {self.position + 1}"

@@ -192,3 +192,21 @@ def test_a_named_scorekeeper_books_at_the_table_but_a_plain_player_does_not(
     assert "Gebucht" in post_game(client, theirs, **rufspiel).content.decode()
     assert post_game(client, other, **rufspiel).status_code == 404
     assert other.games.count() == 0
+
+
+def test_an_announced_schneider_not_reached_cannot_be_booked_as_won(client, table, players, admin):
+    sepp, vroni, hias, resi, wastl = players[:5]
+    client.force_login(admin)
+
+    answer = post_game(
+        client, table, spiel="rufspiel", declarer=vroni.pk, partner=resi.pk, angesagt="on"
+    )
+
+    assert "Schneider angesagt, aber nicht erreicht" in answer.content.decode()
+    assert table.games.count() == 0
+
+
+def test_a_tournament_table_seats_four_or_five(club, players, admin):
+    runde = clubs.create_prohof_runde(club, "Stadtmeisterschaft", admin)
+    with pytest.raises(EveningError, match="4 oder 5"):
+        services.start_evening(runde, players[:6], 0, admin)

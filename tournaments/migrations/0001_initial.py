@@ -3,153 +3,331 @@
 import django.db.models.deletion
 import django.db.models.functions.text
 import django.utils.timezone
-import tournaments.models
 from django.conf import settings
 from django.db import migrations, models
 
+import tournaments.models
+
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('clubs', '0004_prohof'),
-        ('evenings', '0010_prohof_tables'),
+        ("clubs", "0004_prohof"),
+        ("evenings", "0010_prohof_tables"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Round',
+            name="Round",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField()),
-                ('seed', models.BigIntegerField()),
-                ('drawn_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('started_at', models.DateTimeField(blank=True, null=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveSmallIntegerField()),
+                ("seed", models.BigIntegerField()),
+                ("drawn_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("started_at", models.DateTimeField(blank=True, null=True)),
             ],
             options={
-                'ordering': ['number'],
+                "ordering": ["number"],
             },
         ),
         migrations.CreateModel(
-            name='Participant',
+            name="Participant",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField(verbose_name='Startnummer')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='participations', to='clubs.player')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveSmallIntegerField(verbose_name="Startnummer")),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="participations",
+                        to="clubs.player",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['number'],
+                "ordering": ["number"],
             },
         ),
         migrations.CreateModel(
-            name='Season',
+            name="Season",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=80, verbose_name='Name')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seasons', to='clubs.club')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=80, verbose_name="Name")),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="seasons",
+                        to="clubs.club",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at'],
+                "ordering": ["-created_at"],
             },
         ),
         migrations.CreateModel(
-            name='Table',
+            name="Table",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField()),
-                ('evening', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='table', to='evenings.evening')),
-                ('round', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='tables', to='tournaments.round')),
-                ('scorekeeper', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveSmallIntegerField()),
+                (
+                    "evening",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="table",
+                        to="evenings.evening",
+                    ),
+                ),
+                (
+                    "round",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="tables",
+                        to="tournaments.round",
+                    ),
+                ),
+                (
+                    "scorekeeper",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['number'],
+                "ordering": ["number"],
             },
         ),
         migrations.CreateModel(
-            name='TableSeat',
+            name="TableSeat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('position', models.PositiveSmallIntegerField()),
-                ('participant', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='seats', to='tournaments.participant')),
-                ('round', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournaments.round')),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seats', to='tournaments.table')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("position", models.PositiveSmallIntegerField()),
+                (
+                    "participant",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="seats",
+                        to="tournaments.participant",
+                    ),
+                ),
+                (
+                    "round",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="tournaments.round",
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="seats",
+                        to="tournaments.table",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['position'],
+                "ordering": ["position"],
             },
         ),
         migrations.CreateModel(
-            name='Tournament',
+            name="Tournament",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=80, verbose_name='Name')),
-                ('venue', models.CharField(blank=True, max_length=80, verbose_name='Spielstätte')),
-                ('date', models.DateField(default=django.utils.timezone.localdate, verbose_name='Datum')),
-                ('round_count', models.PositiveSmallIntegerField(default=3, verbose_name='Runden')),
-                ('games_per_round', models.PositiveSmallIntegerField(default=40, verbose_name='Spiele je Runde')),
-                ('status', models.CharField(choices=[('setup', 'in Vorbereitung'), ('running', 'läuft'), ('finished', 'beendet')], default='setup', max_length=8)),
-                ('display_token', models.CharField(blank=True, default=tournaments.models._display_token, max_length=40, null=True, unique=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='tournaments', to='clubs.club')),
-                ('created_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('runde', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='tournament', to='clubs.runde')),
-                ('season', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='tournaments', to='tournaments.season')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=80, verbose_name="Name")),
+                ("venue", models.CharField(blank=True, max_length=80, verbose_name="Spielstätte")),
+                (
+                    "date",
+                    models.DateField(default=django.utils.timezone.localdate, verbose_name="Datum"),
+                ),
+                ("round_count", models.PositiveSmallIntegerField(default=3, verbose_name="Runden")),
+                (
+                    "games_per_round",
+                    models.PositiveSmallIntegerField(default=40, verbose_name="Spiele je Runde"),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("setup", "in Vorbereitung"),
+                            ("running", "läuft"),
+                            ("finished", "beendet"),
+                        ],
+                        default="setup",
+                        max_length=8,
+                    ),
+                ),
+                (
+                    "display_token",
+                    models.CharField(
+                        blank=True,
+                        default=tournaments.models._display_token,
+                        max_length=40,
+                        null=True,
+                        unique=True,
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="tournaments",
+                        to="clubs.club",
+                    ),
+                ),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "runde",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="tournament",
+                        to="clubs.runde",
+                    ),
+                ),
+                (
+                    "season",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="tournaments",
+                        to="tournaments.season",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-date', '-pk'],
+                "ordering": ["-date", "-pk"],
             },
         ),
         migrations.AddField(
-            model_name='round',
-            name='tournament',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rounds', to='tournaments.tournament'),
+            model_name="round",
+            name="tournament",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="rounds",
+                to="tournaments.tournament",
+            ),
         ),
         migrations.AddField(
-            model_name='participant',
-            name='tournament',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='participants', to='tournaments.tournament'),
+            model_name="participant",
+            name="tournament",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="participants",
+                to="tournaments.tournament",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='season',
-            constraint=models.UniqueConstraint(models.F('club'), django.db.models.functions.text.Lower('name'), name='season_name_unique_in_club'),
+            model_name="season",
+            constraint=models.UniqueConstraint(
+                models.F("club"),
+                django.db.models.functions.text.Lower("name"),
+                name="season_name_unique_in_club",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='table',
-            constraint=models.UniqueConstraint(fields=('round', 'number'), name='table_number_unique'),
+            model_name="table",
+            constraint=models.UniqueConstraint(
+                fields=("round", "number"), name="table_number_unique"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='tableseat',
-            constraint=models.UniqueConstraint(fields=('table', 'position'), name='tableseat_position'),
+            model_name="tableseat",
+            constraint=models.UniqueConstraint(
+                fields=("table", "position"), name="tableseat_position"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='tableseat',
-            constraint=models.UniqueConstraint(fields=('round', 'participant'), name='tableseat_one_per_round'),
+            model_name="tableseat",
+            constraint=models.UniqueConstraint(
+                fields=("round", "participant"), name="tableseat_one_per_round"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='tournament',
-            constraint=models.CheckConstraint(condition=models.Q(('round_count__gte', 1), ('round_count__lte', 10)), name='tournament_round_count_range'),
+            model_name="tournament",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("round_count__gte", 1), ("round_count__lte", 10)),
+                name="tournament_round_count_range",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='tournament',
-            constraint=models.CheckConstraint(condition=models.Q(('games_per_round__gte', 1), ('games_per_round__lte', 200)), name='tournament_games_per_round_range'),
+            model_name="tournament",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("games_per_round__gte", 1), ("games_per_round__lte", 200)),
+                name="tournament_games_per_round_range",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='round',
-            constraint=models.UniqueConstraint(fields=('tournament', 'number'), name='round_number_unique'),
+            model_name="round",
+            constraint=models.UniqueConstraint(
+                fields=("tournament", "number"), name="round_number_unique"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='round',
-            constraint=models.CheckConstraint(condition=models.Q(('seed__gte', 0)), name='round_seed_not_negative'),
+            model_name="round",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("seed__gte", 0)), name="round_seed_not_negative"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='participant',
-            constraint=models.UniqueConstraint(fields=('tournament', 'player'), name='participant_once_per_tournament'),
+            model_name="participant",
+            constraint=models.UniqueConstraint(
+                fields=("tournament", "player"), name="participant_once_per_tournament"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='participant',
-            constraint=models.UniqueConstraint(fields=('tournament', 'number'), name='participant_number_unique'),
+            model_name="participant",
+            constraint=models.UniqueConstraint(
+                fields=("tournament", "number"), name="participant_number_unique"
+            ),
         ),
     ]

@@ -1,0 +1,202 @@
+"""Standings of a ProHof tournament and of a season (seed 000): points, then the tie-breaks.
+
+Points are what the ledger credited: the database keeps each player's sum per evening
+(EveningTotal, kind "points"), and each table of a started round is an evening. The
+tie-breaks count the booked games of those evenings. A call costs the same handful of
+queries however many participants, tables and games there are.
+"""
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import QuerySet, Sum
+
+from clubs.models import Player
+from evenings.models import EveningTotal, Game, LedgerEntry
+from scoring.model import PAIR_GAMES, SOLO_GAMES
+from tournaments.models import Participant, Season, TableSeat, Tournament
+
+TIE_BREAK = (
+    "Bei Punktgleichheit entscheiden die gewonnenen Soli (Solo und Wenz), dann weniger "
+    "verlorene Spiele; wer auch darin gleich ist, teilt sich den Platz."
+)
+
+# Evening -> its table -> the table's round -> the round's tournament.
+_TOURNAMENT = "evening__table__round__tournament"
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One participant's line in a tournament's standings."""
+
+    rank: int  # 1-based; shared by participants equal on every tie-break
+    participant: Participant  # with .player loaded
+    # Points per round, one for each of the tournament's round_count (or more, if more
+    # rounds were drawn), 0 where not played yet.
+    rounds: tuple[int, ...]
+    total: int
+    solos_won: int  # Solo and Wenz won as declarer
+    games_lost: int  # games at the table on the losing side (sitting out is neither)
+    games_played: int
+
+
+@dataclass(frozen=True)
+class SeasonStanding:
+    """One player's line in a season's standings: the sums over its tournaments."""
+
+    rank: int
+    player: Player
+    tournaments: tuple[int, ...]  # points per tournament of the season, by date
+    total: int
+    solos_won: int
+    games_lost: int
+
+
+@dataclass
+class _Tally:
+    """What a player's booked games count towards the tie-breaks (an accumulator)."""
+
+    solos_won: int = 0
+    games_lost: int = 0
+    games_played: int = 0
+
+
+def tournament_standings(tournament: Tournament) -> list[Standing]:
+    """Every participant of `tournament`, best first, also those without a game.
+
+    Ranked by total points, then Soli won (more is better), then games lost (fewer is
+    better); participants equal in all three share a rank (1, 2, 2, 4) and are listed
+    by start number. Four queries.
+    """
+    # 1. The participants with their players, by start number.
+    participants = list(tournament.participants.select_related("player").order_by("number"))
+    # 2. Who sat at which table's evening in which round (None: round not started).
+    seats = list(
+        TableSeat.objects.filter(round__tournament=tournament)
+        .order_by()
+        .values_list("participant_id", "round__number", "table__evening_id")
+    )
+    round_count = max([tournament.round_count, *(number for _, number, _ in seats)])
+    evenings = {evening for _, _, evening in seats if evening is not None}
+    # 3. The points each player has at each of those evenings.
+    points = {
+        (evening, player): amount
+        for evening, player, amount in EveningTotal.objects.filter(
+            evening_id__in=evenings, kind=LedgerEntry.Kind.POINTS
+        ).values_list("evening_id", "player_id", "amount")
+    }
+    # 4. The tie-breaks from the booked games of those evenings.
+    tallies = _tally(Game.objects.booked().filter(evening_id__in=evenings))
+
+    player_of = {p.pk: p.player_id for p in participants}
+    rounds: dict[int, list[int]] = {p.pk: [0] * round_count for p in participants}
+    for participant, number, evening in seats:
+        rounds[participant][number - 1] = points.get((evening, player_of[participant]), 0)
+
+    lines = [(p, tuple(rounds[p.pk]), tallies.get(p.player_id, _Tally())) for p in participants]
+    return [
+        Standing(
+            rank,
+            participant,
+            per_round,
+            sum(per_round),
+            tally.solos_won,
+            tally.games_lost,
+            tally.games_played,
+        )
+        for rank, participant, per_round, tally in _ranked(lines, order=lambda p: p.number)
+    ]
+
+
+def season_standings(season: Season) -> tuple[list[Tournament], list[SeasonStanding]]:
+    """The season's tournaments (by date, then as created) and every player who took part
+    in one of them, best first: the sums over the tournaments, ranked as a tournament is
+    (TIE_BREAK); players sharing a rank are listed by name. Four queries.
+
+    A player is the same person in every tournament of the season (Participant.player),
+    a guest entered at the door included.
+    """
+    # 1. The tournaments, in the order of the columns.
+    tournaments = list(season.tournaments.order_by("date", "pk"))
+    column = {t.pk: i for i, t in enumerate(tournaments)}
+    # 2. Everyone who took part in one of them.
+    players = {
+        p.player_id: p.player
+        for p in Participant.objects.filter(tournament__season=season).select_related("player")
+    }
+    # 3. Each player's points per tournament, summed over its tables by the database.
+    points = {player: [0] * len(tournaments) for player in players}
+    for tournament, player, amount in (
+        EveningTotal.objects.filter(
+            kind=LedgerEntry.Kind.POINTS, **{f"{_TOURNAMENT}__season": season}
+        )
+        .values_list(f"{_TOURNAMENT}_id", "player_id")
+        .annotate(points=Sum("amount"))
+        .values_list(f"{_TOURNAMENT}_id", "player_id", "points")
+    ):
+        points[player][column[tournament]] += amount
+    # 4. The tie-breaks over every booked game of the season's tables.
+    tallies = _tally(Game.objects.booked().filter(**{f"{_TOURNAMENT}__season": season}))
+
+    lines = [
+        (player, tuple(points[pk]), tallies.get(pk, _Tally())) for pk, player in players.items()
+    ]
+    ranked = _ranked(lines, order=lambda player: (player.name.casefold(), player.pk))
+    standings = [
+        SeasonStanding(
+            rank, player, per_tournament, sum(per_tournament), tally.solos_won, tally.games_lost
+        )
+        for rank, player, per_tournament, tally in ranked
+    ]
+    return tournaments, standings
+
+
+def _tally(games: QuerySet[Game]) -> dict[int, _Tally]:
+    """{player id: tally} over `games` (booked ones), from the columns the count needs.
+
+    Rufspiel and Über-Kreuz: the declarer's pair lost if the game was lost, else the
+    other two did. Solo and Wenz: the declarer lost if the game was lost, else the
+    three others did. The dealer at a table of five is not in the game's seating.
+    """
+    tallies: defaultdict[int, _Tally] = defaultdict(_Tally)
+    for game_type, seating, declarer, partner, won in games.order_by().values_list(
+        "type", "seating", "declarer_id", "partner_id", "won"
+    ):
+        if game_type in SOLO_GAMES:
+            side = {declarer}
+            if won:
+                tallies[declarer].solos_won += 1
+        elif game_type in PAIR_GAMES:
+            side = {declarer, partner}
+        else:
+            side = None  # no other game is played at a ProHof table
+        for player in seating:
+            tally = tallies[player]
+            tally.games_played += 1
+            if side is not None and (player in side) != won:
+                tally.games_lost += 1
+    return tallies
+
+
+def _ranked[T](
+    lines: Iterable[tuple[T, tuple[int, ...], _Tally]], order: Callable[[T], Any]
+) -> list[tuple[int, T, tuple[int, ...], _Tally]]:
+    """(rank, who, points, tally) for each line of (who, points, tally), best first: more
+    points, then more Soli won, then fewer games lost. Lines equal in all three share the
+    rank of the first of them (1, 2, 2, 4) and are sorted by `order` of who."""
+
+    def key(line: tuple[T, tuple[int, ...], _Tally]) -> tuple[int, int, int]:
+        _, points, tally = line
+        return (-sum(points), -tally.solos_won, tally.games_lost)
+
+    ranked: list[tuple[int, T, tuple[int, ...], _Tally]] = []
+    previous: tuple[int, int, int] | None = None
+    rank = 0
+    for position, line in enumerate(sorted(lines, key=lambda li: (key(li), order(li[0]))), 1):
+        if key(line) != previous:
+            rank, previous = position, key(line)
+        who, points, tally = line
+        ranked.append((rank, who, points, tally))
+    return ranked
