@@ -39,6 +39,7 @@ from django.utils.text import slugify
 from clubs.models import Club, Invitation, Membership, Player, Runde, Tariff
 from evenings.management.commands import verify_ledger
 from evenings.models import Change, Evening, EveningTotal, Game, LedgerEntry, Seat
+from tournaments.models import Participant, Round, Season, Table, TableSeat, Tournament
 
 FORMAT = "schafkopf-club"
 VERSION = 1
@@ -59,6 +60,12 @@ CLUB_TABLES: tuple[tuple[type[models.Model], str], ...] = (
     (Game, "evening__runde__club"),
     (Change, "evening__runde__club"),
     (LedgerEntry, "evening__runde__club"),
+    (Season, "club"),
+    (Tournament, "club"),
+    (Participant, "tournament__club"),
+    (Round, "tournament__club"),
+    (Table, "round__tournament__club"),
+    (TableSeat, "round__tournament__club"),
 )
 
 

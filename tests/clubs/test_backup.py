@@ -28,8 +28,10 @@ from clubs import services as club_services
 from clubs.models import Club, Invitation, LoginFailure, Player, ResetRequest
 from evenings import services
 from evenings.models import Change, Evening, EveningTotal, LedgerEntry
+from evenings.services import GameInput
 from tests.conftest import PASSWORD, make_user
 from tests.evenings.test_services import book, ramsch, sauspiel
+from tournaments.models import Participant, Round, Season, Table, TableSeat, Tournament
 
 User = get_user_model()
 transactional = pytest.mark.django_db(transaction=True)
@@ -65,6 +67,32 @@ def history(club, runde, admin, scorekeeper):
     assert club_services.change_tariff(runde, proposed, admin) is not None
     second = services.start_evening(runde, [sepp, vroni, hias, resi], 1, scorekeeper)
     book(second, sauspiel(hias, resi), scorekeeper)
+
+    # A ProHof tournament of a season, with a guest, its first round started and a game
+    # booked at its table (points).
+    season = Season.objects.create(club=club, name="Stadtmeisterschaft 2026")
+    tournament = Tournament.objects.create(
+        club=club,
+        season=season,
+        runde=club_services.create_prohof_runde(club, "1. Abend", admin),
+        name="1. Abend",
+        created_by=admin,
+    )
+    guest = Player.objects.create(club=club, name="Gast Toni", guest=True)
+    entrants = [
+        Participant.objects.create(tournament=tournament, player=player, number=n)
+        for n, player in enumerate([sepp, vroni, guest, resi], start=1)
+    ]
+    first_round = Round.objects.create(tournament=tournament, number=1, seed=4711)
+    evening = services.start_evening(
+        tournament.runde, [p.player for p in entrants], 0, admin, label="Runde 1 · Tisch 1"
+    )
+    table = Table.objects.create(round=first_round, number=1, evening=evening)
+    TableSeat.objects.bulk_create(
+        TableSeat(table=table, round=first_round, participant=p, position=i)
+        for i, p in enumerate(entrants)
+    )
+    book(evening, GameInput(type="rufspiel", declarer=vroni.pk, partner=resi.pk, won=True), admin)
     return club
 
 
@@ -89,7 +117,8 @@ def club_rows(club_id: int) -> dict[str, list[dict]]:
 
 
 def balances(club_id: int) -> dict[str, dict[str, int]]:
-    """{evening id: {player name: cents}} per evening, and the Runde's under "runde"."""
+    """{evening id: {player name: cents}} per evening (a tournament table's: points), and
+    the money Runde's under "runde"."""
     per_evening = {
         str(evening.pk): {
             Player.objects.get(pk=player).name: cents
@@ -98,7 +127,7 @@ def balances(club_id: int) -> dict[str, dict[str, int]]:
         for evening in Evening.objects.filter(runde__club=club_id)
     }
     runde = dict(
-        LedgerEntry.objects.filter(evening__runde__club=club_id)
+        LedgerEntry.objects.filter(evening__runde__club=club_id, evening__runde__kind="geld")
         .values_list("player__name")
         .annotate(total=Sum("amount"))
     )
@@ -259,6 +288,7 @@ def test_every_model_of_the_club_is_in_the_file_or_rebuilt_by_the_database():
     models = {
         *apps.get_app_config("clubs").get_models(),
         *apps.get_app_config("evenings").get_models(),
+        *apps.get_app_config("tournaments").get_models(),
     }
     assert models == exported | left_out
 
@@ -271,8 +301,14 @@ def test_the_export_holds_this_club_only_with_exact_values(history, other_admin,
     assert [row["name"] for row in tables["clubs.club"]] == ["Schafkopffreunde Au"]
     assert {row["username"] for row in tables["auth.user"]} == {"resi", "hias", "vroni"}
     assert all("password" not in row for row in tables["auth.user"])
-    assert [row["sauspiel"] for row in tables["clubs.tariff"]] == [10, 20]
-    assert len(tables["evenings.evening"]) == 2
+    assert [(row["system"], row["sauspiel"]) for row in tables["clubs.tariff"]] == [
+        ("tarif", 10),
+        ("tarif", 20),
+        ("prohof", 10),
+    ]
+    assert len(tables["evenings.evening"]) == 3
+    assert [row["name"] for row in tables["tournaments.tournament"]] == ["1. Abend"]
+    assert len(tables["tournaments.tableseat"]) == 4
     # Every moment with its microseconds, cents as ints, every ledger row of the club.
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}\+00:00",
                         tables["evenings.change"][0]["at"])  # fmt: skip
@@ -297,7 +333,7 @@ def test_the_admin_downloads_the_export_without_password_hashes(client, admin, h
     )
     data = response.json()
     assert data["club"] == {"id": history.pk, "name": "Schafkopffreunde Au"}
-    assert len(data["tables"]["evenings.game"]) == 5
+    assert len(data["tables"]["evenings.game"]) == 5 + 1  # and the tournament's
     assert all("password" not in row for row in data["tables"]["auth.user"])
     assert "md5$" not in response.text
 
