@@ -176,6 +176,7 @@ class GameForm(forms.Form):
             del self.fields[name]
         self.fields["spiel"].choices = PROHOF_SPIELE
         self.fields["spiel"].initial = "rufspiel"
+        self.fields["declarer"].label = _("Spieler (über Kreuz: wer den Alten hat)")
         self.fields["partner"].label = _("Mitspieler (gerufenes Ass)")
         self.fields["tout"].label = _("Tout angesagt")
         self.fields["laufende"].choices = [(0, "–")] + [

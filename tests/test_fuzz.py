@@ -53,6 +53,8 @@ from evenings import services
 from evenings.models import Game
 from evenings.services import GameInput
 from tests.conftest import PASSWORD, make_user
+from tournaments import services as tournaments
+from tournaments.models import Participant, Season
 
 # A few hundred requests in all; FUZZ_EXAMPLES=200 for a long hunt.
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "8"))
@@ -144,6 +146,12 @@ FIXED = {
     "content_type_id": ["1"],
     "app_label": ["auth", "clubs"],
     "url": ["", "clubs/"],
+    # Tournaments
+    "date": ["2026-03-14", "14.03.2026", "2026-02-30"],
+    "rounds": ["1", "3", "10", "11"],
+    "games": ["1", "40", "200", "201"],
+    "number": ["1", "2", "3"],
+    "seed": ["0", "1", "7", "2147483647"],
 }
 
 # The club's admin most often: most pages and forms are theirs.
@@ -222,6 +230,7 @@ def build_world() -> World:
     ]
     evenings = [open_, closed, other_evening]
     games = Game.objects.all()
+    tournaments, seating = build_tournaments(admin, club, kathi, other)
 
     def deal_tokens():
         deals = [services.next_deal(e) for e in evenings]
@@ -244,7 +253,12 @@ def build_world() -> World:
         "version": ["0", "1", *(str(e.version) for e in evenings)],
         "uidb64": [urlsafe_base64_encode(force_bytes(user.pk)), "MQ", "x"],
         "reset_token": [default_token_generator.make_token(user)],
+        "tournament_id": [str(t.pk) for t in tournaments],
+        "season_id": [str(pk) for pk in Season.objects.values_list("pk", flat=True)],
+        "participant_id": [str(pk) for pk in Participant.objects.values_list("pk", flat=True)],
+        "seating": [seating],
     }
+    values["token"] += [t.display_token for t in tournaments]
     users = {"admin": admin, "scorekeeper": scorekeeper, "player": vroni, "outsider": kathi}
     seated = {str(e.pk): [str(pk) for pk in e.seats.values_list("player_id", flat=True)]
               for e in evenings}  # fmt: skip
@@ -258,9 +272,37 @@ def build_world() -> World:
         "player_id": [str(p.pk) for p in ours],
         "membership_id": [str(pk) for pk in club.memberships.values_list("pk", flat=True)],
         "invitation_id": [str(invitations[0].pk)],
-        "token": [open_.share_token, invitations[0].token],
+        "token": [open_.share_token, invitations[0].token, tournaments[0].display_token],
+        # Round 1 drawn and not started first: the one the director's forms change.
+        "tournament_id": [str(t.pk) for t in tournaments[:2]],
+        "season_id": [str(tournaments[0].season_id)],
+        "participant_id": [
+            str(pk) for pk in tournaments[0].participants.values_list("pk", flat=True)
+        ],
     }
     return World(users=users, values=values, own=own, seated=seated)
+
+
+def build_tournaments(admin, club, kathi, other) -> tuple[list, str]:
+    """Club A's tournament in a season with eight participants and round 1 drawn, its
+    played one (a round of one game each, started and played), and club B's; and the
+    seating token of the drawn round."""
+    drawn = tournaments.create_tournament(
+        club, admin, name="Stadtmeisterschaft", new_season="ProHof 2026"
+    )
+    tournaments.add_participants(drawn, list(club.players.all()[:5]))
+    for name in ("Ferdl", "Burgi", "Zenzi"):
+        tournaments.add_guest(drawn, name)
+    round_ = tournaments.draw_round(drawn, seed=1, by=admin)
+    played = tournaments.create_tournament(club, admin, name="Blitzturnier", games_per_round=1)
+    tournaments.add_participants(played, list(club.players.all()[:4]))
+    started = tournaments.start_round(tournaments.draw_round(played), admin)
+    evening = started.tables.get().evening
+    deal = services.next_deal(evening)
+    data = GameInput("rufspiel", declarer=deal.playing[0].pk, partner=deal.playing[1].pk)
+    services.book_game(evening.pk, uuid.uuid4(), data, admin)
+    theirs = tournaments.create_tournament(other, kathi, name="Giesinger Turnier")
+    return [drawn, played, theirs], tournaments.seating_token(round_)
 
 
 # -- recipes ------------------------------------------------------------------------------
@@ -319,6 +361,15 @@ SIGNUP = {
     "next": "next",
 }
 NEW_PASSWORD = {"new_password1": "password", "new_password2": "password"}
+TOURNAMENT = {
+    "name": "name",
+    "venue": "name",
+    "date": "date",
+    "season": "season_id",
+    "new_season": "name",
+    "round_count": "rounds",
+    "games_per_round": "games",
+}
 PAGE = Recipe(methods=("GET",))
 BUTTON = Recipe(methods=("POST",))
 POST = ("POST",)
@@ -373,6 +424,28 @@ RECIPES: dict[str, Recipe] = {
     "evenings:live": Recipe(query={"v": "version"}, methods=("GET",)),
     "evenings:live_sheet": Recipe(query={"v": "version"}, methods=("GET",)),
     "healthz": PAGE,
+    "tournaments:list": PAGE,
+    "tournaments:create": Recipe(TOURNAMENT),
+    "tournaments:season": PAGE,
+    "tournaments:detail": PAGE,
+    "tournaments:settings": Recipe(TOURNAMENT),
+    "tournaments:participants": Recipe({"players": "player_id"}, methods=POST),
+    "tournaments:guest": Recipe({"name": "name"}, methods=POST),
+    "tournaments:remove": BUTTON,
+    "tournaments:draw": Recipe(
+        {"number": "number", "replacing": "seed", "seed": "seed"}, methods=POST
+    ),
+    "tournaments:swap": Recipe(
+        {"a": "participant_id", "b": "participant_id", "seating": "seating"}, methods=POST
+    ),
+    "tournaments:scorekeepers": Recipe({"tisch_1": "user_id", "tisch_2": "user_id"}, methods=POST),
+    "tournaments:start": BUTTON,
+    "tournaments:cards": PAGE,
+    "tournaments:finish": BUTTON,
+    "tournaments:ranking": PAGE,
+    "tournaments:csv": PAGE,
+    "tournaments:display_link": Recipe({"revoke": "bool"}, methods=POST),
+    "tournaments:hall": PAGE,
     "signup": Recipe(SIGNUP, query={"next": "next"}, role="anonymous"),
     "profile": Recipe({"first_name": "name", "email": "email"}),
     "login": Recipe(
@@ -538,7 +611,7 @@ UNCHECKED = {LoginFailure, ResetRequest}
 def app_tables() -> list[str]:
     models = [
         model
-        for app in ("auth", "clubs", "evenings")
+        for app in ("auth", "clubs", "evenings", "tournaments")
         for model in apps.get_app_config(app).get_models()
         if model not in UNCHECKED
     ]

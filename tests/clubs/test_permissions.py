@@ -15,6 +15,7 @@ import re
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -27,6 +28,8 @@ from clubs import services as club_services
 from clubs.models import Club, Invitation, Membership, Player, Runde, Tariff
 from evenings import services as evening_services
 from evenings.models import Change, Evening, Game, LedgerEntry, Seat
+from tournaments import services as tournament_services
+from tournaments.models import Participant, Round, Season, Table, TableSeat, Tournament
 
 User = get_user_model()
 
@@ -75,6 +78,19 @@ def admins_only(allowed):
 
 
 NO_OTHER = {OTHER: every(405)}
+
+# The director's buttons and forms of a tournament: POST only, each one a change.
+TOURNAMENT_POSTS = (
+    "participants",
+    "guest",
+    "remove",
+    "draw",
+    "swap",
+    "scorekeepers",
+    "start",
+    "finish",
+    "display_link",
+)
 
 # Per URL name, per method, the expected answer for (anonymous, outsider, player,
 # scorekeeper, admin), in that order.
@@ -138,6 +154,21 @@ MATRIX: dict[str, dict[str, tuple]] = {
     # The read-only link for the table's spectators needs no account.
     "evenings:live": {"GET": every(200), "POST": every(405), **NO_OTHER},
     "evenings:live_sheet": {"GET": every(200), "POST": every(405), **NO_OTHER},
+    # Tournaments: members follow them (page, standings, table cards, print, CSV); only the
+    # club's admin (the director) runs them. The hall display needs no account.
+    "tournaments:list": {"GET": members_only(200), "POST": every(405), **NO_OTHER},
+    "tournaments:detail": {"GET": members_only(200), "POST": every(405), **NO_OTHER},
+    "tournaments:season": {"GET": members_only(200), "POST": every(405), **NO_OTHER},
+    "tournaments:cards": {"GET": members_only(200), "POST": every(405), **NO_OTHER},
+    "tournaments:ranking": {"GET": members_only(200), "POST": every(405), **NO_OTHER},
+    "tournaments:csv": {"GET": members_only(200), "POST": every(405), **NO_OTHER},
+    "tournaments:create": {"GET": admins_only(200), "POST": admins_only(302), **NO_OTHER},
+    "tournaments:settings": {"GET": admins_only(200), "POST": admins_only(302), **NO_OTHER},
+    **{
+        f"tournaments:{name}": {"GET": every(405), "POST": admins_only(302), **NO_OTHER}
+        for name in TOURNAMENT_POSTS
+    },
+    "tournaments:hall": {"GET": every(200), "POST": every(405), **NO_OTHER},
     # Accounts. Someone logged in who opens sign-up or login is sent on to the start page.
     "signup": {"GET": (200, 302, 302, 302, 302), "POST": every(302), **NO_OTHER},
     "login": {
@@ -198,6 +229,9 @@ WRITES: dict[str, frozenset[str]] = {
     "evenings:payment": SCORERS,
     "evenings:share": SCORERS,
     "evenings:reopen": ADMIN,
+    **dict.fromkeys(
+        (f"tournaments:{name}" for name in ("create", "settings", *TOURNAMENT_POSTS)), ADMIN
+    ),
     "signup": frozenset({"anonymous"}),
     "profile": LOGGED_IN,
     "password_change": LOGGED_IN,
@@ -223,6 +257,53 @@ class Cast:
 
     def player_of(self, role: str) -> Player:
         return self.club.players.get(user=self.users[role])
+
+    # Tournaments are made only for the URLs that name one (cached_property: on first use).
+
+    @cached_property
+    def tournament(self) -> Tournament:
+        """In a season; the club's four players and four guests, round 1 drawn, not started;
+        Wastl of the club does not take part yet."""
+        tournament = tournament_services.create_tournament(
+            self.club, self.users["admin"], name="Stadtmeisterschaft", new_season="ProHof 2026"
+        )
+        Player.objects.create(club=self.club, name="Wastl")
+        tournament_services.add_participants(tournament, list(self.club.players.all()[:4]))
+        for name in ("Ferdl", "Burgi", "Loisl", "Zenzi"):
+            tournament_services.add_guest(tournament, name)
+        tournament_services.draw_round(tournament, seed=1, by=self.users["admin"])
+        return tournament
+
+    @cached_property
+    def played_tournament(self) -> Tournament:
+        """One round of one game, played at its table: ready to be closed."""
+        admin = self.users["admin"]
+        tournament = tournament_services.create_tournament(
+            self.club, admin, name="Blitzturnier", round_count=1, games_per_round=1
+        )
+        tournament_services.add_participants(tournament, list(self.club.players.all()[:4]))
+        round_ = tournament_services.start_round(tournament_services.draw_round(tournament), admin)
+        evening = round_.tables.get().evening
+        deal = evening_services.next_deal(evening)
+        rufspiel = evening_services.GameInput(
+            type="rufspiel", declarer=deal.playing[0].pk, partner=deal.playing[1].pk
+        )
+        evening_services.book_game(evening.pk, uuid.uuid4(), rufspiel, admin, deal.token)
+        return tournament
+
+    @cached_property
+    def other_tournament(self) -> Tournament:
+        """The outsider's club's, nothing drawn yet."""
+        return tournament_services.create_tournament(
+            self.other_club, self.users["outsider"], name="Giesinger Turnier"
+        )
+
+    def seated(self, table: int, position: int) -> int:
+        """The participant at a seat of the tournament's round 1."""
+        seat = TableSeat.objects.get(
+            round__tournament=self.tournament, table__number=table, position=position
+        )
+        return seat.participant_id
 
 
 TARIFF = {
@@ -301,6 +382,29 @@ POST_BODIES: dict[str, Callable[[Cast], dict[str, object]]] = {
         "new_password2": NEW_PASSWORD,
     },
     "password_reset": lambda cast: {"email": "resi@example.org"},
+    "tournaments:create": lambda cast: {
+        "name": "Hofer Stadtmeisterschaft",
+        "date": "2026-03-14",
+        "round_count": "3",
+        "games_per_round": "40",
+    },
+    "tournaments:settings": lambda cast: {
+        "name": "Stadtmeisterschaft Hof",
+        "date": "2026-03-14",
+        "round_count": "3",
+        "games_per_round": "40",
+    },
+    "tournaments:participants": lambda cast: {"players": [cast.club.players.get(name="Wastl").pk]},
+    "tournaments:guest": lambda cast: {"name": "Girgl aus Rehau"},
+    "tournaments:draw": lambda cast: {"number": "1", "replacing": "1", "seed": "2"},
+    "tournaments:swap": lambda cast: {
+        "a": cast.seated(1, 0),
+        "b": cast.seated(2, 0),
+        "seating": tournament_services.seating_token(cast.tournament.rounds.get()),
+    },
+    "tournaments:scorekeepers": lambda cast: dict.fromkeys(
+        ("tisch_1", "tisch_2"), cast.users["scorekeeper"].pk
+    ),
     "password_reset_confirm": lambda cast: {
         "new_password1": NEW_PASSWORD,
         "new_password2": NEW_PASSWORD,
@@ -322,6 +426,8 @@ def url_kwargs(name: str, params: frozenset[str], cast: Cast) -> dict[str, objec
             "token": "a-b",
         }
     evening = cast.closed_evening if name == "evenings:reopen" else cast.evening
+    if name.startswith("tournaments:"):
+        return _tournament_kwargs(name, params, cast)
     values = {
         "club_id": cast.club.pk,
         "runde_id": cast.runde.pk,
@@ -335,6 +441,22 @@ def url_kwargs(name: str, params: frozenset[str], cast: Cast) -> dict[str, objec
     unknown = params - values.keys()
     assert not unknown, f"{name}: no value for the URL parameters {sorted(unknown)}"
     return {param: values[param] for param in params}
+
+
+def _tournament_kwargs(name: str, params: frozenset[str], cast: Cast) -> dict[str, object]:
+    """A tournament URL's parameters: the club's tournament with round 1 drawn (the
+    played one for closing it), the hall display's token, the season."""
+    values = {"club_id": lambda: cast.club.pk, "number": lambda: 1}
+    tournament = cast.played_tournament if name == "tournaments:finish" else cast.tournament
+    values |= {
+        "tournament_id": lambda: tournament.pk,
+        "participant_id": lambda: tournament.participants.last().pk,
+        "season_id": lambda: tournament.season_id,
+        "token": lambda: tournament.display_token,
+    }
+    unknown = params - values.keys()
+    assert not unknown, f"{name}: no value for the URL parameters {sorted(unknown)}"
+    return {param: values[param]() for param in params}
 
 
 # Not the app's pages: Django's admin site for the operator, static and media files.
@@ -382,6 +504,7 @@ def cells():
 
 WATCHED = (Club, Runde, Tariff, Player, Membership, Invitation)
 WATCHED += (Evening, Seat, Game, Change, LedgerEntry)
+WATCHED += (Season, Tournament, Participant, Round, Table, TableSeat)
 
 
 def snapshot() -> dict[str, list[tuple]]:
@@ -501,7 +624,7 @@ def test_permission(client, cast, name, role, method, expected):
 
 # URLs that name an object inside a club (or an evening): the admin of another club may
 # do anything under their own club's URL, but must not reach this club's objects through it.
-CONTAINERS = ("club_id", "evening_id")
+CONTAINERS = ("club_id", "evening_id", "tournament_id")
 CROSS = sorted(
     name
     for name, (_route, params) in ROUTES.items()
@@ -516,7 +639,10 @@ def test_an_admin_cannot_reach_another_clubs_objects_through_their_own_club(
 ):
     kwargs = url_kwargs(name, ROUTES[name][1], cast)
     container = next(param for param in CONTAINERS if param in kwargs)
-    kwargs[container] = {"club_id": cast.other_club, "evening_id": cast.other_evening}[container].pk
+    others = {"club_id": cast.other_club, "evening_id": cast.other_evening}
+    if container == "tournament_id":
+        others["tournament_id"] = cast.other_tournament
+    kwargs[container] = others[container].pk
     client.force_login(cast.users["outsider"])
     before = snapshot()
 

@@ -1,0 +1,401 @@
+"""The writes of a ProHof tournament (tournaments/services.py): participants, the draw,
+swaps, starting a round (each table an evening), its progress, the next round."""
+
+import uuid
+
+import pytest
+from django.db import IntegrityError
+
+from clubs.models import Membership, Runde
+from evenings import services as evenings
+from evenings.models import Evening
+from evenings.services import GameInput
+from tests.conftest import make_user
+from tests.evenings.test_concurrency import errors, run_at_once
+from tournaments import services
+from tournaments.draw import draw, repeated_pairs
+from tournaments.models import Season, TableSeat, Tournament
+from tournaments.services import StaleSeating, TournamentError
+
+
+def with_participants(tournament, players, count: int) -> Tournament:
+    services.add_participants(tournament, players[:count])
+    return tournament
+
+
+def seating(round_) -> list[list[str]]:
+    """The round's tables, each the names in seat order."""
+    tables: dict[int, list[str]] = {}
+    for seat in TableSeat.objects.filter(round=round_).order_by("table__number", "position"):
+        tables.setdefault(seat.table.number, []).append(seat.participant.player.name)
+    return list(tables.values())
+
+
+def play_out(round_, by) -> None:
+    """Book every game of every table of the started round: Rufspiele, won."""
+    for table in round_.tables.select_related("evening"):
+        for _ in range(round_.tournament.games_per_round):
+            deal = evenings.next_deal(table.evening)
+            declarer, partner = deal.playing[0], deal.playing[1]
+            data = GameInput(type="rufspiel", declarer=declarer.pk, partner=partner.pk, won=True)
+            evenings.book_game(table.evening_id, uuid.uuid4(), data, by, deal.token)
+
+
+# -- creating and setting up ------------------------------------------------------------
+
+
+def test_a_new_tournament_has_the_seeds_three_rounds_of_forty_and_a_prohof_runde(tournament, club):
+    assert (tournament.round_count, tournament.games_per_round) == (3, 40)
+    assert tournament.status == Tournament.Status.SETUP
+    assert tournament.runde.name == "Stadtmeisterschaft"
+    assert tournament.runde.kind == Runde.Kind.PROHOF
+    assert tournament.runde.tariff.is_prohof
+    assert tournament.display_token
+
+
+def test_a_second_tournament_of_the_same_name_is_refused_by_the_database(tournament, club, admin):
+    with pytest.raises(IntegrityError):
+        services.create_tournament(club, admin, name="stadtmeisterschaft")
+
+
+def test_a_season_typed_again_in_another_case_is_the_same_season(club, admin):
+    first = services.create_tournament(club, admin, name="Hof", new_season="ProHof 2026")
+    second = services.create_tournament(club, admin, name="Rehau", new_season="prohof 2026")
+
+    assert first.season == second.season
+    assert Season.objects.filter(club=club).count() == 1
+
+
+def test_rounds_and_games_are_fixed_once_round_one_has_started(tournament, players, admin):
+    with_participants(tournament, players, 4)
+    services.start_round(services.draw_round(tournament), admin)
+    settings = {"name": "Stadtmeisterschaft Hof", "venue": "Hof", "date": tournament.date}
+
+    with pytest.raises(TournamentError) as refused:
+        services.update_settings(tournament, **settings, round_count=4, games_per_round=40)
+    services.update_settings(tournament, **settings, round_count=3, games_per_round=40)
+
+    assert refused.value.field == "round_count"
+    tournament.refresh_from_db()
+    assert (tournament.name, tournament.runde.name) == ("Stadtmeisterschaft Hof",) * 2
+    assert tournament.round_count == 3
+
+
+# -- participants -----------------------------------------------------------------------
+
+
+def test_players_join_with_start_numbers_in_order_and_a_double_tap_adds_nobody_twice(
+    tournament, players
+):
+    services.add_participants(tournament, [players[2], players[1]])
+    services.add_participants(tournament, [players[1], players[3]])
+
+    assert list(tournament.participants.values_list("number", "player__name")) == [
+        (1, "Vroni"),
+        (2, "Sepp"),
+        (3, "Hias"),
+    ]
+
+
+def test_a_guest_needs_only_a_name_and_comes_back_as_the_same_player(club, admin, tournament):
+    guest = services.add_guest(tournament, "  Ferdl  aus Rehau ")
+    later = services.create_tournament(club, admin, name="Rehau")
+    again = services.add_guest(later, "ferdl aus rehau")
+
+    assert guest.player.name == "Ferdl aus Rehau"
+    assert guest.player.guest and guest.player.active
+    assert again.player == guest.player
+
+
+def test_a_guest_named_like_a_club_player_is_refused_at_the_name(tournament, players):
+    with pytest.raises(TournamentError) as refused:
+        services.add_guest(tournament, "sepp")
+
+    assert refused.value.field == "name"
+    assert "Sepp ist Spieler des Vereins" in str(refused.value)
+    assert not tournament.participants.exists()
+
+
+def test_a_guest_already_taking_part_is_not_added_again(tournament):
+    services.add_guest(tournament, "Ferdl")
+
+    with pytest.raises(TournamentError, match="spielt schon mit"):
+        services.add_guest(tournament, "Ferdl")
+    assert tournament.participants.count() == 1
+
+
+def test_whoever_has_played_stays_in_the_standings(tournament, players, admin):
+    with_participants(tournament, players, 5)
+    services.start_round(services.draw_round(tournament), admin)
+    late = services.add_guest(tournament, "Ferdl")
+
+    with pytest.raises(TournamentError, match="hat schon gespielt"):
+        services.remove_participant(tournament.participants.get(number=1))
+    services.remove_participant(late)
+
+    assert list(tournament.participants.values_list("number", flat=True)) == [1, 2, 3, 4, 5]
+
+
+def test_start_numbers_do_not_move_when_someone_leaves(tournament, players):
+    with_participants(tournament, players, 4)
+    round_ = services.draw_round(tournament)
+
+    services.remove_participant(tournament.participants.get(number=2))
+    services.add_participants(tournament, [players[4]])
+
+    assert list(tournament.participants.values_list("number", flat=True)) == [1, 3, 4, 5]
+    # The drawn round has lost a seat: it is drawn again before it starts.
+    assert sorted(len(table) for table in seating(round_)) == [3]
+
+
+# -- the draw ---------------------------------------------------------------------------
+
+
+def test_a_draw_stores_its_seed_and_the_same_seed_draws_the_same_tables_again(tournament, players):
+    with_participants(tournament, players, 8)
+    round_ = services.draw_round(tournament)
+    first = seating(round_)
+
+    services.draw_round(tournament, seed=round_.seed + 1)
+    other = seating(round_)
+    again = services.draw_round(tournament, seed=round_.seed)
+
+    assert 0 <= round_.seed < services.SEED_RANGE
+    assert again.pk == round_.pk and again.number == 1
+    assert seating(again) == first
+    assert other != first  # another seed, another draw (for these two seeds)
+    # The tables are what tournaments.draw gives for the stored seed: anyone can check.
+    ids = list(tournament.participants.values_list("pk", flat=True))
+    names = dict(tournament.participants.values_list("pk", "player__name"))
+    assert [[names[i] for i in table] for table in draw(ids, round_.seed)] == first
+
+
+def test_nine_participants_sit_at_a_table_of_five_and_one_of_four(tournament, players):
+    with_participants(tournament, players, 9)
+
+    round_ = services.draw_round(tournament, seed=7)
+
+    assert [len(table) for table in seating(round_)] == [5, 4]
+    assert round_.tables.filter(scorekeeper=None).count() == 2  # none named without a director
+
+
+def test_the_director_who_draws_keeps_score_until_someone_else_is_named(tournament, players, admin):
+    with_participants(tournament, players, 8)
+
+    round_ = services.draw_round(tournament, by=admin)
+
+    assert set(round_.tables.values_list("scorekeeper", flat=True)) == {admin.pk}
+
+
+def test_too_few_participants_are_refused_in_german(tournament, players):
+    with_participants(tournament, players, 3)
+
+    with pytest.raises(TournamentError, match="mindestens 4 Teilnehmer"):
+        services.draw_round(tournament)
+    assert not tournament.rounds.exists()
+
+
+def test_a_double_tap_on_draw_draws_once(tournament, players):
+    with_participants(tournament, players, 8)
+
+    first = services.draw_round(tournament, number=1, replacing=None)
+    second = services.draw_round(tournament, number=1, replacing=None)
+
+    assert second.pk == first.pk and second.seed == first.seed
+    assert tournament.rounds.count() == 1
+
+
+def test_a_double_tap_on_redraw_redraws_once(tournament, players):
+    with_participants(tournament, players, 8)
+    shown = services.draw_round(tournament, seed=1).seed
+
+    redrawn = services.draw_round(tournament, seed=2, number=1, replacing=shown)
+    again = services.draw_round(tournament, seed=3, number=1, replacing=shown)
+
+    assert redrawn.seed == again.seed == 2
+
+
+def test_the_next_round_is_refused_until_every_table_has_its_games(tournament, players, admin):
+    tournament.games_per_round = 2
+    tournament.save()
+    with_participants(tournament, players, 8)
+    first = services.start_round(services.draw_round(tournament), admin)
+    table = first.tables.first()
+    deal = evenings.next_deal(table.evening)
+    data = GameInput(type="rufspiel", declarer=deal.playing[0].pk, partner=deal.playing[1].pk)
+    evenings.book_game(table.evening_id, uuid.uuid4(), data, admin, deal.token)
+
+    with pytest.raises(TournamentError, match="Runde 1 ist noch nicht fertig"):
+        services.draw_round(tournament)
+    assert [t.booked for t in services.round_progress(first).tables] == [1, 0]
+    assert not services.round_progress(first).complete
+
+    evenings.void_game(table.evening_id, table.evening.games.get().pk, admin)
+    play_out(first, admin)
+    second = services.draw_round(tournament)
+
+    assert services.round_progress(first).complete
+    assert second.number == 2
+    # Two tables of four: each new table has two from each old one, so the least
+    # possible is one old pair from each, two a table.
+    assert repeated_pairs(seating(second), [seating(first)]) == 4
+    assert services.repeated_partners(second) == 4
+
+
+def test_after_the_last_round_nothing_is_drawn_and_the_tournament_can_be_closed(
+    tournament, players, admin
+):
+    tournament.round_count, tournament.games_per_round = 1, 1
+    tournament.save()
+    with_participants(tournament, players, 4)
+    round_ = services.draw_round(tournament)
+
+    with pytest.raises(TournamentError, match="wenn alle 1 Runden gespielt sind"):
+        services.finish(tournament)
+    services.start_round(round_, admin)
+    play_out(round_, admin)
+    with pytest.raises(TournamentError, match="Alle 1 Runden sind ausgelost"):
+        services.draw_round(tournament)
+    services.finish(tournament)
+
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+    with pytest.raises(TournamentError, match="abgeschlossen"):
+        services.add_guest(tournament, "Ferdl")
+
+
+# -- swaps and scorekeepers --------------------------------------------------------------
+
+
+def test_two_players_of_different_tables_swap_seats(tournament, players):
+    with_participants(tournament, players, 8)
+    round_ = services.draw_round(tournament, seed=3)
+    before = seating(round_)
+    a = tournament.participants.get(player__name=before[0][1])
+    b = tournament.participants.get(player__name=before[1][3])
+
+    services.swap(round_, a, b, seating=services.seating_token(round_))
+
+    after = seating(round_)
+    assert after[0] == [before[0][0], before[1][3], *before[0][2:]]
+    assert after[1] == [*before[1][:3], before[0][1]]
+
+
+def test_a_swap_at_one_table_or_after_the_start_is_refused(tournament, players, admin):
+    with_participants(tournament, players, 8)
+    round_ = services.draw_round(tournament, seed=3)
+    first, second = TableSeat.objects.filter(table__number=1).order_by("position")[:2]
+
+    with pytest.raises(TournamentError, match="am selben Tisch"):
+        services.swap(round_, first.participant, second.participant)
+    other = TableSeat.objects.filter(table__round=round_, table__number=2).first()
+    services.start_round(round_, admin)
+    with pytest.raises(TournamentError, match="läuft schon"):
+        services.swap(round_, first.participant, other.participant)
+
+
+def test_a_swap_sent_twice_swaps_once(tournament, players):
+    with_participants(tournament, players, 8)
+    round_ = services.draw_round(tournament, seed=3)
+    shown = services.seating_token(round_)
+    a = TableSeat.objects.get(table__number=1, position=0).participant
+    b = TableSeat.objects.get(table__number=2, position=0).participant
+    services.swap(round_, a, b, seating=shown)
+    swapped = seating(round_)
+
+    with pytest.raises(StaleSeating):
+        services.swap(round_, a, b, seating=shown)
+    assert seating(round_) == swapped
+
+
+def test_a_scorekeeper_must_be_a_member_of_the_club(tournament, players, scorekeeper, user):
+    with_participants(tournament, players, 4)
+    table = services.draw_round(tournament).tables.get()
+
+    services.name_scorekeeper(table, scorekeeper)
+    with pytest.raises(TournamentError, match="Mitglied"):
+        services.name_scorekeeper(table, user)
+
+    table.refresh_from_db()
+    assert table.scorekeeper == scorekeeper
+
+
+# -- starting a round -------------------------------------------------------------------
+
+
+def test_starting_a_round_opens_an_evening_per_table_with_seats_label_limit_and_scorekeeper(
+    tournament, players, admin, club
+):
+    vroni = make_user("vroni", "Vroni")
+    Membership.objects.create(user=vroni, club=club, role=Membership.Role.PLAYER)
+    with_participants(tournament, players, 9)
+    round_ = services.draw_round(tournament, seed=11)
+    services.name_scorekeeper(round_.tables.get(number=2), vroni)
+
+    services.start_round(round_, admin)
+
+    round_.refresh_from_db()
+    tournament.refresh_from_db()
+    assert round_.is_started
+    assert tournament.status == Tournament.Status.RUNNING
+    tables = list(round_.tables.select_related("evening"))
+    for table, names in zip(tables, seating(round_), strict=True):
+        evening = table.evening
+        assert evening.runde == tournament.runde
+        assert evening.label == f"Runde 1 · Tisch {table.number}"
+        assert evening.game_limit == 40
+        assert evening.first_dealer == 0
+        assert list(evening.seats.values_list("player__name", flat=True)) == names
+    assert [t.evening.scorekeeper for t in tables] == [admin, vroni]
+    assert [t.scorekeeper for t in tables] == [admin, vroni]
+    # The five at table 1: the first seat deals and sits out the first game.
+    deal = evenings.next_deal(tables[0].evening)
+    assert deal.dealer.name == seating(round_)[0][0]
+    assert deal.dealer not in deal.playing
+
+
+def test_a_round_with_someone_unseated_does_not_start(tournament, players, admin):
+    with_participants(tournament, players, 8)
+    round_ = services.draw_round(tournament)
+    services.add_guest(tournament, "Ferdl")
+
+    with pytest.raises(TournamentError, match="Ohne Platz an einem Tisch: Ferdl"):
+        services.start_round(round_, admin)
+    services.draw_round(tournament)
+    services.start_round(round_, admin)
+
+    assert [len(t) for t in seating(round_)] == [5, 4]
+
+
+def test_starting_twice_starts_once(tournament, players, admin):
+    with_participants(tournament, players, 8)
+    round_ = services.draw_round(tournament)
+
+    services.start_round(round_, admin)
+    again = services.start_round(round_, admin)
+
+    assert again.is_started
+    assert Evening.objects.filter(runde=tournament.runde).count() == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_taps_on_start_at_the_same_moment_open_each_table_once(tournament, players, admin):
+    with_participants(tournament, players, 8)
+    round_ = services.draw_round(tournament)
+
+    answers, raised = run_at_once(2, lambda _i: services.start_round(round_, admin).started_at)
+
+    assert errors(raised) == []
+    assert answers[0] == answers[1] is not None
+    assert Evening.objects.filter(runde=tournament.runde).count() == 2
+    assert round_.tables.filter(evening=None).count() == 0
+
+
+def test_a_new_display_link_replaces_the_old_one_and_revoking_leaves_none(tournament):
+    old = tournament.display_token
+
+    renewed = services.renew_display_link(tournament).display_token
+    revoked = services.renew_display_link(tournament, revoke=True).display_token
+
+    assert renewed and renewed != old
+    assert revoked is None

@@ -1,0 +1,606 @@
+"""The tournament pages in the director's browser, the members' view, the hall display:
+each page's answer and the database afterwards."""
+
+import pytest
+from django.urls import reverse
+
+from clubs.models import Player
+from evenings.models import Evening
+from tests.conftest import make_user
+from tests.tournaments.test_services import play_out
+from tournaments import services
+from tournaments.models import Round, Season, TableSeat, Tournament
+from tournaments.standings import TIE_BREAK
+
+
+@pytest.fixture
+def director(client, admin):
+    client.force_login(admin)
+    return client
+
+
+def url(name: str, *args) -> str:
+    return reverse(f"tournaments:{name}", args=args)
+
+
+def drawn(tournament, players, count: int = 8, seed: int = 5) -> Round:
+    services.add_participants(tournament, players[:count])
+    return services.draw_round(tournament, seed=seed)
+
+
+# -- the club's tournaments -------------------------------------------------------------
+
+
+def test_the_club_page_links_to_its_tournaments(director, club, tournament):
+    club_page = director.get(reverse("clubs:detail", args=[club.pk]))
+    listing = director.get(url("list", club.pk))
+
+    assert url("list", club.pk) in club_page.text
+    assert "Stadtmeisterschaft" in listing.text
+    assert url("create", club.pk) in listing.text
+
+
+def test_a_new_tournament_starts_with_three_rounds_of_forty_games(director, club, admin):
+    form = director.get(url("create", club.pk))
+
+    response = director.post(
+        url("create", club.pk),
+        {
+            "name": "Stadtmeisterschaft",
+            "venue": "Gasthof Post",
+            "date": "2026-03-14",
+            "new_season": "ProHof 2026",
+            "round_count": "3",
+            "games_per_round": "40",
+        },
+    )
+
+    assert form.context["form"]["round_count"].value() == 3
+    assert form.context["form"]["games_per_round"].value() == 40
+    tournament = Tournament.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == url("detail", tournament.pk)
+    assert (tournament.venue, str(tournament.date)) == ("Gasthof Post", "2026-03-14")
+    assert tournament.season.name == "ProHof 2026"
+    assert tournament.created_by == admin
+
+
+def test_a_name_another_runde_has_is_an_error_at_the_name(director, club, runde):
+    response = director.post(
+        url("create", club.pk),
+        {"name": "donnerstagsrunde", "date": "2026-03-14", "round_count": "3",
+         "games_per_round": "40"},
+    )  # fmt: skip
+
+    assert response.status_code == 200
+    assert response.context["form"].errors["name"] == [
+        "Diesen Namen trägt im Verein schon eine Runde oder ein Turnier."
+    ]
+    assert not Tournament.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("round_count", "0", "Bitte eine ganze Zahl von 1 bis 10 eingeben."),
+        ("games_per_round", "201", "Bitte eine ganze Zahl von 1 bis 200 eingeben."),
+        ("date", "31.02.2026", "Bitte ein Datum eingeben, z. B. 14.03.2026."),
+        ("season", str(2**63), "Diese Saison gibt es im Verein nicht."),
+    ],
+)
+def test_bad_settings_are_german_errors_at_their_field(director, club, field, value, message):
+    body = {"name": "Turnier", "date": "2026-03-14", "round_count": "3", "games_per_round": "40"}
+
+    response = director.post(url("create", club.pk), body | {field: value})
+
+    assert response.status_code == 200
+    assert response.context["form"].errors[field] == [message]
+    assert not Tournament.objects.exists()
+
+
+def test_rounds_and_games_are_fixed_once_round_one_has_started(
+    director, tournament, players, admin
+):
+    services.start_round(drawn(tournament, players), admin)
+    season = Season.objects.create(club=tournament.club, name="ProHof 2026")
+
+    response = director.post(
+        url("settings", tournament.pk),
+        {"name": "Hofer Meisterschaft", "venue": "Hof", "date": "2026-03-15",
+         "season": season.pk, "round_count": "5", "games_per_round": "10"},
+    )  # fmt: skip
+
+    assert response.status_code == 302
+    tournament.refresh_from_db()
+    assert (tournament.name, tournament.runde.name) == ("Hofer Meisterschaft",) * 2
+    assert tournament.season == season
+    assert (tournament.round_count, tournament.games_per_round) == (3, 40)
+
+
+# -- participants -----------------------------------------------------------------------
+
+
+def test_the_director_ticks_club_players_and_enters_a_guest_at_the_door(
+    director, tournament, players
+):
+    page = director.get(url("detail", tournament.pk))
+    ticked = director.post(
+        url("participants", tournament.pk), {"players": [players[2].pk, players[1].pk]}
+    )
+    guest = director.post(url("guest", tournament.pk), {"name": "Ferdl"})
+
+    assert "Spieler des Vereins melden" in page.text
+    assert ticked.status_code == guest.status_code == 302
+    assert list(tournament.participants.values_list("number", "player__name")) == [
+        (1, "Sepp"),
+        (2, "Vroni"),
+        (3, "Ferdl"),
+    ]
+    ferdl = Player.objects.get(name="Ferdl")
+    assert ferdl.guest and ferdl.active
+
+
+def test_a_guest_named_like_a_club_player_is_an_error_at_the_name(director, tournament, players):
+    response = director.post(url("guest", tournament.pk), {"name": "SEPP"})
+
+    assert response.status_code == 200
+    assert response.context["guest_form"].errors["name"] == [
+        "Sepp ist Spieler des Vereins: bitte oben in der Liste ankreuzen. Ist es jemand "
+        "anderes, unterscheide den Namen, z. B. mit dem Wohnort."
+    ]
+    assert not tournament.participants.exists()
+
+
+def test_a_participant_is_removed_until_they_have_played(director, tournament, players, admin):
+    services.add_participants(tournament, players[:5])
+    gone = tournament.participants.get(number=5)
+
+    response = director.post(url("remove", tournament.pk, gone.pk))
+
+    assert response.status_code == 302
+    assert list(tournament.participants.values_list("number", flat=True)) == [1, 2, 3, 4]
+    services.start_round(services.draw_round(tournament), admin)
+    page = director.get(url("detail", tournament.pk))
+    assert url("remove", tournament.pk, tournament.participants.first().pk) not in page.text
+    refused = director.post(url("remove", tournament.pk, tournament.participants.first().pk))
+    assert refused.status_code == 302
+    assert tournament.participants.count() == 4
+
+
+# -- the draw ---------------------------------------------------------------------------
+
+
+def test_drawing_a_round_shows_its_seed_tables_and_who_deals_first(director, tournament, players):
+    services.add_participants(tournament, players[:8])
+
+    response = director.post(url("draw", tournament.pk), {"number": "1"}, follow=True)
+
+    round_ = tournament.rounds.get()
+    assert response.redirect_chain == [(url("detail", tournament.pk) + "#runde-1", 302)]
+    assert f'<strong class="seed">{round_.seed}</strong>' in response.text
+    first = TableSeat.objects.get(table__round=round_, table__number=1, position=0)
+    assert "Tisch 1" in response.text and "Tisch 2" in response.text
+    assert f'{first.participant.player.name} <span class="deals">gibt zuerst</span>' in (
+        response.text
+    )
+    assert round_.tables.filter(scorekeeper=tournament.created_by).count() == 2
+
+
+def test_a_double_tap_on_draw_draws_once(director, tournament, players):
+    services.add_participants(tournament, players[:8])
+
+    director.post(url("draw", tournament.pk), {"number": "1"})
+    seed = tournament.rounds.get().seed
+    director.post(url("draw", tournament.pk), {"number": "1"})
+
+    assert tournament.rounds.get().seed == seed
+
+
+def test_a_published_draw_is_redone_with_its_seed(director, tournament, players):
+    round_ = drawn(tournament, players, seed=5)
+    seats = TableSeat.objects.filter(round=round_).order_by("participant")
+    published = list(seats.values_list("participant", "table__number", "position"))
+    services.draw_round(tournament, seed=6)
+
+    response = director.post(
+        url("draw", tournament.pk), {"number": "1", "replacing": "6", "seed": "5"}
+    )
+
+    assert response.status_code == 302
+    round_.refresh_from_db()
+    assert round_.seed == 5
+    assert list(seats.values_list("participant", "table__number", "position")) == published
+
+
+@pytest.mark.parametrize("seed", ["-1", str(2**63), "abc"])
+def test_a_bad_seed_is_an_error_at_the_seed(director, tournament, players, seed):
+    round_ = drawn(tournament, players, seed=5)
+
+    response = director.post(
+        url("draw", tournament.pk), {"number": "1", "replacing": "5", "seed": seed}
+    )
+
+    assert response.status_code == 200
+    assert response.context["redraw_form"].errors["seed"] == ["Der Seed ist eine ganze Zahl ab 0."]
+    round_.refresh_from_db()
+    assert round_.seed == 5
+
+
+def test_too_few_participants_for_a_table_say_so_in_german(director, tournament, players):
+    services.add_participants(tournament, players[:3])
+
+    response = director.post(url("draw", tournament.pk), {"number": "1"})
+
+    assert response.status_code == 200
+    assert "Für die Tische braucht es mindestens 4 Teilnehmer, gemeldet sind 3." in (response.text)
+    assert not tournament.rounds.exists()
+
+
+def test_nine_participants_sit_at_a_table_of_five_and_the_page_says_how_points_compare(
+    director, tournament, players
+):
+    drawn(tournament, players, count=9)
+
+    page = director.get(url("detail", tournament.pk))
+
+    assert "5 am Tisch: der Geber setzt aus" in page.text
+    assert "jeder spielt 32 von 40 Spielen" in page.text
+    assert "Punkte werden nicht umgerechnet" in page.text
+
+
+def test_two_players_of_different_tables_swap_before_the_round_starts(
+    director, tournament, players
+):
+    round_ = drawn(tournament, players)
+    a = TableSeat.objects.get(table__round=round_, table__number=1, position=1)
+    b = TableSeat.objects.get(table__round=round_, table__number=2, position=2)
+
+    response = director.post(
+        url("swap", tournament.pk, 1),
+        {"a": a.participant_id, "b": b.participant_id, "seating": services.seating_token(round_)},
+    )
+
+    assert response.status_code == 302
+    assert TableSeat.objects.get(participant=a.participant).table.number == 2
+    assert TableSeat.objects.get(participant=b.participant).position == 1
+
+
+def test_a_swap_at_one_table_is_an_error_on_the_page(director, tournament, players):
+    round_ = drawn(tournament, players)
+    a, b = TableSeat.objects.filter(table__round=round_, table__number=1)[:2]
+    before = list(TableSeat.objects.values_list("participant", "table", "position"))
+
+    response = director.post(
+        url("swap", tournament.pk, 1),
+        {"a": a.participant_id, "b": b.participant_id, "seating": services.seating_token(round_)},
+    )
+
+    assert response.status_code == 200
+    assert response.context["rounds"][0].swap_form.non_field_errors() == [
+        "Die beiden sitzen am selben Tisch: bitte zwei von verschiedenen Tischen wählen."
+    ]
+    assert list(TableSeat.objects.values_list("participant", "table", "position")) == before
+
+
+def test_a_swap_sent_after_the_round_started_says_why_and_changes_nothing(
+    director, tournament, players, admin
+):
+    round_ = drawn(tournament, players)
+    shown = services.seating_token(round_)
+    a = TableSeat.objects.get(table__round=round_, table__number=1, position=0)
+    b = TableSeat.objects.get(table__round=round_, table__number=2, position=0)
+    services.start_round(round_, admin)  # on another phone, meanwhile
+
+    response = director.post(
+        url("swap", tournament.pk, 1),
+        {"a": a.participant_id, "b": b.participant_id, "seating": shown},
+    )
+
+    assert response.status_code == 200
+    assert "Runde 1 läuft schon: die Tische stehen fest." in response.text
+    assert TableSeat.objects.get(pk=a.pk).participant_id == a.participant_id
+
+
+def test_the_director_names_a_scorekeeper_for_each_table(
+    director, tournament, players, player_user, scorekeeper, admin
+):
+    drawn(tournament, players)
+
+    response = director.post(
+        url("scorekeepers", tournament.pk, 1),
+        {"tisch_1": player_user.pk, "tisch_2": scorekeeper.pk},
+    )
+    outsider = make_user("niemand", "Niemand")
+    refused = director.post(
+        url("scorekeepers", tournament.pk, 1), {"tisch_1": outsider.pk, "tisch_2": admin.pk}
+    )
+
+    assert response.status_code == 302
+    assert refused.status_code == 200
+    assert refused.context["rounds"][0].scorekeepers_form.errors == {
+        "tisch_1": ["Schreiber kann nur ein Mitglied des Vereins sein."]
+    }
+    assert list(tournament.rounds.get().tables.values_list("scorekeeper", flat=True)) == [
+        player_user.pk,
+        scorekeeper.pk,
+    ]
+
+
+# -- a round running --------------------------------------------------------------------
+
+
+def test_starting_a_round_opens_each_table_and_the_page_counts_its_games(
+    director, tournament, players, admin
+):
+    round_ = drawn(tournament, players)
+
+    director.post(url("start", tournament.pk, 1))
+    director.post(url("start", tournament.pk, 1))  # a double tap
+    page = director.get(url("detail", tournament.pk))
+
+    tables = list(round_.tables.select_related("evening"))
+    assert Evening.objects.filter(runde=tournament.runde).count() == 2
+    assert [t.evening.label for t in tables] == ["Runde 1 · Tisch 1", "Runde 1 · Tisch 2"]
+    assert page.text.count("Spiel 1 von 40") == 2
+    assert reverse("evenings:detail", args=[tables[0].evening_id]) in page.text
+    assert "Zwei Spieler tauschen" not in page.text
+    assert "Runde 2 auslosen" not in page.text
+
+
+def test_the_next_round_is_offered_when_every_table_has_its_games(
+    director, tournament, players, admin
+):
+    tournament.games_per_round = 1
+    tournament.save()
+    round_ = services.start_round(drawn(tournament, players), admin)
+    early = director.post(url("draw", tournament.pk), {"number": "2"})
+
+    play_out(round_, admin)
+    page = director.get(url("detail", tournament.pk))
+    director.post(url("draw", tournament.pk), {"number": "2"})
+
+    assert early.status_code == 200
+    assert "Runde 1 ist noch nicht fertig" in early.text
+    assert "Runde 1 ist fertig" in page.text
+    assert "Runde 2 auslosen" in page.text
+    assert tournament.rounds.count() == 2
+
+
+def test_after_the_last_round_the_director_closes_the_tournament(
+    director, tournament, players, admin
+):
+    tournament.round_count = tournament.games_per_round = 1
+    tournament.save()
+    round_ = services.start_round(drawn(tournament, players), admin)
+    play_out(round_, admin)
+
+    page = director.get(url("detail", tournament.pk))
+    director.post(url("finish", tournament.pk))
+    closed = director.get(url("detail", tournament.pk))
+
+    assert "Turnier abschließen" in page.text
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+    assert "Endstand" in closed.text
+    assert "Gast melden" not in closed.text
+
+
+# -- standings, print, CSV -------------------------------------------------------------
+
+
+def test_the_page_ranks_by_points_per_round_and_states_the_tie_break(
+    director, tournament, players, admin
+):
+    tournament.games_per_round = 1
+    tournament.save()
+    round_ = services.start_round(drawn(tournament, players, seed=5), admin)
+    play_out(round_, admin)
+
+    page = director.get(url("detail", tournament.pk))
+
+    standings = page.context["standings"]
+    assert [line.total for line in standings] == [10, 10, 10, 10, 0, 0, 0, 0]
+    assert [line.rank for line in standings] == [1, 1, 1, 1, 5, 5, 5, 5]
+    assert TIE_BREAK in page.text
+
+
+def test_the_printable_table_cards_have_seats_and_a_box_for_every_game(
+    client, tournament, players, player_user
+):
+    round_ = drawn(tournament, players, count=9)
+    client.force_login(player_user)
+
+    response = client.get(url("cards", tournament.pk, 1))
+
+    assert response.status_code == 200
+    assert response.text.count('class="table-card"') == 2
+    assert "Runde 1 · Tisch 1" in response.text and "Runde 1 · Tisch 2" in response.text
+    assert "Fünf am Tisch: wer gibt, setzt das Spiel aus." in response.text
+    assert response.text.count("<li><span>") == 2 * 40
+    first = TableSeat.objects.get(table__round=round_, table__number=1, position=0)
+    assert f"<strong>{first.participant.player.name}</strong>" in response.text
+    assert "gibt das erste Spiel" in response.text
+
+
+def test_the_ranking_prints_and_downloads_as_a_german_csv(client, tournament, players, admin):
+    tournament.games_per_round = 1
+    tournament.save()
+    services.add_participants(tournament, players[:8])
+    services.add_guest(tournament, "=Ferdl")  # a name a spreadsheet would run as a formula
+    round_ = services.start_round(services.draw_round(tournament, seed=5), admin)
+    play_out(round_, admin)
+    client.force_login(admin)
+
+    printed = client.get(url("ranking", tournament.pk))
+    response = client.get(url("csv", tournament.pk))
+
+    assert printed.status_code == 200
+    assert "Zwischenstand: Stadtmeisterschaft" in printed.text
+    assert response["Content-Type"] == "text/csv; charset=utf-8"
+    assert 'filename="stadtmeisterschaft-' in response["Content-Disposition"]
+    text = response.content.decode("utf-8")
+    assert text.startswith("\ufeff")
+    lines = text[1:].split("\r\n")
+    assert lines[0] == (
+        "Platz;Startnummer;Name;Runde 1;Runde 2;Runde 3;Gesamt;Soli gewonnen;Spiele verloren"
+    )
+    winner = tournament.participants.get(number=int(lines[1].split(";")[1])).player.name
+    assert lines[1].split(";")[2:] == [winner, "10", "0", "0", "10", "0", "0"]
+    assert any(line.split(";")[2] == "'=Ferdl" for line in lines[1:-1])
+    assert len(lines) == 1 + 9 + 1  # header, nine participants, the last line's end
+
+
+# -- the hall display -------------------------------------------------------------------
+
+
+def test_the_hall_display_needs_no_login_and_refreshes_its_board(client, tournament, players):
+    drawn(tournament, players)
+
+    page = client.get(url("hall", tournament.display_token))
+    board = client.get(url("hall", tournament.display_token), headers={"HX-Request": "true"})
+
+    assert page.status_code == board.status_code == 200
+    assert 'hx-trigger="every 10s"' in page.text
+    assert f'hx-get="{url("hall", tournament.display_token)}"' in page.text
+    assert "Stadtmeisterschaft" in page.text and "Tisch 2" in page.text
+    assert board.text.lstrip().startswith('<div id="board"')
+    assert "<html" not in board.text
+
+
+def test_a_revoked_hall_link_is_gone_and_stops_the_polling(director, client, tournament):
+    token = tournament.display_token
+
+    director.post(url("display_link", tournament.pk), {"revoke": "1"})
+    client.logout()
+    page = client.get(url("hall", token))
+    poll = client.get(url("hall", token), headers={"HX-Request": "true"})
+
+    tournament.refresh_from_db()
+    assert tournament.display_token is None
+    assert page.status_code == 404
+    assert poll.status_code == 286
+    assert "gesperrt" in poll.text
+
+
+def test_a_renewed_hall_link_replaces_the_old_one(director, tournament):
+    old = tournament.display_token
+
+    director.post(url("display_link", tournament.pk))
+
+    tournament.refresh_from_db()
+    assert tournament.display_token != old
+    assert director.get(url("hall", old)).status_code == 404
+    assert director.get(url("hall", tournament.display_token)).status_code == 200
+    page = director.get(url("detail", tournament.pk))
+    assert url("hall", tournament.display_token) in page.text
+
+
+# -- the season ------------------------------------------------------------------------
+
+
+def test_the_season_sums_the_points_of_its_tournaments_for_the_same_person(
+    client, club, admin, players, player_user
+):
+    for name, venue in (("Hof", "Gasthof Post"), ("Rehau", "Zum Hirschen")):
+        tournament = services.create_tournament(
+            club, admin, name=name, venue=venue, new_season="ProHof 2026", games_per_round=1
+        )
+        services.add_participants(tournament, players[:4])
+        round_ = services.start_round(services.draw_round(tournament, seed=1), admin)
+        play_out(round_, admin)
+    client.force_login(player_user)
+
+    response = client.get(url("season", club.pk, Season.objects.get().pk))
+
+    assert response.status_code == 200
+    assert [t.name for t in response.context["tournaments"]] == ["Hof", "Rehau"]
+    lines = response.context["standings"]
+    assert len(lines) == 4
+    assert sum(line.total for line in lines) == 2 * 20
+    assert "Gasthof Post" in response.text and "Zum Hirschen" in response.text
+
+
+# -- who may do what -------------------------------------------------------------------
+
+
+@pytest.fixture
+def cast(admin, scorekeeper, player_user, other_admin):
+    return {"admin": admin, "scorekeeper": scorekeeper, "player": player_user,
+            "outsider": other_admin}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("role", "expected"),
+    [("admin", 200), ("scorekeeper", 200), ("player", 200), ("outsider", 404)],
+)
+def test_members_see_the_tournament_and_its_standings(
+    client, cast, tournament, players, role, expected
+):
+    drawn(tournament, players)
+    client.force_login(cast[role])
+
+    pages = [url(name, tournament.pk) for name in ("detail", "ranking", "csv")]
+    pages += [url("cards", tournament.pk, 1), url("list", tournament.club_id)]
+
+    assert [client.get(page).status_code for page in pages] == [expected] * len(pages)
+
+
+def test_a_member_who_is_not_the_admin_sees_no_director_forms(client, cast, tournament, players):
+    drawn(tournament, players)
+    client.force_login(cast["scorekeeper"])
+
+    page = client.get(url("detail", tournament.pk))
+
+    assert "Runde 1 starten" not in page.text
+    assert "Gast melden" not in page.text
+    assert "Hallenanzeige" not in page.text
+
+
+@pytest.mark.parametrize("role", ["scorekeeper", "player", "outsider"])
+def test_only_the_clubs_admin_changes_a_tournament(client, cast, tournament, players, role):
+    round_ = drawn(tournament, players)
+    a, b = TableSeat.objects.filter(round=round_, position=0)
+    client.force_login(cast[role])
+    before = (
+        list(TableSeat.objects.values_list("pk", "participant", "table")),
+        list(Tournament.objects.values_list("name", "display_token", "status")),
+        tournament.participants.count(),
+        Evening.objects.count(),
+    )
+
+    answers = [
+        client.get(url("create", tournament.club_id)).status_code,
+        client.get(url("settings", tournament.pk)).status_code,
+        client.post(url("guest", tournament.pk), {"name": "Ferdl"}).status_code,
+        client.post(url("draw", tournament.pk), {"number": "1", "replacing": "5"}).status_code,
+        client.post(
+            url("swap", tournament.pk, 1),
+            {
+                "a": a.participant_id,
+                "b": b.participant_id,
+                "seating": services.seating_token(round_),
+            },
+        ).status_code,
+        client.post(url("start", tournament.pk, 1)).status_code,
+        client.post(url("display_link", tournament.pk), {"revoke": "1"}).status_code,
+        client.post(url("remove", tournament.pk, a.participant_id)).status_code,
+    ]
+
+    assert answers == [404] * len(answers)
+    assert before == (
+        list(TableSeat.objects.values_list("pk", "participant", "table")),
+        list(Tournament.objects.values_list("name", "display_token", "status")),
+        tournament.participants.count(),
+        Evening.objects.count(),
+    )
+
+
+def test_an_admin_of_another_club_cannot_reach_a_season_through_their_own_club(
+    client, club, admin, other_admin
+):
+    season = services.create_tournament(club, admin, name="Hof", new_season="2026").season
+    other = other_admin.memberships.get().club
+    client.force_login(other_admin)
+
+    assert client.get(url("season", other.pk, season.pk)).status_code == 404
+    assert client.get(url("season", club.pk, season.pk)).status_code == 404

@@ -1,0 +1,548 @@
+"""The director's pages of a ProHof tournament, the players' view of it, and the hall
+display. Plain forms with POST-redirect-GET; a form with an error is shown again on the
+tournament page with the message at its field. Only the hall display refreshes itself
+(htmx polling of its board)."""
+
+from dataclasses import dataclass
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count
+from django.forms import BaseForm
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from clubs.access import admin_of, membership_of
+from clubs.forms import save_unless_taken
+from clubs.models import Membership
+from clubs.services import display_name
+from evenings.views import qr_svg
+from tournaments import export, services
+from tournaments.access import (
+    admin_round_of,
+    admin_tournament_of,
+    round_of,
+    season_of,
+    tournament_of,
+)
+from tournaments.draw import BIG_TABLE, TABLE, DrawError, table_sizes
+from tournaments.forms import (
+    DrawForm,
+    GuestForm,
+    ParticipantsForm,
+    ScorekeepersForm,
+    SwapForm,
+    TournamentForm,
+)
+from tournaments.models import Participant, Round, TableSeat, Tournament
+from tournaments.standings import TIE_BREAK, season_standings, tournament_standings
+
+# The hall display asks for its board this often (seconds).
+HALL_REFRESH = 10
+
+
+@require_GET
+@login_required
+def tournament_list(request: HttpRequest, club_id: int) -> HttpResponse:
+    membership = membership_of(request, club_id)
+    club = membership.club
+    return render(
+        request,
+        "tournaments/list.html",
+        {
+            "membership": membership,
+            "club": club,
+            "tournaments": club.tournaments.select_related("season").annotate(
+                participant_count=Count("participants")
+            ),
+            "seasons": club.seasons.annotate(tournament_count=Count("tournaments")),
+        },
+    )
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def tournament_create(request: HttpRequest, club_id: int) -> HttpResponse:
+    membership = admin_of(request, club_id)
+    form = TournamentForm(request.POST or None, club=membership.club)
+    if form.is_valid():
+        tournament = save_unless_taken(
+            form,
+            lambda: services.create_tournament(membership.club, request.user, **form.settings()),
+            "runde_name_unique_in_club",
+            "name",
+            form.duplicate_message,
+        )
+        if tournament is not None:
+            messages.success(request, _("Das Turnier ist angelegt. Melde jetzt die Teilnehmer."))
+            return redirect("tournaments:detail", tournament_id=tournament.pk)
+    return render(request, "tournaments/settings.html", {"membership": membership, "form": form})
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def tournament_settings(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament, membership = admin_tournament_of(request, tournament_id)
+    form = TournamentForm(request.POST or None, club=membership.club, tournament=tournament)
+    if form.is_valid():
+        try:
+            saved = save_unless_taken(
+                form,
+                lambda: services.update_settings(tournament, **form.settings()),
+                "runde_name_unique_in_club",
+                "name",
+                form.duplicate_message,
+            )
+        except services.TournamentError as error:
+            _add_error(form, error)
+        else:
+            if saved is not None:
+                messages.success(request, _("Gespeichert."))
+                return redirect("tournaments:detail", tournament_id=tournament.pk)
+    return render(
+        request,
+        "tournaments/settings.html",
+        {"membership": membership, "tournament": tournament, "form": form},
+    )
+
+
+def _add_error(form, error: services.TournamentError) -> None:
+    form.add_error(error.field if error.field in form.fields else None, str(error))
+
+
+@dataclass
+class RoundView:
+    """What the tournament page shows of one drawn round."""
+
+    progress: services.RoundProgress
+    repeated: int | None  # repeated table partners, from round 2 on
+    unseated: list[str]  # names of participants without a seat (joined after the draw)
+    short_tables: list[int]  # tables with too few players (someone left after the draw)
+    seating: str  # services.seating_token
+    swap_form: SwapForm | None = None
+    scorekeepers_form: ScorekeepersForm | None = None
+
+    @property
+    def round(self) -> Round:
+        return self.progress.round
+
+    @property
+    def outdated(self) -> bool:
+        return bool(self.unseated or self.short_tables)
+
+
+def _members(membership: Membership) -> dict[int, str]:
+    """{user id: name} of the club's members, by the name they play under."""
+    club = membership.club
+    names = dict(club.players.exclude(user=None).values_list("user_id", "name"))
+    members = {
+        m.user_id: names.get(m.user_id) or display_name(m.user)
+        for m in club.memberships.select_related("user")
+    }
+    return dict(sorted(members.items(), key=lambda item: item[1].casefold()))
+
+
+def _round_view(
+    round_: Round, participants: list[Participant], forms: dict, members: dict[int, str] | None
+) -> RoundView:
+    """The round as the page shows it; with the director's forms while it has not
+    started, if `members` (the scorekeepers to offer) are given."""
+    progress = services.round_progress(round_)
+    seats = [seat for t in progress.tables for seat in t.table.seats.all()]
+    seated = {seat.participant_id for seat in seats}
+    view = RoundView(
+        progress=progress,
+        repeated=services.repeated_partners(round_) if round_.number > 1 else None,
+        unseated=[p.player.name for p in participants if p.pk not in seated],
+        short_tables=[t.table.number for t in progress.tables if len(t.table.seats.all()) < TABLE],
+        seating=services.seating_token(round_),
+    )
+    if members is not None and not round_.is_started:
+        view.swap_form = forms.get("swap") or SwapForm(seats=seats, seating=view.seating)
+        view.scorekeepers_form = forms.get("scorekeepers") or ScorekeepersForm(
+            tables=[t.table for t in progress.tables], members=members
+        )
+    return view
+
+
+def _page(request, tournament: Tournament, membership: Membership, **forms) -> HttpResponse:
+    """The tournament page; `forms` are bound forms with errors to show again."""
+    directing = membership.is_admin and tournament.status != Tournament.Status.FINISHED
+    participants = list(tournament.participants.select_related("player"))
+    played = set(
+        TableSeat.objects.filter(
+            round__tournament=tournament, round__started_at__isnull=False
+        ).values_list("participant_id", flat=True)
+    )
+    rounds = list(tournament.rounds.all())
+    for round_ in rounds:
+        round_.tournament = tournament
+    members = _members(membership) if directing else None
+    views = [_round_view(r, participants, forms, members) for r in rounds]
+    last = views[-1] if views else None
+    games = tournament.games_per_round
+    context = {
+        "membership": membership,
+        "tournament": tournament,
+        "participants": [(p, p.pk not in played) for p in participants],
+        "rounds": views,
+        "standings": tournament_standings(tournament) if played else None,
+        "tie_break": TIE_BREAK,
+        "big_tables": _big_tables(len(participants)),
+        # At a table of five each plays four games of five (the dealer sits out).
+        "big_table_games": (games * 4 // 5, games % 5 == 0),
+        "finished": tournament.status == Tournament.Status.FINISHED,
+    }
+    if directing:
+        context |= _director_forms(tournament, last, forms)
+    _unplaced_errors_as_messages(request, forms, context, views)
+    if membership.is_admin and tournament.display_token:
+        url = request.build_absolute_uri(
+            reverse("tournaments:hall", args=[tournament.display_token])
+        )
+        context |= {"hall_url": url, "hall_qr": qr_svg(url)}
+    return render(request, "tournaments/detail.html", context)
+
+
+def _unplaced_errors_as_messages(request, forms: dict, context: dict, views: list) -> None:
+    """A form sent with an error that the page no longer has a place for (the round
+    started, the tournament closed meanwhile) says so above the page."""
+    placed = {id(value) for value in context.values() if isinstance(value, BaseForm)}
+    placed |= {id(v.swap_form) for v in views} | {id(v.scorekeepers_form) for v in views}
+    for form in forms.values():
+        if id(form) not in placed:
+            for errors in form.errors.values():
+                for error in errors:
+                    messages.error(request, error)
+
+
+def _director_forms(tournament: Tournament, last: RoundView | None, forms: dict) -> dict:
+    """The forms for participants and the draw; a form sent with an error is shown
+    again where it was sent from."""
+    context = {
+        "participants_form": forms.get("participants") or ParticipantsForm(tournament=tournament),
+        "guest_form": forms.get("guest") or GuestForm(),
+        "guest_names": tournament.club.players.filter(guest=True)
+        .exclude(participations__tournament=tournament)
+        .values_list("name", flat=True),
+        "can_finish": bool(
+            last and last.round.number >= tournament.round_count and last.progress.complete
+        ),
+    }
+    sent = forms.get("draw")
+    if last is not None and not last.round.is_started:
+        shown = {"number": last.round.number, "replacing": last.round.seed}
+        return context | {"redraw_form": sent or DrawForm(initial=shown)}
+    due = _due(tournament, last)
+    return context | {
+        "due": due,
+        "draw_form": sent or (DrawForm(initial={"number": due}) if due else None),
+    }
+
+
+def _due(tournament: Tournament, last: RoundView | None) -> int | None:
+    """The number of the round the director may draw next, if any."""
+    if last is None:
+        return 1
+    if last.progress.complete and last.round.number < tournament.round_count:
+        return last.round.number + 1
+    return None
+
+
+def _big_tables(count: int) -> bool:
+    """Whether that many participants sit at tables of 5 too."""
+    try:
+        return BIG_TABLE in table_sizes(count)
+    except DrawError:
+        return False
+
+
+@require_GET
+@login_required
+def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament, membership = tournament_of(request, tournament_id)
+    return _page(request, tournament, membership)
+
+
+@require_POST
+@login_required
+def participants_add(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament, membership = admin_tournament_of(request, tournament_id)
+    form = ParticipantsForm(request.POST, tournament=tournament)
+    if form.is_valid():
+        try:
+            joined = services.add_participants(tournament, list(form.cleaned_data["players"]))
+        except services.TournamentError as error:
+            _add_error(form, error)
+        else:
+            names = ", ".join(p.player.name for p in joined)
+            if names:
+                messages.success(request, _("Dabei: %(names)s.") % {"names": names})
+            return redirect("tournaments:detail", tournament_id=tournament.pk)
+    return _page(request, tournament, membership, participants=form)
+
+
+@require_POST
+@login_required
+def guest_add(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament, membership = admin_tournament_of(request, tournament_id)
+    form = GuestForm(request.POST)
+    if form.is_valid():
+        try:
+            participant = services.add_guest(tournament, form.cleaned_data["name"])
+        except services.TournamentError as error:
+            _add_error(form, error)
+        else:
+            messages.success(
+                request,
+                _("%(name)s spielt als Gast mit (Startnummer %(number)s).")
+                % {"name": participant.player.name, "number": participant.number},
+            )
+            return redirect("tournaments:detail", tournament_id=tournament.pk)
+    return _page(request, tournament, membership, guest=form)
+
+
+@require_POST
+@login_required
+def participant_remove(request: HttpRequest, tournament_id: int, participant_id: int):
+    tournament, _membership = admin_tournament_of(request, tournament_id)
+    participant = get_object_or_404(
+        tournament.participants.select_related("player"), pk=participant_id
+    )
+    try:
+        services.remove_participant(participant)
+    except services.TournamentError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(
+            request, _("%(name)s ist nicht mehr dabei.") % {"name": participant.player.name}
+        )
+    return redirect("tournaments:detail", tournament_id=tournament.pk)
+
+
+@require_POST
+@login_required
+def draw(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """ "Runde n auslosen", "Neu auslosen", or a draw redone with a given seed."""
+    tournament, membership = admin_tournament_of(request, tournament_id)
+    form = DrawForm(request.POST)
+    if form.is_valid():
+        try:
+            round_ = services.draw_round(
+                tournament,
+                form.cleaned_data["seed"],
+                by=request.user,
+                number=form.cleaned_data["number"],
+                replacing=form.cleaned_data["replacing"],
+            )
+        except services.TournamentError as error:
+            _add_error(form, error)
+        else:
+            messages.success(
+                request,
+                _("Runde %(number)s ist ausgelost (Seed %(seed)s).")
+                % {"number": round_.number, "seed": round_.seed},
+            )
+            return redirect(_round_anchor(tournament, round_.number))
+    return _page(request, tournament, membership, draw=form)
+
+
+def _round_anchor(tournament: Tournament, number: int) -> str:
+    return reverse("tournaments:detail", args=[tournament.pk]) + f"#runde-{number}"
+
+
+@require_POST
+@login_required
+def swap(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    round_, membership = admin_round_of(request, tournament_id, number)
+    tournament = round_.tournament
+    seats = list(
+        TableSeat.objects.filter(round=round_)
+        .select_related("participant__player", "table")
+        .order_by("table__number", "position")
+    )
+    form = SwapForm(request.POST, seats=seats)
+    if form.is_valid():
+        a, b = form.chosen()
+        try:
+            services.swap(round_, a, b, seating=form.cleaned_data["seating"])
+        except services.StaleSeating as error:
+            messages.info(request, str(error))
+        except services.TournamentError as error:
+            _add_error(form, error)
+            return _page(request, tournament, membership, swap=form)
+        else:
+            messages.success(
+                request,
+                _("Getauscht: %(a)s und %(b)s.") % {"a": a.player.name, "b": b.player.name},
+            )
+        return redirect(_round_anchor(tournament, number))
+    return _page(request, tournament, membership, swap=form)
+
+
+@require_POST
+@login_required
+def scorekeepers(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    round_, membership = admin_round_of(request, tournament_id, number)
+    tournament = round_.tournament
+    tables = list(round_.tables.prefetch_related("seats__participant__player"))
+    members = _members(membership)
+    form = ScorekeepersForm(request.POST, tables=tables, members=members)
+    if form.is_valid():
+        chosen = form.chosen()
+        users = get_user_model().objects.in_bulk([user_id for _table, user_id in chosen])
+        try:
+            services.name_scorekeepers([(table, users[user_id]) for table, user_id in chosen])
+        except services.TournamentError as error:
+            _add_error(form, error)
+        else:
+            messages.success(request, _("Die Schreiber sind eingetragen."))
+            return redirect(_round_anchor(tournament, number))
+    return _page(request, tournament, membership, scorekeepers=form)
+
+
+@require_POST
+@login_required
+def start(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    round_, _membership = admin_round_of(request, tournament_id, number)
+    try:
+        services.start_round(round_, request.user)
+    except services.TournamentError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(
+            request,
+            _("Runde %(number)s läuft: an jedem Tisch kann jetzt eingetragen werden.")
+            % {"number": number},
+        )
+    return redirect(_round_anchor(round_.tournament, number))
+
+
+@require_POST
+@login_required
+def finish(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament, _membership = admin_tournament_of(request, tournament_id)
+    try:
+        services.finish(tournament)
+    except services.TournamentError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, _("Das Turnier ist abgeschlossen; die Rangliste steht."))
+    return redirect("tournaments:detail", tournament_id=tournament.pk)
+
+
+@require_POST
+@login_required
+def display_link(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """A new link for the hall display (the old one stops working), or none at all."""
+    tournament, _membership = admin_tournament_of(request, tournament_id)
+    revoke = request.POST.get("revoke") == "1"
+    services.renew_display_link(tournament, revoke=revoke)
+    messages.success(
+        request,
+        _("Der Link der Hallenanzeige ist gesperrt.")
+        if revoke
+        else _("Es gibt einen neuen Link für die Hallenanzeige."),
+    )
+    return redirect(reverse("tournaments:detail", args=[tournament.pk]) + "#halle")
+
+
+@require_GET
+@login_required
+def cards(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    """One card per table to print: the seats in order, who deals first, and a box for
+    each game to tick."""
+    round_, membership = round_of(request, tournament_id, number)
+    tournament = round_.tournament
+    return render(
+        request,
+        "tournaments/cards.html",
+        {
+            "membership": membership,
+            "tournament": tournament,
+            "round": round_,
+            "progress": services.round_progress(round_),
+            "games": range(1, tournament.games_per_round + 1),
+        },
+    )
+
+
+@require_GET
+@login_required
+def ranking(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The ranking to print (final once the tournament is closed)."""
+    tournament, membership = tournament_of(request, tournament_id)
+    return render(
+        request,
+        "tournaments/ranking.html",
+        {
+            "membership": membership,
+            "tournament": tournament,
+            "standings": tournament_standings(tournament),
+            "tie_break": TIE_BREAK,
+        },
+    )
+
+
+@require_GET
+@login_required
+def ranking_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament, _membership = tournament_of(request, tournament_id)
+    return HttpResponse(
+        export.ranking(tournament, tournament_standings(tournament)).encode(),
+        content_type=export.CONTENT_TYPE,
+        headers={"Content-Disposition": export.attachment(tournament)},
+    )
+
+
+def _current_round(tournament: Tournament) -> services.RoundProgress | None:
+    round_ = tournament.rounds.order_by("-number").first()
+    if round_ is None:
+        return None
+    round_.tournament = tournament
+    return services.round_progress(round_)
+
+
+@require_GET
+def hall(request: HttpRequest, token: str) -> HttpResponse:
+    """The hall display: no login, large type, the standings and the current round's
+    tables with their game counters. Its board asks again every HALL_REFRESH seconds;
+    once the link is revoked, the answer says so and (status 286) stops the polling."""
+    tournament = Tournament.objects.select_related("club").filter(display_token=token).first()
+    if tournament is None:
+        if request.htmx:
+            return render(request, "tournaments/hall.html#ended", status=286)
+        raise Http404
+    context = {
+        "tournament": tournament,
+        "token": token,
+        "current": _current_round(tournament),
+        "standings": tournament_standings(tournament),
+        "tie_break": TIE_BREAK,
+        "refresh": HALL_REFRESH,
+    }
+    if request.htmx:
+        return render(request, "tournaments/hall.html#board", context)
+    return render(request, "tournaments/hall.html", context)
+
+
+@require_GET
+@login_required
+def season(request: HttpRequest, club_id: int, season_id: int) -> HttpResponse:
+    season, membership = season_of(request, club_id, season_id)
+    tournaments, standings = season_standings(season)
+    return render(
+        request,
+        "tournaments/season.html",
+        {
+            "membership": membership,
+            "season": season,
+            "tournaments": tournaments,
+            "standings": standings,
+            "tie_break": TIE_BREAK,
+        },
+    )
