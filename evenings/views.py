@@ -26,7 +26,8 @@ from scoring.model import MAX_JUNGFRAU_DOUBLINGS
 def start(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse:
     membership = scorekeeper_of(request, club_id)
     runde = get_object_or_404(membership.club.runden.money(), pk=runde_id)
-    players = list(membership.club.players.filter(active=True))
+    # Guests entered at a tournament's door play tournaments, not the club's Runden.
+    players = list(membership.club.players.filter(active=True, guest=False))
     form = StartForm(request.POST or None, players=players)
     if form.is_valid():
         try:

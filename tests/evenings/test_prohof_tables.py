@@ -8,7 +8,7 @@ import pytest
 from django.core.management import call_command
 
 from clubs import services as clubs
-from clubs.models import Membership
+from clubs.models import Membership, Player
 from evenings import services
 from evenings.models import LedgerEntry
 from evenings.services import EveningError, GameInput
@@ -210,3 +210,14 @@ def test_a_tournament_table_seats_four_or_five(club, players, admin):
     runde = clubs.create_prohof_runde(club, "Stadtmeisterschaft", admin)
     with pytest.raises(EveningError, match="4 oder 5"):
         services.start_evening(runde, players[:6], 0, admin)
+
+
+def test_tournament_guests_are_not_offered_for_a_money_evening(client, club, runde, admin):
+    Player.objects.create(club=club, name="Gast Toni", guest=True)
+    Player.objects.create(club=club, name="Sepp")
+    client.force_login(admin)
+
+    page = client.get(f"/verein/{club.pk}/runde/{runde.pk}/abend/neu/").content.decode()
+
+    assert "Sepp" in page
+    assert "Gast Toni" not in page
