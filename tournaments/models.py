@@ -94,6 +94,8 @@ class Participant(models.Model):
     )
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="participations")
     number = models.PositiveSmallIntegerField(_("Startnummer"))
+    # Left the tournament after playing: keeps their points, is not drawn again.
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["number"]

@@ -233,22 +233,26 @@ def add_guest(tournament: Tournament, name: str) -> Participant:
 
 
 @transaction.atomic
-def remove_participant(participant: Participant) -> None:
-    """Take a participant off the list before they have played: their seat in a drawn
-    round that has not started is freed (the page then asks for a new draw). Start
-    numbers stay as they are; nobody's number changes."""
+def remove_participant(participant: Participant) -> bool:
+    """Take a participant off the list: their seat in a drawn round that has not started
+    is freed (the page then asks for a new draw). Start numbers stay as they are.
+
+    Who has played already withdraws instead (answer True): they keep their points and
+    their place in the standings, and later rounds are drawn without them."""
     tournament = _locked(participant.tournament)
     _require_open(tournament)
     participant = tournament.participants.select_related("player").filter(pk=participant.pk).first()
     if participant is None:
-        return  # the other request of a double tap removed them
-    if participant.seats.filter(round__started_at__isnull=False).exists():
-        raise TournamentError(
-            _("%(name)s hat schon gespielt und bleibt in der Wertung.")
-            % {"name": participant.player.name}
-        )
-    participant.seats.all().delete()
+        return False  # the other request of a double tap removed them
+    played = participant.seats.filter(round__started_at__isnull=False).exists()
+    participant.seats.filter(round__started_at__isnull=True).delete()
+    if played:
+        if participant.withdrawn_at is None:
+            participant.withdrawn_at = timezone.now()
+            participant.save(update_fields=["withdrawn_at"])
+        return True
     participant.delete()
+    return False
 
 
 def seatings(rounds: list[Round]) -> dict[int, list[list[int]]]:
@@ -335,7 +339,9 @@ def draw_round(
 
     # 2. The draw.
     seed = secrets.randbelow(SEED_RANGE) if seed is None else seed
-    participants = list(tournament.participants.values_list("pk", flat=True))
+    participants = list(
+        tournament.participants.filter(withdrawn_at__isnull=True).values_list("pk", flat=True)
+    )
     seated = seatings(earlier)
     try:
         tables = draw(participants, seed, [seated[r.pk] for r in earlier])
@@ -441,7 +447,11 @@ def start_round(round_: Round, by) -> Round:
     _require_open(tournament)
     tables = list(round_.tables.prefetch_related("seats__participant__player"))
     seated = {seat.participant_id for table in tables for seat in table.seats.all()}
-    unseated = list(tournament.participants.exclude(pk__in=seated).select_related("player"))
+    unseated = list(
+        tournament.participants.filter(withdrawn_at__isnull=True)
+        .exclude(pk__in=seated)
+        .select_related("player")
+    )
     if unseated:
         raise TournamentError(
             _("Ohne Platz an einem Tisch: %(names)s. Bitte Runde %(number)s neu auslosen.")

@@ -314,12 +314,17 @@ def participant_remove(request: HttpRequest, tournament_id: int, participant_id:
         tournament.participants.select_related("player"), pk=participant_id
     )
     try:
-        services.remove_participant(participant)
+        withdrawn = services.remove_participant(participant)
     except services.TournamentError as error:
         messages.error(request, str(error))
     else:
+        name = participant.player.name
         messages.success(
-            request, _("%(name)s ist nicht mehr dabei.") % {"name": participant.player.name}
+            request,
+            _("%(name)s zieht zurück: die Punkte bleiben, ausgelost wird ohne %(name)s.")
+            % {"name": name}
+            if withdrawn
+            else _("%(name)s ist nicht mehr dabei.") % {"name": name},
         )
     return redirect("tournaments:detail", tournament_id=tournament.pk)
 

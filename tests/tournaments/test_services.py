@@ -8,7 +8,7 @@ from django.db import IntegrityError
 
 from clubs.models import Membership, Runde
 from evenings import services as evenings
-from evenings.models import Evening
+from evenings.models import Evening, LedgerEntry
 from evenings.services import GameInput
 from tests.conftest import make_user
 from tests.evenings.test_concurrency import errors, run_at_once
@@ -16,6 +16,7 @@ from tournaments import services
 from tournaments.draw import draw, repeated_pairs
 from tournaments.models import Season, TableSeat, Tournament
 from tournaments.services import StaleSeating, TournamentError
+from tournaments.standings import tournament_standings
 
 
 def with_participants(tournament, players, count: int) -> Tournament:
@@ -29,6 +30,15 @@ def seating(round_) -> list[list[str]]:
     for seat in TableSeat.objects.filter(round=round_).order_by("table__number", "position"):
         tables.setdefault(seat.table.number, []).append(seat.participant.player.name)
     return list(tables.values())
+
+
+def leaving_points(round_, participant) -> int:
+    """The participant's points in the round, summed from the ledger."""
+    return sum(
+        LedgerEntry.objects.filter(
+            evening__table__round=round_, player=participant.player
+        ).values_list("amount", flat=True)
+    )
 
 
 def play_out(round_, by) -> None:
@@ -124,16 +134,30 @@ def test_a_guest_already_taking_part_is_not_added_again(tournament):
     assert tournament.participants.count() == 1
 
 
-def test_whoever_has_played_stays_in_the_standings(tournament, players, admin):
+def test_whoever_has_played_withdraws_keeps_the_points_and_is_not_drawn_again(
+    tournament, players, admin
+):
+    tournament.games_per_round = 2
+    tournament.save()
     with_participants(tournament, players, 5)
-    services.start_round(services.draw_round(tournament), admin)
+    first = services.start_round(services.draw_round(tournament), admin)
     late = services.add_guest(tournament, "Ferdl")
+    play_out(first, admin)
+    leaving = tournament.participants.get(number=1)
 
-    with pytest.raises(TournamentError, match="hat schon gespielt"):
-        services.remove_participant(tournament.participants.get(number=1))
-    services.remove_participant(late)
+    assert services.remove_participant(leaving) is True
+    assert services.remove_participant(late) is False
 
+    leaving.refresh_from_db()
+    assert leaving.withdrawn_at is not None
     assert list(tournament.participants.values_list("number", flat=True)) == [1, 2, 3, 4, 5]
+    # Round 2 is drawn and started without them: four at one table.
+    second = services.start_round(services.draw_round(tournament), admin)
+    assert sorted(len(table) for table in seating(second)) == [4]
+    assert leaving.player.name not in seating(second)[0]
+    # Their points of round 1 stay in the standings.
+    standing = next(s for s in tournament_standings(tournament) if s.participant.pk == leaving.pk)
+    assert standing.rounds[0] == leaving_points(first, leaving)
 
 
 def test_start_numbers_do_not_move_when_someone_leaves(tournament, players):

@@ -151,7 +151,7 @@ def test_a_guest_named_like_a_club_player_is_an_error_at_the_name(director, tour
     assert not tournament.participants.exists()
 
 
-def test_a_participant_is_removed_until_they_have_played(director, tournament, players, admin):
+def test_a_participant_is_removed_until_they_have_played_then_withdraws(director, tournament, players, admin):
     services.add_participants(tournament, players[:5])
     gone = tournament.participants.get(number=5)
 
@@ -161,7 +161,18 @@ def test_a_participant_is_removed_until_they_have_played(director, tournament, p
     assert list(tournament.participants.values_list("number", flat=True)) == [1, 2, 3, 4]
     services.start_round(services.draw_round(tournament), admin)
     page = director.get(url("detail", tournament.pk))
-    assert url("remove", tournament.pk, tournament.participants.first().pk) not in page.text
+    # Who has played is not removed but withdraws, keeping the points.
+    assert "Entfernen" not in page.text
+    assert page.text.count("Zieht zurück</button>") == 4
+    played = tournament.participants.first()
+
+    director.post(url("remove", tournament.pk, played.pk))
+
+    played.refresh_from_db()
+    assert played.withdrawn_at is not None
+    page = director.get(url("detail", tournament.pk))
+    assert "zieht zurück: die Punkte bleiben" in page.text
+    assert page.text.count("Zieht zurück</button>") == 3
     refused = director.post(url("remove", tournament.pk, tournament.participants.first().pk))
     assert refused.status_code == 302
     assert tournament.participants.count() == 4
