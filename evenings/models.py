@@ -246,6 +246,7 @@ class Change(models.Model):
         CLOSE = "close", _("Abend abgeschlossen")
         REOPEN = "reopen", _("Abend wieder geöffnet")
         SHARE = "share", _("Zuschauer-Link erneuert")
+        SCORER = "scorer", _("Schreiber am Turniertisch gewechselt")
 
     evening = models.ForeignKey(Evening, on_delete=models.PROTECT, related_name="changes")
     game = models.ForeignKey(

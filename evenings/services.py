@@ -772,6 +772,22 @@ def reopen_evening(evening_id: int, by) -> Evening:
 
 
 @transaction.atomic
+def set_scorekeeper(evening_id: int, user, by) -> Evening:
+    """Hand a tournament table over to another scorekeeper (the phone gave up), on the
+    record."""
+    evening = _locked(evening_id)
+    evening.scorekeeper = user
+    evening.save(update_fields=["scorekeeper"])
+    Change.objects.create(
+        evening=evening,
+        kind=Change.Kind.SCORER,
+        by=by,
+        after={"scorekeeper": user.pk if user else None},
+    )
+    return evening
+
+
+@transaction.atomic
 def renew_share_link(evening_id: int, by, revoke: bool = False) -> Evening:
     """Replace the read-only link (the old one stops working), or revoke it altogether."""
     evening = _locked(evening_id)

@@ -412,26 +412,32 @@ def swap(round_: Round, a: Participant, b: Participant, *, seating: str | None =
 
 
 @transaction.atomic
-def name_scorekeeper(table: Table, user) -> Table:
+def name_scorekeeper(table: Table, user, by=None) -> Table:
     """Who enters the table's games besides the club's admins and Schreiber: a member of
-    the club (usually one who sits at the table, or the director)."""
-    round_ = _unstarted(table.round)
-    table = round_.tables.get(pk=table.pk)
+    the club (usually one who sits at the table, or the director). While the round runs,
+    the table's evening records the handover in its history (by `by`)."""
+    _locked(table.round.tournament)
+    table = Table.objects.select_related("round").get(pk=table.pk)
+    round_ = table.round
     if (
         user is not None
         and not Membership.objects.filter(club_id=round_.tournament.club_id, user=user).exists()
     ):
         raise TournamentError(_("Schreiber kann nur ein Mitglied des Vereins sein."), "scorekeeper")
+    if table.scorekeeper_id == (user.pk if user else None):
+        return table
+    if table.evening_id is not None:
+        evening_services.set_scorekeeper(table.evening_id, user, by)
     table.scorekeeper = user
     table.save(update_fields=["scorekeeper"])
     return table
 
 
 @transaction.atomic
-def name_scorekeepers(chosen: list[tuple[Table, object]]) -> None:
+def name_scorekeepers(chosen: list[tuple[Table, object]], by=None) -> None:
     """name_scorekeeper for each (table, user): all of them, or none."""
     for table, user in chosen:
-        name_scorekeeper(table, user)
+        name_scorekeeper(table, user, by)
 
 
 @transaction.atomic

@@ -157,12 +157,16 @@ def _round_view(
     view = RoundView(
         progress=progress,
         repeated=services.repeated_partners(round_) if round_.number > 1 else None,
-        unseated=[p.player.name for p in participants if p.pk not in seated],
+        unseated=[
+            p.player.name for p in participants if p.pk not in seated and p.withdrawn_at is None
+        ],
         short_tables=[t.table.number for t in progress.tables if len(t.table.seats.all()) < TABLE],
         seating=services.seating_token(round_),
     )
     if members is not None and not round_.is_started:
         view.swap_form = forms.get("swap") or SwapForm(seats=seats, seating=view.seating)
+    if members is not None and not progress.complete:
+        # Also while the round runs: a phone that gives up hands its table on.
         view.scorekeepers_form = forms.get("scorekeepers") or ScorekeepersForm(
             tables=[t.table for t in progress.tables], members=members
         )
@@ -401,7 +405,9 @@ def scorekeepers(request: HttpRequest, tournament_id: int, number: int) -> HttpR
         chosen = form.chosen()
         users = get_user_model().objects.in_bulk([user_id for _table, user_id in chosen])
         try:
-            services.name_scorekeepers([(table, users[user_id]) for table, user_id in chosen])
+            services.name_scorekeepers(
+                [(table, users[user_id]) for table, user_id in chosen], by=request.user
+            )
         except services.TournamentError as error:
             _add_error(form, error)
         else:

@@ -151,7 +151,9 @@ def test_a_guest_named_like_a_club_player_is_an_error_at_the_name(director, tour
     assert not tournament.participants.exists()
 
 
-def test_a_participant_is_removed_until_they_have_played_then_withdraws(director, tournament, players, admin):
+def test_a_participant_is_removed_until_they_have_played_then_withdraws(
+    director, tournament, players, admin
+):
     services.add_participants(tournament, players[:5])
     gone = tournament.participants.get(number=5)
 
@@ -338,6 +340,32 @@ def test_the_director_names_a_scorekeeper_for_each_table(
 
 
 # -- a round running --------------------------------------------------------------------
+
+
+def test_during_the_round_a_table_is_handed_to_another_phone_on_the_record(
+    director, client, tournament, players, player_user, scorekeeper, admin
+):
+    round_ = drawn(tournament, players)
+    services.name_scorekeepers([(round_.tables.get(number=1), player_user)])
+    services.start_round(round_, admin)
+    table = round_.tables.get(number=1)
+
+    response = director.post(
+        url("scorekeepers", tournament.pk, 1), {"tisch_1": scorekeeper.pk, "tisch_2": admin.pk}
+    )
+
+    assert response.status_code == 302
+    table.refresh_from_db()
+    table.evening.refresh_from_db()
+    assert table.scorekeeper == table.evening.scorekeeper == scorekeeper
+    handover = table.evening.changes.get(kind="scorer")
+    assert (handover.by, handover.after) == (admin, {"scorekeeper": scorekeeper.pk})
+    # The Spieler who kept score before may no longer book at that table.
+    client.force_login(player_user)
+    assert (
+        client.get(reverse("evenings:detail", args=[table.evening_id])).context["can_score"]
+        is False
+    )
 
 
 def test_starting_a_round_opens_each_table_and_the_page_counts_its_games(
