@@ -1,0 +1,266 @@
+"""A ProHof tournament evening at phone size, through the pages only: the director sets up
+the tournament, reports nine participants (two of them guests at the door) and draws
+round 1; two phones book at their tables; the hall display, open without a login, brings
+its standings up to date by itself."""
+
+import re
+
+import pytest
+from django.db.models import Sum
+from playwright.sync_api import Page, expect
+
+from clubs.models import Membership, Player
+from evenings.models import Game, LedgerEntry
+from tests.browser.axe import assert_accessible
+from tests.browser.evening_screen import (
+    PASSWORD,
+    Taps,
+    chip,
+    chip_labels,
+    flash,
+    no_horizontal_scroll,
+    preview,
+    save_button,
+    verify_ledger,
+)
+from tests.conftest import make_user
+from tournaments.models import Round, Table, Tournament
+
+# The club's seven players (Resi, the director, is one of them) and the guests at the door.
+CLUB_PLAYERS = ["Hias", "Kathi", "Lenz", "Resi", "Sepp", "Vroni", "Wastl"]
+GUESTS = ["Toni", "Burgi"]
+
+
+@pytest.fixture
+def vroni(club, players):
+    """Vroni plays in the club with a login of her own, as a Spieler."""
+    Player.objects.create(club=club, name="Lenz")
+    user = make_user("vroni", "Vroni")
+    Membership.objects.create(user=user, club=club, role=Membership.Role.PLAYER)
+    players["Vroni"].user = user
+    players["Vroni"].save()
+    return user
+
+
+def log_in_with_the_form(page: Page, username: str) -> None:
+    page.goto("/")
+    page.get_by_label("Benutzername").fill(username)
+    page.get_by_label("Passwort").fill(PASSWORD)
+    page.get_by_role("button", name="Anmelden").click()
+    expect(page).to_have_url(re.compile(r"/$"))
+
+
+def to_the_tournaments(page: Page) -> None:
+    """From the start page: the club, then "Turniere"."""
+    page.get_by_role("link", name=re.compile(r"^Schafkopffreunde Au")).click()
+    page.get_by_role("link", name="Turniere", exact=True).click()
+    expect(page.get_by_role("heading", name="Turniere", level=1)).to_be_visible()
+
+
+def messages(page: Page):
+    return page.locator("ul.messages")
+
+
+def seats(table) -> list[str]:
+    """The names at a table card of the tournament page, in seat order (seat 1 deals)."""
+    return [
+        re.sub(r"^\d+\s+|\s+gibt zuerst$", "", text.strip())
+        for text in table.locator("ol.seats li").all_inner_texts()
+    ]
+
+
+def deal_line(page: Page):
+    return page.locator("#deal .deal")
+
+
+def standing_rows(page: Page):
+    return page.locator("table.standings tbody tr")
+
+
+def test_a_director_runs_round_one_two_phones_book_and_the_hall_display_follows(
+    page, open_phone, club, admin, vroni
+):
+    # 1. Resi, the club's admin, logs in on her phone and makes a tournament with the
+    #    defaults: 3 rounds of 40 games.
+    log_in_with_the_form(page, "resi")
+    to_the_tournaments(page)
+    page.get_by_role("link", name="Neues Turnier").click()
+    page.get_by_label("Name", exact=True).fill("Stadtmeisterschaft Au")
+    expect(page.get_by_label("Runden", exact=True)).to_have_value("3")
+    expect(page.get_by_label("Spiele je Runde", exact=True)).to_have_value("40")
+    page.get_by_role("button", name="Turnier anlegen").click()
+    expect(messages(page)).to_have_text("Das Turnier ist angelegt. Melde jetzt die Teilnehmer.")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Stadtmeisterschaft Au")
+    expect(page.locator(".tournament-meta")).to_contain_text("3 Runden zu je 40 Spielen")
+    tournament_url = page.url
+
+    # 2. She ticks the club's seven players and enters two guests at the door: nine
+    #    participants, numbered in the order they were reported (the ticked ones by name).
+    picks = page.locator("fieldset.picks")
+    expect(picks.locator("label.check")).to_have_text(CLUB_PLAYERS)
+    for name in CLUB_PLAYERS:
+        picks.get_by_label(name, exact=True).check()
+    page.get_by_role("button", name="Melden", exact=True).click()
+    expect(messages(page)).to_have_text(f"Dabei: {', '.join(CLUB_PLAYERS)}.")
+    for number, guest in enumerate(GUESTS, len(CLUB_PLAYERS) + 1):
+        page.get_by_label("Gast (Name)").fill(guest)
+        page.get_by_role("button", name="Gast melden").click()
+        expect(messages(page)).to_have_text(f"{guest} spielt als Gast mit (Startnummer {number}).")
+    participants = page.locator("ol.participants li")
+    expect(page.get_by_role("heading", name="Teilnehmer (9)")).to_be_visible()
+    expect(participants.locator(".start-number")).to_have_text([str(n) for n in range(1, 10)])
+    expect(participants.locator(".name")).to_have_text(
+        [*CLUB_PLAYERS, *(f"{guest} Gast" for guest in GUESTS)]
+    )
+    number_of = {name: n for n, name in enumerate([*CLUB_PLAYERS, *GUESTS], 1)}
+
+    # 3. Round 1 is drawn from a seed the page shows: a table of five, whose dealer sits
+    #    out each game, and a table of four.
+    page.get_by_role("button", name="Runde 1 auslosen").click()
+    expect(messages(page)).to_have_text(re.compile(r"Runde 1 ist ausgelost \(Seed \d+\)\."))
+    seed = Round.objects.get().seed
+    expect(messages(page)).to_have_text(f"Runde 1 ist ausgelost (Seed {seed}).")
+    round_1 = page.locator("#runde-1")
+    expect(round_1.locator(".seed")).to_have_text(str(seed))
+    tables = round_1.locator(".round-table")
+    expect(tables).to_have_count(2)
+    expect(tables.nth(0).locator("h4")).to_have_text("Tisch 1 5 am Tisch: der Geber setzt aus")
+    expect(tables.nth(1).locator("h4")).to_have_text("Tisch 2")
+    expect(tables.nth(0).locator("ol.seats li")).to_have_count(5)
+    expect(tables.nth(1).locator("ol.seats li")).to_have_count(4)
+    expect(page.locator(".big-table-note")).to_contain_text("jeder spielt 32 von 40 Spielen")
+    table_1, table_2 = seats(tables.nth(0)), seats(tables.nth(1))
+    assert sorted(table_1 + table_2) == sorted(CLUB_PLAYERS + GUESTS)
+
+    # Vroni keeps the score at the table of four (Resi, the director, at the other).
+    round_1.locator("summary", has_text="Schreiber je Tisch").click()
+    scorekeepers = round_1.locator("form[action$='/schreiber/']")
+    expect(scorekeepers.get_by_label("Tisch 1")).to_have_value(str(admin.pk))
+    scorekeepers.get_by_label("Tisch 2").select_option(label="Vroni")
+    scorekeepers.get_by_role("button", name="Schreiber speichern").click()
+    expect(messages(page)).to_have_text("Die Schreiber sind eingetragen.")
+    expect(tables.locator(".scorekeeper")).to_have_text(["Schreiber: Resi", "Schreiber: Vroni"])
+    # The seats are as drawn: saving the scorekeepers did not move anyone.
+    assert seats(tables.nth(0)) == table_1 and seats(tables.nth(1)) == table_2
+
+    page.get_by_role("button", name="Runde 1 starten").click()
+    expect(messages(page)).to_have_text(
+        "Runde 1 läuft: an jedem Tisch kann jetzt eingetragen werden."
+    )
+    expect(round_1.locator("h3")).to_contain_text("läuft")
+    expect(tables.locator(".counter")).to_have_text(["Spiel 1 von 40", "Spiel 1 von 40"])
+
+    # 4. The hall display, by its link, on a screen nobody is logged in to: everyone at 0,
+    #    listed by start number.
+    hall_url = page.get_by_role("link", name="Hallenanzeige öffnen").get_attribute("href")
+    hall = open_phone().page
+    hall.goto(hall_url)
+    expect(hall.locator(".hall-head h1")).to_have_text("Stadtmeisterschaft Au")
+    expect(hall.locator(".hall-head")).to_contain_text("Runde 1 von 3")
+    expect(standing_rows(hall).locator("th")).to_have_text(
+        [f"{n} {name}" for name, n in number_of.items()]
+    )
+    expect(standing_rows(hall).locator("td.total")).to_have_text(["0"] * 9)
+    expect(hall.locator(".hall-counter")).to_have_text(["Spiel 1 von 40", "Spiel 1 von 40"])
+    hall.evaluate("window.notReloaded = true")  # gone if the page were loaded again
+
+    # 5a. Resi books at table 1: its first seat deals and sits out; the second plays a
+    #     Rufspiel with the fourth, with 2 Laufende, and they make the others Schneider.
+    tables.nth(0).get_by_role("link", name="Zum Tisch (Eingabe)").click()
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Runde 1 · Tisch 1")
+    expect(deal_line(page)).to_contain_text(
+        f"Spiel 1 von 40 · Es gibt {table_1[0]}. Setzt aus: {table_1[0]}"
+    )
+    playing = table_1[1:]
+    expect(chip_labels(page, "declarer")).to_have_text(playing)
+    expect(page.locator(".f-spiel input:checked + span")).to_have_text("Rufspiel")
+    declarer, partner = playing[0], playing[2]
+    tap = Taps(page)
+    tap(chip(page, "declarer", declarer))
+    tap(chip(page, "partner", partner))
+    tap(chip(page, "laufende", "2"))
+    tap(page.locator(".f-schneider").get_by_text("Schneider", exact=True))
+    # Seed 000: Rufspiel 10, 2 Laufende 2 x 10, Schneider 10 = 40 to each winner.
+    expect(preview(page)).to_have_text(
+        [f"{name} {'+40 P.' if name in (declarer, partner) else '0 P.'}" for name in playing]
+    )
+    no_horizontal_scroll(page)
+    tap(save_button(page))
+    expect(flash(page)).to_have_text(f"Gebucht: 1. Rufspiel ({declarer})")
+    expect(deal_line(page)).to_contain_text("Spiel 2 von 40")
+    assert tap.count == 5  # declarer, partner, Laufende, Schneider, Speichern
+
+    # 5b. Vroni, on her own phone with her own password, finds her table through the
+    #     tournament page and books a Wenz won by its second seat: Wenz, declarer, save.
+    vroni_phone = open_phone().page
+    log_in_with_the_form(vroni_phone, "vroni")
+    to_the_tournaments(vroni_phone)
+    vroni_phone.get_by_role("link", name=re.compile(r"^Stadtmeisterschaft Au")).click()
+    vroni_tables = vroni_phone.locator("#runde-1 .round-table")
+    vroni_tables.nth(1).get_by_role("link", name="Zum Tisch (Eingabe)").click()
+    expect(vroni_phone.get_by_role("heading", level=1)).to_contain_text("Runde 1 · Tisch 2")
+    expect(deal_line(vroni_phone)).to_contain_text(f"Spiel 1 von 40 · Es gibt {table_2[0]}.")
+    wenz = table_2[1]
+    tap = Taps(vroni_phone)
+    tap(chip(vroni_phone, "spiel", "Wenz"))
+    tap(chip(vroni_phone, "declarer", wenz))
+    # Seed 000: Wenz 20, won: three times that to the declarer, nothing to the others.
+    expect(preview(vroni_phone)).to_have_text(
+        [f"{name} {'+60 P.' if name == wenz else '0 P.'}" for name in table_2]
+    )
+    no_horizontal_scroll(vroni_phone)
+    tap(save_button(vroni_phone))
+    expect(flash(vroni_phone)).to_have_text(f"Gebucht: 1. Wenz ({wenz})")
+    expect(deal_line(vroni_phone)).to_contain_text(f"Spiel 2 von 40 · Es gibt {table_2[1]}.")
+    assert tap.count == 3
+
+    # 6. The hall display catches up within a poll (every 10 s), without being reloaded:
+    #    60 for the Wenz; 40 each for the Rufspiel's pair (equal, so by start number);
+    #    then 0: first table 1's dealer, who lost no game as he played none, then the five
+    #    who lost one (ProHof takes nothing off them), sharing a rank, by start number.
+    def line(name: str) -> str:
+        return f"{number_of[name]} {name}"
+
+    by_number = sorted(number_of, key=number_of.get)
+    pair = sorted([declarer, partner], key=number_of.get)
+    losers = [n for n in by_number if n not in (wenz, declarer, partner, table_1[0])]
+    expect(standing_rows(hall).locator("td.total")).to_have_text(
+        ["60", "40", "40", "0", "0", "0", "0", "0", "0"], timeout=15_000
+    )
+    expect(standing_rows(hall).locator("th")).to_have_text(
+        [line(wenz), *(line(n) for n in pair), line(table_1[0]), *(line(n) for n in losers)]
+    )
+    expect(standing_rows(hall).locator("td.rank")).to_have_text(
+        ["1.", "2.", "2.", "4.", "5.", "5.", "5.", "5.", "5."]
+    )
+    expect(hall.locator(".hall-counter")).to_have_text(["Spiel 2 von 40", "Spiel 2 von 40"])
+    assert hall.evaluate("window.notReloaded === true")
+
+    # 7./8. The director's page and the hall display: accessible, no sideways scrolling
+    #    at 390 px.
+    page.goto(tournament_url)
+    expect(page.locator("#runde-1 .counter")).to_have_text(["Spiel 2 von 40", "Spiel 2 von 40"])
+    expect(standing_rows(page).locator("td.total").first).to_have_text("60")
+    no_horizontal_scroll(page)
+    assert_accessible(page, "the director's tournament page")
+    no_horizontal_scroll(hall)
+    assert_accessible(hall, "the hall display")
+
+    # The database: two games, their points credited as computed, the ledger in order.
+    tournament = Tournament.objects.get()
+    assert tournament.status == Tournament.Status.RUNNING
+    assert [t.scorekeeper for t in Table.objects.order_by("number")] == [admin, vroni]
+    games = Game.objects.booked().order_by("evening__table__number")
+    assert [(g.type, g.declarer.name, g.created_by) for g in games] == [
+        ("rufspiel", declarer, admin),
+        ("wenz", wenz, vroni),
+    ]
+    credited = (
+        LedgerEntry.objects.filter(amount__gt=0)
+        .values_list("player__name")
+        .annotate(points=Sum("amount"))
+    )
+    assert dict(credited) == {declarer: 40, partner: 40, wenz: 60}
+    assert LedgerEntry.objects.aggregate(total=Sum("amount"))["total"] == 140
+    assert set(LedgerEntry.objects.values_list("kind", flat=True)) == {LedgerEntry.Kind.POINTS}
+    assert "ledger ok" in verify_ledger()
