@@ -132,6 +132,16 @@ class Deal:
         return f"{self.number}-{self.dealer.pk}"
 
 
+# The number of the evening's last game and the dealer of its last booked game: whose
+# deal is next (asked on every tap of the entry screen, so written out).
+LAST_DEAL_SQL = """
+SELECT e.last_number,
+       (SELECT g.dealer_id FROM evenings_game g
+         WHERE g.evening_id = e.id AND g.voided_at IS NULL ORDER BY g.number DESC LIMIT 1)
+  FROM evenings_evening e WHERE e.id = %s
+"""
+
+
 def next_deal(
     evening: Evening, seats: list[Seat] | None = None, recent: list[Game] | None = None
 ) -> Deal:
@@ -142,9 +152,9 @@ def next_deal(
     """
     seats = seats if seats is not None else list(evening.seats.select_related("player"))
     if recent is None:
-        last_number = Evening.objects.filter(pk=evening.pk).values_list("last_number")[0][0]
-        last = evening.games.booked().order_by("-number").values_list("dealer_id").first()
-        last_dealer = last[0] if last else None
+        with connection.cursor() as cursor:
+            cursor.execute(LAST_DEAL_SQL, [evening.pk])
+            last_number, last_dealer = cursor.fetchone()
     else:
         last_number = evening.last_number
         last_dealer = recent[-1].dealer_id if recent else None
@@ -367,6 +377,7 @@ def book(
     by,
     deal_token: str | None = None,
     seats: list[Seat] | None = None,
+    evening: Evening | None = None,
 ) -> Booking:
     """Book the next game of the evening; `created` is False if this key booked it already.
 
@@ -375,13 +386,14 @@ def book(
     the same key with another game is refused (KeyReused). `deal_token` is the deal the
     form was made for (Deal.token); if another phone has booked, undone or restored a
     game since, StaleDeal is raised and nothing is booked, so the same game is never
-    booked twice from two phones. `seats`: the evening's seats, if the caller has them.
+    booked twice from two phones. `seats`: the evening's seats, and `evening` the evening
+    (with its tariff), if the caller has read them.
 
     The game is scored after the last few games before it, so a booking costs the same
     at game 5 and at game 500: the lock, the last games, one statement that writes it.
     """
     try:
-        return _book(evening_id, key, data, by, deal_token, seats)
+        return _book(evening_id, key, data, by, deal_token, seats, evening)
     except _KeyTaken:
         pass
     # The transaction that met the key is rolled back; what did the key book?
@@ -401,11 +413,29 @@ def book(
     )
 
 
+# What a booking reads under the evening's lock: its state as it is now. The rest of the
+# evening (its tariff, its first dealer) never changes once it has started.
+LOCK_SQL = "SELECT status, version, last_number FROM evenings_evening WHERE id = %s FOR UPDATE"
+# The last booked games, newest first (games_before, without building the query).
+RECENT_SQL = (
+    "SELECT * FROM evenings_game WHERE evening_id = %s AND voided_at IS NULL "
+    "ORDER BY number DESC LIMIT %s"
+)
+
+
+def _locked_again(evening: Evening) -> Evening:
+    """The evening the caller read, locked, with its state read again under the lock."""
+    with connection.cursor() as cursor:
+        cursor.execute(LOCK_SQL, [evening.pk])
+        evening.status, evening.version, evening.last_number = cursor.fetchone()
+    return evening
+
+
 @transaction.atomic
-def _book(evening_id, key, data: GameInput, by, deal_token, seats) -> Booking:
-    evening = _locked(evening_id)
+def _book(evening_id, key, data: GameInput, by, deal_token, seats, known) -> Booking:
+    evening = _locked(evening_id) if known is None else _locked_again(known)
     seats = seats if seats is not None else list(evening.seats.select_related("player"))
-    recent = games_before(evening)
+    recent = list(Game.objects.raw(RECENT_SQL, [evening.pk, BOCK_GAMES]))[::-1]
     deal = next_deal(evening, seats, recent)
     stale = deal_token is not None and deal_token != deal.token
     if not evening.is_open or stale:

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from clubs.access import login_required_keep_form, membership_of, scorekeeper_of
 from clubs.models import Player
 from evenings import export, services, sheet, wording
-from evenings.access import admin_evening_of, evening_of, scored_evening_of
+from evenings.access import admin_evening_of, evening_of, scored_evening_of, seats_of
 from evenings.forms import GameForm, PaymentForm, StartForm
 from evenings.models import Change, Evening, EveningTotal, Game, LedgerEntry
 from scoring.model import MAX_JUNGFRAU_DOUBLINGS
@@ -88,7 +88,9 @@ def qr_svg(url: str) -> str:
     return segno.make(url, error="m").svg_inline(scale=4, dark="#1d1d1b")
 
 
-def _posted_form(request, evening: Evening, current: services.Deal | None = None):
+def _posted_form(
+    request, evening: Evening, current: services.Deal | None = None, seats: list | None = None
+):
     """The entry form as posted, with "" for the notice.
 
     The chips of a form are the players of the deal its token names. If that deal is no
@@ -96,8 +98,9 @@ def _posted_form(request, evening: Evening, current: services.Deal | None = None
     undone or restored a game): then a fresh form for the current deal that keeps every
     choice that still applies, and a German notice of what happened. Without `current`
     (a booking), the booking itself finds out under the evening's lock (StaleDeal).
+    `seats`: the evening's seats, if the caller has read them.
     """
-    seats = list(evening.seats.select_related("player"))
+    seats = seats if seats is not None else seats_of(evening)
     named = _deal_named(request.POST.get("deal", ""), seats)
     if named is not None and (current is None or named.token == current.token):
         form = GameForm(request.POST, tariff=evening.tariff, playing=named.seated, deal=named)
@@ -163,6 +166,7 @@ def book(request: HttpRequest, evening_id: int) -> HttpResponse:
                 request.user,
                 deal_token=form.cleaned_data["deal"],
                 seats=form.seats,
+                evening=evening,
             )
         except services.StaleDeal:
             # Another phone has booked since this form was shown: the new deal, the
@@ -291,11 +295,11 @@ def preview(request: HttpRequest, evening_id: int) -> HttpResponse:
     stay as they are on the screen.
     """
     evening, _membership = scored_evening_of(request, evening_id)
-    deal = services.next_deal(evening)
-    form, notice = _posted_form(request, evening, deal)
+    seats = seats_of(evening)
+    deal = services.next_deal(evening, seats)
+    form, notice = _posted_form(request, evening, deal, seats)
     context = {"evening": evening, "form": form, "notice": notice, "oob": True, "deal": deal}
     if notice:
-        seats = list(evening.seats.select_related("player"))
         shown = _deal_named(request.POST.get("deal", ""), seats)
         context["new_players"] = shown is None or shown.seated != deal.seated
         context.update(_preview_of(evening, _bound_again(form)))
