@@ -210,10 +210,9 @@ def games_of(player: Player) -> QuerySet[Game]:
     return (
         Game.objects.booked()
         .filter(
-            evening__in=Seat.objects.filter(
-                player=player, evening__runde__kind=Runde.Kind.MONEY
-            ).values("evening_id"),
+            evening__in=Seat.objects.filter(player=player).values("evening_id"),
             seating__contains=[player.pk],
+            evening__runde__kind=Runde.Kind.MONEY,
         )
         .order_by("-evening__started_at", "-evening_id", "-number")
     )
