@@ -5,8 +5,9 @@ import functools
 from django.db import connection
 from django.http import Http404
 
-from clubs.models import Club, Membership, Player, Runde, Tariff
-from evenings.models import Evening, Seat
+from clubs.models import Club, Membership, Runde, Tariff
+from evenings.models import Evening
+from evenings.reads import from_row
 
 # What evening_of reads, in the order of its columns: the evening, its Runde, the club,
 # the evening's tariff (what select_related("runde__club", "tariff") would read).
@@ -45,7 +46,7 @@ def evening_of(request, evening_id: int) -> tuple[Evening, Membership]:
         row = cursor.fetchone()
     if row is None or row[-1] is None:
         raise Http404
-    evening, runde, club, tariff = _instances(_READ, row[:-1])
+    evening, runde, club, tariff = from_row(_READ, row[:-1])
     runde.club = club
     evening.runde, evening.tariff = runde, tariff
     role = row[-1]
@@ -54,23 +55,6 @@ def evening_of(request, evening_id: int) -> tuple[Evening, Membership]:
         role = Membership.Role.SCOREKEEPER
     membership = Membership(user=request.user, club=club, role=role)
     return evening, membership
-
-
-def _instances(models: tuple, row: tuple) -> list:
-    """The `models` made from their columns in `row`, one after the other, as the ORM
-    makes them."""
-    made, at = [], 0
-    for model in models:
-        fields = model._meta.concrete_fields
-        values = [
-            field.from_db_value(value, None, connection)
-            if hasattr(field, "from_db_value")
-            else value
-            for field, value in zip(fields, row[at : at + len(fields)], strict=True)
-        ]
-        made.append(model.from_db(connection.alias, [f.attname for f in fields], values))
-        at += len(fields)
-    return made
 
 
 def scored_evening_of(request, evening_id: int) -> tuple[Evening, Membership]:
@@ -86,30 +70,3 @@ def admin_evening_of(request, evening_id: int) -> tuple[Evening, Membership]:
     if not membership.is_admin:
         raise Http404
     return evening, membership
-
-
-@functools.cache
-def _seats_sql() -> str:
-    columns = ", ".join(
-        f"{alias}.{connection.ops.quote_name(field.column)}"
-        for model, alias in ((Seat, "s"), (Player, "p"))
-        for field in model._meta.concrete_fields
-    )
-    return (
-        f"SELECT {columns} FROM evenings_seat s JOIN clubs_player p ON p.id = s.player_id "
-        "WHERE s.evening_id = %s ORDER BY s.position"
-    )
-
-
-def seats_of(evening: Evening) -> list[Seat]:
-    """The evening's seats in order, each with its player: evening.seats.select_related
-    ("player"), written out for the same reason as evening_of's query."""
-    with connection.cursor() as cursor:
-        cursor.execute(_seats_sql(), [evening.pk])
-        rows = cursor.fetchall()
-    seats = []
-    for row in rows:
-        seat, player = _instances((Seat, Player), row)
-        seat.player = player
-        seats.append(seat)
-    return seats

@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 from clubs.models import Player, Runde
 from evenings import wording
 from evenings.models import Evening, Game, LedgerEntry
+from evenings.reads import seats_of
 from evenings.services import GameInput
 
 CONTENT_TYPE = "text/csv; charset=utf-8"
@@ -67,7 +68,7 @@ def evening_date(evening: Evening) -> str:
 
 
 def evening_lines(evening: Evening) -> Iterator[str]:
-    players = [seat.player for seat in evening.seats.select_related("player")]
+    players = [seat.player for seat in seats_of(evening)]
     return lines(players, [[evening]])
 
 

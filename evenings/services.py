@@ -23,6 +23,7 @@ from django.utils.translation import gettext_lazy
 
 from clubs.models import Player, Runde
 from evenings.models import Change, Evening, EveningTotal, Game, LedgerEntry, Seat
+from evenings.reads import seats_of
 from scoring import (
     BOCK_GAMES,
     EveningResult,
@@ -150,7 +151,7 @@ def next_deal(
     Read from the database, unless the caller holds the evening locked and passes the
     last booked games (`recent`, from games_before): then its row is current.
     """
-    seats = seats if seats is not None else list(evening.seats.select_related("player"))
+    seats = seats if seats is not None else seats_of(evening)
     if recent is None:
         with connection.cursor() as cursor:
             cursor.execute(LAST_DEAL_SQL, [evening.pk])
@@ -401,7 +402,7 @@ def book(
     if existing is None or existing.evening_id != evening_id or GameInput.of(existing) != data:
         raise KeyReused(KEY_REUSED)
     evening = existing.evening
-    seats = list(evening.seats.select_related("player"))
+    seats = seats_of(evening)
     return Booking(
         existing,
         False,
@@ -434,7 +435,7 @@ def _locked_again(evening: Evening) -> Evening:
 @transaction.atomic
 def _book(evening_id, key, data: GameInput, by, deal_token, seats, known) -> Booking:
     evening = _locked(evening_id) if known is None else _locked_again(known)
-    seats = seats if seats is not None else list(evening.seats.select_related("player"))
+    seats = seats if seats is not None else seats_of(evening)
     recent = list(Game.objects.raw(RECENT_SQL, [evening.pk, BOCK_GAMES]))[::-1]
     deal = next_deal(evening, seats, recent)
     stale = deal_token is not None and deal_token != deal.token

@@ -23,6 +23,7 @@ from clubs.models import Player
 from clubs.templatetags.money import amount, amount_plain
 from evenings import services, wording
 from evenings.models import Change, Evening, Game, LedgerEntry
+from evenings.reads import seats_of
 from scoring import score_after
 
 TAKEN_BACK = {Change.Kind.VOID: _("gestrichen"), Change.Kind.UNDO: _("zurückgenommen")}
@@ -172,9 +173,9 @@ def booked(evening: Evening, booking: services.Booking) -> Sheet:
     )
 
 
-def build(evening: Evening, first: int = 1) -> Sheet:
-    """The sheet from game `first` on (1: all of it)."""
-    players = [seat.player for seat in evening.seats.select_related("player")]
+def build(evening: Evening, first: int = 1, seats: list | None = None) -> Sheet:
+    """The sheet from game `first` on (1: all of it); `seats` if the caller has read them."""
+    players = [seat.player for seat in (seats if seats is not None else seats_of(evening))]
     names = {p.pk: p.name for p in players}
     games = list(evening.games.filter(number__gte=first))
     booked = [g for g in games if g.is_booked]

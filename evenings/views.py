@@ -15,9 +15,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from clubs.access import login_required_keep_form, membership_of, scorekeeper_of
 from clubs.models import Player
 from evenings import export, services, sheet, wording
-from evenings.access import admin_evening_of, evening_of, scored_evening_of, seats_of
+from evenings.access import admin_evening_of, evening_of, scored_evening_of
 from evenings.forms import GameForm, PaymentForm, StartForm
 from evenings.models import Change, Evening, EveningTotal, Game, LedgerEntry
+from evenings.reads import seats_of
 from scoring.model import MAX_JUNGFRAU_DOUBLINGS
 
 
@@ -43,20 +44,21 @@ def start(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse:
     )
 
 
-def _names(evening: Evening) -> dict[int, str]:
+def _names(evening: Evening, seats: list | None = None) -> dict[int, str]:
     """{player id: name} of everyone seated at the evening."""
-    return dict(Player.objects.filter(seats__evening=evening).values_list("pk", "name"))
+    return {s.player_id: s.player.name for s in (seats if seats is not None else seats_of(evening))}
 
 
 def _live_context(
     evening: Evening, membership, form: GameForm | None = None, notice: str = ""
 ) -> dict:
-    deal = services.next_deal(evening)
+    seats = seats_of(evening)
+    deal = services.next_deal(evening, seats)
     can_score = membership is not None and membership.can_score and evening.is_open
     if can_score and form is None:
         form = GameForm(tariff=evening.tariff, playing=deal.seated, deal=deal)
     restorable = services.restorable(evening) if can_score else None
-    return sheet.parts(sheet.build(evening), membership) | {
+    return sheet.parts(sheet.build(evening, seats=seats), membership) | {
         "evening": evening,
         "membership": membership,
         "deal": deal,
@@ -65,7 +67,7 @@ def _live_context(
         "notice": notice,
         "restorable": restorable,
         "restorable_game": (
-            wording.describe(restorable.game, _names(evening)) if restorable else ""
+            wording.describe(restorable.game, _names(evening, seats)) if restorable else ""
         ),
     }
 
@@ -575,7 +577,7 @@ def settlement(request: HttpRequest, evening_id: int) -> HttpResponse:
         else:
             messages.success(request, _("Der Abend ist abgeschlossen."))
         return redirect("evenings:settlement", evening_id=evening.pk)
-    names = dict(Player.objects.filter(seats__evening=evening).values_list("pk", "name"))
+    names = _names(evening)
     suggestion = services.settlement(evening)
     paid = (
         LedgerEntry.objects.filter(evening=evening, kind=LedgerEntry.Kind.PAYMENT, amount__gt=0)
