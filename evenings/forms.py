@@ -236,12 +236,6 @@ class GameForm(forms.Form):
         for name in needs:
             if cleaned.get(name) is None:
                 self.add_error(name, _("Bitte auswählen."))
-        if cleaned.get("angesagt") and cleaned.get("won") and not cleaned.get("schneider"):
-            # An announced Schneider that was not reached loses the game.
-            self.add_error(
-                "angesagt",
-                _("Schneider angesagt, aber nicht erreicht: dann ist das Spiel verloren."),
-            )
         return cleaned
 
     def game_input(self) -> GameInput:

@@ -372,6 +372,15 @@ def validate_game(rules: Rules, game: Game, position: int | None = None) -> None
                 "a tout already announces schwarz",
                 "Bei einem Tout ist Schwarz angesagt; Schneider angesagt zählt nicht dazu.",
             )
+        if game.angesagt and game.won and not (game.schneider or game.schwarz):
+            # An announced Schneider that is not reached loses the game; a won game that
+            # was announced is a Schneider (or Schwarz).
+            raise _game_error(
+                position,
+                "angesagt",
+                "a won game with schneider announced must be schneider",
+                "Schneider angesagt, aber nicht erreicht: dann ist das Spiel verloren.",
+            )
     # "Beim Wenz sind nur die vier Unter Trumpf — mehr als vier Laufende kann es dort
     # nicht geben." Elsewhere the run can reach all 14 trumps; what is paid is capped.
     high = MAX_LAUFENDE_WENZ if game_type is GameType.WENZ else MAX_LAUFENDE

@@ -74,6 +74,9 @@ def games(draw: st.DrawFn, rules: Rules, game_type: GameType | None = None) -> G
         if not tariff and game_type is not GameType.UEBERKREUZ and not tout
         else False
     )
+    won, schneider, schwarz = draw(st.booleans()), draw(st.booleans()), draw(st.booleans())
+    # A won game with Schneider announced reached it (scoring.validation).
+    angesagt = angesagt and (not won or schneider or schwarz)
     return Game(
         game_type,
         players,
@@ -82,10 +85,10 @@ def games(draw: st.DrawFn, rules: Rules, game_type: GameType | None = None) -> G
         suit=draw(st.sampled_from(Suit))
         if game_type in (GameType.FARBSOLO, GameType.SOLO)
         else None,
-        won=draw(st.booleans()),
+        won=won,
         laufende=draw(st.integers(0, 4 if wenz else 14)),
-        schneider=draw(st.booleans()),
-        schwarz=draw(st.booleans()),
+        schneider=schneider,
+        schwarz=schwarz,
         tout=tout,
         kontra=kontra,
         doubled=doubled,
