@@ -19,7 +19,7 @@ import contextlib
 import os
 from collections.abc import Iterator
 
-from django.db import connections
+from django.db import connections, transaction
 
 from config.env import database_from_url
 
@@ -75,7 +75,8 @@ def grant_app_privileges(using: str = "default", **kwargs) -> None:
     connection = connections[using]
     quote = connection.ops.quote_name
     role = quote(app)
-    with connection.cursor() as cursor:
+    # In one transaction: the app never meets its privileges half revoked.
+    with transaction.atomic(using=using), connection.cursor() as cursor:
         cursor.execute("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")
         tables = {name for (name,) in cursor.fetchall()}
         everything = ", ".join(quote(t) for t in sorted(tables))

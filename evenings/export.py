@@ -69,7 +69,7 @@ def evening_date(evening: Evening) -> str:
 
 def evening_lines(evening: Evening) -> Iterator[str]:
     players = [seat.player for seat in seats_of(evening)]
-    return lines(players, [[evening]])
+    return lines(players, [[evening]], points=evening.tariff.is_prohof)
 
 
 def runde_lines(runde: Runde) -> Iterator[str]:
@@ -92,9 +92,12 @@ class _Line:
         return line
 
 
-def lines(players: list[Player], chunks: Iterable[list[Evening]]) -> Iterator[str]:
+def lines(
+    players: list[Player], chunks: Iterable[list[Evening]], points: bool = False
+) -> Iterator[str]:
     """The header, then one line per booked game of the evenings, chunk by chunk (two
-    queries a chunk)."""
+    queries a chunk). With `points` (a tournament table) one column of whole points per
+    player instead of euros and cents."""
     writer = csv.writer(_Line(), delimiter=SEPARATOR, lineterminator="\r\n")
     names = {player.pk: player.name for player in players}
     yield BOM + writer.writerow(
@@ -103,7 +106,10 @@ def lines(players: list[Player], chunks: Iterable[list[Evening]]) -> Iterator[st
             _("Datum"),
             _("Spiel"),
             *(as_text(player.name) for player in players),
-            *(as_text(_("%(name)s (Cent)") % {"name": player.name}) for player in players),
+            *(
+                as_text(_("%(name)s (Cent)") % {"name": player.name})
+                for player in ([] if points else players)
+            ),
         ]
     )
     for chunk in chunks:
@@ -111,7 +117,8 @@ def lines(players: list[Player], chunks: Iterable[list[Evening]]) -> Iterator[st
         amounts = {
             (game_id, player_id): total
             for game_id, player_id, total in LedgerEntry.objects.filter(
-                evening__in=chunk, kind=LedgerEntry.Kind.GAME, game__voided_at__isnull=True
+                evening__in=chunk,
+                kind=LedgerEntry.Kind.POINTS if points else LedgerEntry.Kind.GAME,
             )
             .values_list("game_id", "player_id")
             .annotate(total=Sum("amount"))
@@ -131,7 +138,10 @@ def lines(players: list[Player], chunks: Iterable[list[Evening]]) -> Iterator[st
                     game.number,
                     dates[game.evening_id],
                     wording.line(GameInput.of(game), names),
-                    *("" if amount is None else decimal_comma(amount) for amount in cents),
-                    *("" if amount is None else amount for amount in cents),
+                    *(
+                        "" if amount is None else amount if points else decimal_comma(amount)
+                        for amount in cents
+                    ),
+                    *("" if amount is None else amount for amount in ([] if points else cents)),
                 ]
             )

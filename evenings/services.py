@@ -708,8 +708,9 @@ def standing(evening: Evening, players: list[Player] | None = None) -> dict[int,
 
 
 def balances(evening: Evening) -> dict[int, int]:
-    """Each player's balance at this evening (games and payments), in seating order."""
-    return _totals(evening, [LedgerEntry.Kind.GAME, LedgerEntry.Kind.PAYMENT])
+    """Each player's balance at this evening (games and payments; a tournament table's
+    points), in seating order."""
+    return _totals(evening, [evening.entry_kind, LedgerEntry.Kind.PAYMENT])
 
 
 def _totals(evening: Evening, kinds: list[str], players: list[Player] | None = None):

@@ -6,7 +6,7 @@ import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Max, Min, Sum
-from django.http import HttpRequest, HttpResponse, QueryDict, StreamingHttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -568,6 +568,8 @@ def history(request: HttpRequest, evening_id: int) -> HttpResponse:
 def settlement(request: HttpRequest, evening_id: int) -> HttpResponse:
     """Balances, who pays whom (rounded as the Runde wants), paying and closing."""
     evening, membership = evening_of(request, evening_id)
+    if evening.tariff.is_prohof:
+        raise Http404  # a tournament table's points are not settled
     if request.method == "POST":
         evening, membership = scored_evening_of(request, evening_id)
         try:

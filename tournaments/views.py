@@ -196,7 +196,8 @@ def _page(request, tournament: Tournament, membership: Membership, **forms) -> H
         "rounds": views,
         "standings": tournament_standings(tournament) if played else None,
         "tie_break": TIE_BREAK,
-        "big_tables": _big_tables(len(participants)),
+        # Who is drawn next: a participant who withdrew sits at no table.
+        "big_tables": _big_tables(sum(p.withdrawn_at is None for p in participants)),
         # At a table of five each plays four games of five (the dealer sits out).
         "big_table_games": (games * 4 // 5, games % 5 == 0),
         "finished": tournament.status == Tournament.Status.FINISHED,

@@ -221,3 +221,27 @@ def test_tournament_guests_are_not_offered_for_a_money_evening(client, club, run
 
     assert "Sepp" in page
     assert "Gast Toni" not in page
+
+
+def test_a_table_prints_and_downloads_its_points_and_has_no_settlement(
+    client, table, players, admin
+):
+    sepp, vroni, hias, resi, wastl = players[:5]
+    book(
+        table,
+        GameInput(type="rufspiel", declarer=vroni.pk, partner=resi.pk, won=True, laufende=2,
+                  schneider=True),
+        admin,
+    )  # fmt: skip
+    client.force_login(admin)
+
+    printed = client.get(f"/abend/{table.pk}/drucken/")
+    csv = client.get(f"/abend/{table.pk}/csv/").content.decode("utf-8-sig")
+
+    # The closing lines are the points: nothing paid, Vroni and Resi stand at 40.
+    assert printed.context["paid"] is False
+    assert [balance for _games, _paid, balance in printed.context["closing"]] == [0, 40, 0, 40, 0]
+    header, line = csv.splitlines()
+    assert header == "Nr.;Datum;Spiel;Sepp;Vroni;Hias;Resi;Wastl"
+    assert line.endswith(";;40;0;40;0")
+    assert client.get(f"/abend/{table.pk}/abrechnung/").status_code == 404
