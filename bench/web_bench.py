@@ -54,7 +54,6 @@ import django  # noqa: E402
 django.setup()
 
 from django.contrib.auth import get_user_model  # noqa: E402
-from django.contrib.sessions.backends.db import SessionStore  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.middleware.csrf import _get_new_csrf_string  # noqa: E402
@@ -63,6 +62,7 @@ from django.test import Client  # noqa: E402
 from bench.history import game_for, make_history  # noqa: E402
 from clubs import services as clubs  # noqa: E402
 from clubs.models import Player, Tariff  # noqa: E402
+from clubs.sessions import SessionStore  # noqa: E402
 from evenings import services  # noqa: E402
 from evenings.models import Evening, Game  # noqa: E402
 
@@ -372,6 +372,9 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=int, default=10, help="per load scenario")
     parser.add_argument("--games", type=int, default=100_000, help="the big club's history")
+    parser.add_argument(
+        "--load-only", action="store_true", help="only the load figures (quick, while tuning)"
+    )
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         raise SystemExit("wrk not found: apt-get install wrk (Debian/Ubuntu)")
@@ -435,7 +438,8 @@ def main() -> None:
             note += f"; {share:.0%} booked, the rest refreshed by another phone's booking"
         rows.append((names[scenario], note))
     rows += byte_rows
-    rows += scale_rows(args.games)
+    if not args.load_only:
+        rows += scale_rows(args.games)
 
     width = max(len(name) for name, _ in rows)
     print(f"Python {sys.version.split()[0]}, {os.cpu_count()} cores, wrk {PHONES} clients, "

@@ -9,6 +9,7 @@ import secrets
 from datetime import timedelta
 
 from django.conf import settings
+from django.contrib.sessions.base_session import AbstractBaseSession
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
@@ -365,3 +366,35 @@ class LoginFailure(models.Model):
 
     def __str__(self) -> str:
         return f"{self.username} from {self.address} at {self.at:%Y-%m-%d %H:%M}"
+
+
+class Session(AbstractBaseSession):
+    """Django's database session with its user's id beside the data, so that one query
+    reads the session and the user's row together (clubs.sessions, clubs.middleware).
+
+    The signed session data stays the authority on who is logged in: the column only lets
+    that query join the user, and a user is taken from the join only when the data names
+    the same user.
+    """
+
+    # Written from the data on every save. No foreign key in the database: a login racing
+    # the deletion of its user would otherwise fail its INSERT at commit, and Django's
+    # SessionStore.create() retries a failed INSERT forever. Deleting a user through the
+    # ORM still deletes their sessions (on_delete); a row left behind by any other way
+    # joins no user and is judged by Django's own get_user.
+    # The index serves that cascade: the sessions of the users being deleted.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_constraint=False,
+        db_index=True,
+    )
+
+    @classmethod
+    def get_session_store_class(cls):
+        from clubs.sessions import SessionStore
+
+        return SessionStore

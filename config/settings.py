@@ -57,7 +57,8 @@ MIDDLEWARE = [
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Django's, with the user read in the session's own query (clubs/sessions.py).
+    "clubs.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
@@ -170,6 +171,8 @@ if env_bool("PROXY_SSL_HEADER", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SESSION_COOKIE_HTTPONLY = True
+# Database sessions that load their user in the same query (clubs/sessions.py).
+SESSION_ENGINE = "clubs.sessions"
 # static/js/site.js reads the CSRF cookie to send the current token from forms left open.
 CSRF_COOKIE_HTTPONLY = False
 CSRF_FAILURE_VIEW = "clubs.views.csrf_failure"

@@ -2,12 +2,11 @@
 
 import functools
 
-from django.db import connection
 from django.http import Http404
 
 from clubs.models import Club, Membership, Runde, Tariff
+from evenings import reads
 from evenings.models import Evening
-from evenings.reads import from_row
 
 # What evening_of reads, in the order of its columns: the evening, its Runde, the club,
 # the evening's tariff (what select_related("runde__club", "tariff") would read).
@@ -21,11 +20,7 @@ def _evening_sql() -> str:
     Written out rather than built by the ORM for each request: the ORM spent ten times
     as long building this query as the database took to answer it, and the phones at a
     table ask for their evening with every tap and every poll."""
-    columns = ", ".join(
-        f"{alias}.{connection.ops.quote_name(field.column)}"
-        for model, alias in zip(_READ, ("e", "r", "c", "t"), strict=True)
-        for field in model._meta.concrete_fields
-    )
+    columns = reads.columns(*zip(_READ, ("e", "r", "c", "t"), strict=True))
     return (
         f"SELECT {columns}, (SELECT m.role FROM clubs_membership m "
         "WHERE m.club_id = r.club_id AND m.user_id = %s) "
@@ -35,20 +30,30 @@ def _evening_sql() -> str:
     )
 
 
-def evening_of(request, evening_id: int) -> tuple[Evening, Membership]:
+def evening_of(request, evening_id: int, state: int | None = None) -> tuple[Evening, Membership]:
     """The evening and the caller's membership in its club; anyone in the club may look.
 
-    One query: the evening with its Runde, club and tariff, and the caller's role in the
-    club, read together.
+    One round trip: the evening with its Runde, club and tariff and the caller's role in
+    the club; the seats with their players (reads.seats_of answers them from then on);
+    with `state`, the evening's state and its last `state` booked games, as a booking
+    reads them (evening.state).
     """
-    with connection.cursor() as cursor:
-        cursor.execute(_evening_sql(), [request.user.pk, evening_id])
-        row = cursor.fetchone()
-    if row is None or row[-1] is None:
+    statements = [
+        (_evening_sql(), [request.user.pk, evening_id]),
+        reads.seats_statement(evening_id),
+    ]
+    if state is not None:
+        statements.append(reads.state_statement(evening_id, state))
+    found, seats, *more = reads.read_together(*statements)
+    if not found or found[0][-1] is None:
         raise Http404
-    evening, runde, club, tariff = from_row(_READ, row[:-1])
+    row = found[0]
+    evening, runde, club, tariff = reads.from_row(_READ, row[:-1])
     runde.club = club
     evening.runde, evening.tariff = runde, tariff
+    evening.__dict__["_seats"] = reads.seats_from(seats)
+    if more:
+        evening.state = reads.state_from(more[0])
     role = row[-1]
     if evening.scorekeeper_id == request.user.pk and role == Membership.Role.PLAYER:
         # A tournament table's named scorekeeper books at this table (and only here).
@@ -57,9 +62,26 @@ def evening_of(request, evening_id: int) -> tuple[Evening, Membership]:
     return evening, membership
 
 
-def scored_evening_of(request, evening_id: int) -> tuple[Evening, Membership]:
+# The answer to most polls: is the evening, which the caller may see, still at the version
+# the phone shows?
+_UNCHANGED_SQL = (
+    "SELECT 1 FROM evenings_evening e JOIN clubs_runde r ON r.id = e.runde_id "
+    "JOIN clubs_membership m ON m.club_id = r.club_id AND m.user_id = %s "
+    "WHERE e.id = %s AND e.version = %s"
+)
+
+
+def unchanged(request, evening_id: int, version: int) -> bool:
+    """Whether the evening is still at `version` and the caller is in its club."""
+    [rows] = reads.read_together((_UNCHANGED_SQL, [request.user.pk, evening_id, version]))
+    return bool(rows)
+
+
+def scored_evening_of(
+    request, evening_id: int, state: int | None = None
+) -> tuple[Evening, Membership]:
     """The evening if the caller may book and correct games in it (admin or Schreiber)."""
-    evening, membership = evening_of(request, evening_id)
+    evening, membership = evening_of(request, evening_id, state)
     if not membership.can_score:
         raise Http404
     return evening, membership

@@ -1,8 +1,8 @@
 import uuid
+from html import escape
 
 from django import forms
 from django.core.exceptions import ValidationError
-from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
@@ -57,22 +57,17 @@ class ChipSelect(forms.RadioSelect):
         values = value if isinstance(value, list | tuple) else [value]
         chosen = {str(v) for v in values if v is not None}
         attrs = self.build_attrs(self.attrs, attrs)
-        chips = [
-            format_html(
-                '<label class="chip"><input type="{}" name="{}" value="{}"{}{}><span>{}</span>'
-                "</label>",
-                self.input_type,
-                name,
-                option,
-                mark_safe(" checked") if str(option) in chosen else "",
-                mark_safe(" data-default") if str(option) == self.default else "",
-                label,
-            )
+        # Python's html.escape is Django's escape() without its lazy-string wrapper,
+        # which cost more than the chips themselves.
+        start = f'<label class="chip"><input type="{self.input_type}" name="{escape(name)}" value="'
+        chips = "".join(
+            f"{start}{escape(str(option))}"
+            f'"{" checked" if str(option) in chosen else ""}'
+            f"{' data-default' if str(option) == self.default else ''}>"
+            f"<span>{escape(str(label))}</span></label>"
             for option, label in self.choices
-        ]
-        return format_html(
-            '<div class="chips" id="{}">{}</div>', attrs.get("id", ""), mark_safe("".join(chips))
         )
+        return mark_safe(f'<div class="chips" id="{escape(attrs.get("id", ""))}">{chips}</div>')
 
 
 class ChipMultiple(ChipSelect, forms.CheckboxSelectMultiple):

@@ -6,12 +6,13 @@ become model instances as the ORM makes them (Model.from_db, with each field's
 conversion), so the rest of the code cannot tell the difference.
 """
 
+import dataclasses
 import functools
 
 from django.db import connection
 
 from clubs.models import Player
-from evenings.models import Evening, Seat
+from evenings.models import Evening, Game, Seat
 
 
 def from_row(models: tuple, row: tuple) -> list:
@@ -31,28 +32,97 @@ def from_row(models: tuple, row: tuple) -> list:
     return made
 
 
-@functools.cache
-def _seats_sql() -> str:
-    columns = ", ".join(
+def columns(*models_and_aliases) -> str:
+    """The concrete columns of each (model, table alias), in from_row's order."""
+    return ", ".join(
         f"{alias}.{connection.ops.quote_name(field.column)}"
-        for model, alias in ((Seat, "s"), (Player, "p"))
+        for model, alias in models_and_aliases
         for field in model._meta.concrete_fields
     )
+
+
+def read_together(*statements: tuple[str, list]) -> list[list[tuple]]:
+    """The rows of each (sql, params), the statements sent in one round trip.
+
+    Django's PostgreSQL backend binds parameters on the client (psycopg's ClientCursor),
+    which lets one query string carry several statements; psycopg answers a result for
+    each (nextset). Each statement still reads its own snapshot."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            ";\n".join(sql for sql, _params in statements),
+            [param for _sql, params in statements for param in params],
+        )
+        results = [cursor.fetchall()]
+        while cursor.nextset():
+            results.append(cursor.fetchall())
+    return results
+
+
+@functools.cache
+def _seats_sql() -> str:
     return (
-        f"SELECT {columns} FROM evenings_seat s JOIN clubs_player p ON p.id = s.player_id "
-        "WHERE s.evening_id = %s ORDER BY s.position"
+        f"SELECT {columns((Seat, 's'), (Player, 'p'))} FROM evenings_seat s "
+        "JOIN clubs_player p ON p.id = s.player_id WHERE s.evening_id = %s ORDER BY s.position"
     )
 
 
-def seats_of(evening: Evening) -> list[Seat]:
-    """The evening's seats in order, each with its player (what
-    evening.seats.select_related("player") reads)."""
-    with connection.cursor() as cursor:
-        cursor.execute(_seats_sql(), [evening.pk])
-        rows = cursor.fetchall()
+def seats_statement(evening_id: int) -> tuple[str, list]:
+    return _seats_sql(), [evening_id]
+
+
+def seats_from(rows: list[tuple]) -> list[Seat]:
     seats = []
     for row in rows:
         seat, player = from_row((Seat, Player), row)
         seat.player = player
         seats.append(seat)
     return seats
+
+
+def seats_of(evening: Evening) -> list[Seat]:
+    """The evening's seats in order, each with its player (what
+    evening.seats.select_related("player") reads). Seats are made when the evening starts
+    and never change, so they are read once per evening instance (evening_of reads them
+    with the evening)."""
+    seats = evening.__dict__.get("_seats")
+    if seats is None:
+        [rows] = read_together(seats_statement(evening.pk))
+        seats = evening.__dict__["_seats"] = seats_from(rows)
+    return seats
+
+
+@dataclasses.dataclass(frozen=True)
+class State:
+    """An evening's state as a booking reads it, in one snapshot: its status and version,
+    the number of its last game, and its last booked games (oldest first)."""
+
+    status: str
+    version: int
+    last_number: int
+    recent: list[Game]
+
+
+@functools.cache
+def _state_sql() -> str:
+    return (
+        f"SELECT e.status, e.version, e.last_number, {columns((Game, 'g'))} "
+        "FROM evenings_evening e LEFT JOIN LATERAL (SELECT * FROM evenings_game "
+        "WHERE evening_id = e.id AND voided_at IS NULL ORDER BY number DESC LIMIT %s) g "
+        "ON true WHERE e.id = %s"
+    )
+
+
+def state_statement(evening_id: int, games: int) -> tuple[str, list]:
+    """The evening's state with its last `games` booked games."""
+    return _state_sql(), [games, evening_id]
+
+
+def state_from(rows: list[tuple]) -> State:
+    status, version, last_number = rows[0][:3]
+    games = [from_row((Game,), row[3:])[0] for row in rows if row[3] is not None]
+    return State(status, version, last_number, games[::-1])
+
+
+def state_of(evening_id: int, games: int) -> State:
+    [rows] = read_together(state_statement(evening_id, games))
+    return state_from(rows)

@@ -1,8 +1,12 @@
 """Every write to an evening: start, book, correct, void, undo, restore, pay, close, reopen.
 
-Each runs in one transaction holding a row lock on the evening, so two phones booking into
-the same evening are served one after the other and the Bock chain stays right. Each
-change makes a new version of the evening, which the phones following along compare.
+Each runs in one transaction, and each change makes a new version of the evening, which
+the phones following along compare. A correction, a void, an undo, a restore, a payment,
+closing and reopening hold a row lock on the evening. A booking reads the evening's state
+without one and writes its game only if the evening is still at the version it read, else
+it reads again (and takes the lock when other phones keep coming first): so two phones
+booking into the same evening are served one after the other and the Bock chain stays
+right, and a booking costs one read and one write.
 
 Booking a game scores it after the few games before it (scoring.score_after): the cost of
 a booking does not grow with the evening. A correction, a void, an undo or a restore
@@ -23,7 +27,7 @@ from django.utils.translation import gettext_lazy
 
 from clubs.models import Player, Runde
 from evenings.models import Change, Evening, EveningTotal, Game, LedgerEntry, Seat
-from evenings.reads import seats_of
+from evenings.reads import State, seats_of, state_of
 from scoring import (
     BOCK_GAMES,
     EveningResult,
@@ -144,21 +148,21 @@ SELECT e.last_number,
 
 
 def next_deal(
-    evening: Evening, seats: list[Seat] | None = None, recent: list[Game] | None = None
+    evening: Evening, seats: list[Seat] | None = None, state: State | None = None
 ) -> Deal:
     """Who deals the next game: the seat after the last booked game's dealer.
 
-    Read from the database, unless the caller holds the evening locked and passes the
-    last booked games (`recent`, from games_before): then its row is current.
+    Read from the database, unless the caller passes the evening's `state` as it read it
+    (reads.State, which holds its last booked games).
     """
     seats = seats if seats is not None else seats_of(evening)
-    if recent is None:
+    if state is None:
         with connection.cursor() as cursor:
             cursor.execute(LAST_DEAL_SQL, [evening.pk])
             last_number, last_dealer = cursor.fetchone()
     else:
-        last_number = evening.last_number
-        last_dealer = recent[-1].dealer_id if recent else None
+        last_number = state.last_number
+        last_dealer = state.recent[-1].dealer_id if state.recent else None
     if last_dealer is None:
         return deal_at(seats, evening.first_dealer, last_number + 1)
     after = next(s.position for s in seats if s.player_id == last_dealer) + 1
@@ -388,16 +392,34 @@ def book(
     form was made for (Deal.token); if another phone has booked, undone or restored a
     game since, StaleDeal is raised and nothing is booked, so the same game is never
     booked twice from two phones. `seats`: the evening's seats, and `evening` the evening
-    (with its tariff), if the caller has read them.
+    (with its tariff, and its state if evening_of read it), if the caller has read them.
 
     The game is scored after the last few games before it, so a booking costs the same
-    at game 5 and at game 500: the lock, the last games, one statement that writes it.
+    at game 5 and at game 500: one read of the evening's state and last games, one
+    statement that writes the game if the evening is still at the version read (every
+    change to an evening makes a new version), else the state is read again.
     """
+    if evening is None:
+        evening = Evening.objects.select_related("tariff").get(pk=evening_id)
+    seats = seats if seats is not None else seats_of(evening)
+    state = getattr(evening, "state", None)
     try:
-        return _book(evening_id, key, data, by, deal_token, seats, evening)
+        for _attempt in range(OPTIMISTIC_ATTEMPTS):
+            if state is None:
+                state = state_of(evening.pk, BOCK_GAMES)
+            try:
+                return _book(evening, state, key, data, by, deal_token, seats)
+            except _Moved:
+                state = None
+        # Phones keep booking into this evening between our reads and writes: take its
+        # lock, under which nobody else changes it.
+        with transaction.atomic():
+            _lock_row(evening)
+            state = state_of(evening.pk, BOCK_GAMES)
+            return _book(evening, state, key, data, by, deal_token, seats)
     except _KeyTaken:
         pass
-    # The transaction that met the key is rolled back; what did the key book?
+    # What did the key book?
     existing = Game.objects.select_related("evening").filter(key=key).first()
     if existing is None or existing.evening_id != evening_id or GameInput.of(existing) != data:
         raise KeyReused(KEY_REUSED)
@@ -414,30 +436,31 @@ def book(
     )
 
 
-# What a booking reads under the evening's lock: its state as it is now. The rest of the
-# evening (its tariff, its first dealer) never changes once it has started.
-LOCK_SQL = "SELECT status, version, last_number FROM evenings_evening WHERE id = %s FOR UPDATE"
-# The last booked games, newest first (games_before, without building the query).
-RECENT_SQL = (
-    "SELECT * FROM evenings_game WHERE evening_id = %s AND voided_at IS NULL "
-    "ORDER BY number DESC LIMIT %s"
-)
+# Bookings into one evening from several phones at once: how often a booking reads the
+# evening again when another change came between its read and its write, before it takes
+# the evening's lock.
+OPTIMISTIC_ATTEMPTS = 2
+LOCK_SQL = "SELECT 1 FROM evenings_evening WHERE id = %s FOR UPDATE"
 
 
-def _locked_again(evening: Evening) -> Evening:
-    """The evening the caller read, locked, with its state read again under the lock."""
+def _lock_row(evening: Evening) -> None:
     with connection.cursor() as cursor:
         cursor.execute(LOCK_SQL, [evening.pk])
-        evening.status, evening.version, evening.last_number = cursor.fetchone()
-    return evening
 
 
-@transaction.atomic
-def _book(evening_id, key, data: GameInput, by, deal_token, seats, known) -> Booking:
-    evening = _locked(evening_id) if known is None else _locked_again(known)
-    seats = seats if seats is not None else seats_of(evening)
-    recent = list(Game.objects.raw(RECENT_SQL, [evening.pk, BOCK_GAMES]))[::-1]
-    deal = next_deal(evening, seats, recent)
+class _Moved(Exception):
+    """The evening changed between the booking's read and its write: nothing written."""
+
+
+def _book(evening: Evening, state: State, key, data: GameInput, by, deal_token, seats) -> Booking:
+    evening.state = state
+    evening.status, evening.version, evening.last_number = (
+        state.status,
+        state.version,
+        state.last_number,
+    )
+    recent = state.recent
+    deal = next_deal(evening, seats, state)
     stale = deal_token is not None and deal_token != deal.token
     if not evening.is_open or stale:
         # A retry of a booking that went through finds the deal moved on: that is fine.
@@ -466,43 +489,46 @@ def _book(evening_id, key, data: GameInput, by, deal_token, seats, known) -> Boo
         raise EveningError(error.message_de, error.key) from None
     payouts = {int(player): cents for player, cents in result.payouts.items()}
     game.bock = result.bock
-    evening.version += 1
     try:
         totals = _write_booking(evening, game, data, by, payouts)
     except IntegrityError as error:
-        # The evening's lock serializes bookings into this evening; a key that booked
-        # before (or races into another evening) meets the unique constraint. The
-        # transaction is lost either way: book() looks the key up in a fresh one.
+        # A key that booked before (or races into another evening) meets the unique
+        # constraint; nothing of this booking is kept. book() looks the key up.
         if getattr(getattr(error.__cause__, "diag", None), "constraint_name", None) == (
             GAME_KEY_CONSTRAINT
         ):
             raise _KeyTaken from None
         raise
+    evening.version += 1
+    evening.last_number = game.number
     dealer = next(s.position for s in seats if s.player_id == deal.dealer.pk)
     after = {s.player_id: totals.get(s.player_id, 0) + payouts.get(s.player_id, 0) for s in seats}
     next_one = deal_at(seats, dealer + 1, deal.number + 1)
     return Booking(game, True, result, next_one, seats, evening.version, after)
 
 
-# One statement writes a booked game: the game, its change, its ledger entries and the
-# evening's new version, as data-modifying CTEs, in one round trip. It answers the game
-# totals as they stood before (the statement's snapshot). The database's triggers check
-# and total the entries as for any insert. The game's columns come from the model.
+# One statement writes a booked game if the evening is still open and at the version the
+# booking read: the evening's new version, the game, its change and its ledger entries,
+# as data-modifying CTEs, in one round trip. It answers the game totals as they stood
+# before (the statement's snapshot), or no row when the evening has moved on. The
+# database's triggers check and total the entries as for any insert. The game's columns
+# come from the model.
 BOOKING_SQL = """
-WITH game AS (
-    INSERT INTO evenings_game ({columns}) VALUES ({values}) RETURNING id
+WITH version AS (
+    UPDATE evenings_evening SET version = %(version)s + 1, last_number = %(number)s
+     WHERE id = %(evening)s AND version = %(version)s AND status = %(open)s
+    RETURNING id
+), game AS (
+    INSERT INTO evenings_game ({columns}) SELECT {values} FROM version RETURNING id
 ), change AS (
     INSERT INTO evenings_change (evening_id, game_id, kind, by_id, at, after, version)
-    SELECT %(evening)s, game.id, 'book', %(by)s, %(at)s, %(after)s::jsonb, %(version)s
+    SELECT %(evening)s, game.id, 'book', %(by)s, %(at)s, %(after)s::jsonb, %(version)s + 1
       FROM game RETURNING id, game_id
 ), entries AS (
     INSERT INTO evenings_ledgerentry
         (evening_id, game_id, change_id, player_id, kind, amount, created_at)
     SELECT %(evening)s, change.game_id, change.id, p.player, %(kind)s, p.amount, %(at)s
       FROM change, unnest(%(players)s::bigint[], %(amounts)s::bigint[]) AS p(player, amount)
-), version AS (
-    UPDATE evenings_evening SET version = %(version)s, last_number = %(number)s
-     WHERE id = %(evening)s
 )
 SELECT game.id,
        (SELECT coalesce(json_object_agg(player_id, amount), '{{}}')
@@ -512,6 +538,8 @@ SELECT game.id,
 
 
 def _write_booking(evening: Evening, game: Game, data: GameInput, by, payouts) -> dict:
+    """Write the game (BOOKING_SQL); the game totals before it. _Moved if the evening is no
+    longer at the version read."""
     fields = [f for f in Game._meta.concrete_fields if not f.primary_key]
     sql = BOOKING_SQL.format(
         columns=", ".join(connection.ops.quote_name(f.column) for f in fields),
@@ -522,6 +550,7 @@ def _write_booking(evening: Evening, game: Game, data: GameInput, by, payouts) -
     }
     params |= {
         "evening": evening.pk,
+        "open": Evening.Status.OPEN,
         "by": by.pk,
         "at": timezone.now(),
         "after": json.dumps(data.as_json()),
@@ -531,9 +560,14 @@ def _write_booking(evening: Evening, game: Game, data: GameInput, by, payouts) -
         "players": list(payouts),
         "amounts": list(payouts.values()),
     }
-    with connection.cursor() as cursor:
+    # Its own transaction (a savepoint in a caller's): the statement is committed only
+    # once this worker is still there to say so; a key taken rolls back only this.
+    with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(sql, params)
-        game.pk, totals = cursor.fetchone()
+        row = cursor.fetchone()
+    if row is None:
+        raise _Moved
+    game.pk, totals = row
     return {int(player): cents for player, cents in totals.items()}
 
 

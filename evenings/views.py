@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from clubs.access import login_required_keep_form, membership_of, scorekeeper_of
 from clubs.models import Player
 from evenings import export, services, sheet, wording
-from evenings.access import admin_evening_of, evening_of, scored_evening_of
+from evenings.access import admin_evening_of, evening_of, scored_evening_of, unchanged
 from evenings.forms import GameForm, PaymentForm, StartForm
 from evenings.models import Change, Evening, EveningTotal, Game, LedgerEntry
 from evenings.reads import seats_of
@@ -157,7 +157,7 @@ def book(request: HttpRequest, evening_id: int) -> HttpResponse:
     """Book the game on the form. The answer to the screen is small, out of band: the new
     row, the standing, the next deal and a fresh key; the chips only when other players
     sit at the table now. Its size and its cost do not grow with the evening."""
-    evening, membership = scored_evening_of(request, evening_id)
+    evening, membership = scored_evening_of(request, evening_id, state=services.BOCK_GAMES)
     form, notice = _posted_form(request, evening)
     if not notice and form.is_valid():
         try:
@@ -205,7 +205,9 @@ def _refreshed(request, evening: Evening, shown: GameForm) -> HttpResponse:
     """The answer to a form whose deal has moved on: the current deal's token, the chips
     if other players sit at the table now (keeping the choices that still apply), the
     deal line and what happened. Everything else on the form stays as it is."""
-    deal = services.next_deal(evening)
+    # The deal in the state the booking read last (evening_of's, or its own when it read
+    # again); nothing else was read since.
+    deal = services.next_deal(evening, state=getattr(evening, "state", None))
     form, notice = _carried_over(request, evening, deal)
     context = {
         "evening": evening,
@@ -315,9 +317,7 @@ def preview(request: HttpRequest, evening_id: int) -> HttpResponse:
 def sheet_poll(request: HttpRequest, evening_id: int) -> HttpResponse:
     """The sheet for phones following along; 204 when nothing changed since `v`."""
     seen = request.GET.get("v", "")
-    if re.fullmatch(r"\d{1,9}", seen) and _unchanged(
-        Evening.objects.filter(pk=evening_id, runde__club__memberships__user=request.user), seen
-    ):
+    if re.fullmatch(r"\d{1,9}", seen) and unchanged(request, evening_id, int(seen)):
         return HttpResponse(status=204)
     evening, membership = evening_of(request, evening_id)
     return _changes_since(request, evening, membership)

@@ -8,11 +8,11 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-from django.contrib.sessions.backends.db import SessionStore
 from django.core.management import call_command
 from django.db.models import Sum
 from playwright.sync_api import Locator, Page, expect
 
+from clubs.sessions import SessionStore
 from evenings import services
 from evenings.models import Evening, Game, LedgerEntry
 
