@@ -270,6 +270,8 @@ class Change(models.Model):
         indexes = [
             # the sheet's poll: changes of an evening since a version
             models.Index(fields=["evening", "version"], name="change_evening_version"),
+            # the hash chain's trigger: the evening's last change, whatever its length
+            models.Index(fields=["evening", "id"], name="change_evening_id"),
         ]
 
     def __str__(self) -> str:
