@@ -8,9 +8,9 @@ A plain script, not a test; the figures go into the README.
    compressed static files) on the embedded PostgreSQL, driven by wrk (Debian's `wrk`,
    an HTTP load tool in C): 4 clients at once, each a phone with its own session, for
    `/healthz` (the floor: one query), the sheet poll when nothing changed, the evening
-   page of 60 games, booking into 4 evenings of 60 games and more (one per phone), and 4
-   phones booking into one evening. p50 and p95 in milliseconds, and p95 as a multiple of
-   the floor's p95, all measured in the same run.
+   page of 60 games, a tap's preview, booking into 4 evenings of 60 games and more (one
+   per phone), and 4 phones booking into one evening. p50 and p95 in milliseconds, and
+   p95 as a multiple of the floor's p95, all measured in the same run.
 2. Bytes on the wire (gzip, as a phone asks): the evening page of 60 games, the cold entry
    screen with everything it loads, a booking's answer, a poll after a booking elsewhere,
    a correction's answer.
@@ -157,6 +157,7 @@ SCENARIOS = {
     "page": 'function request() return wrk.format("GET", "/abend/" .. client.evening'
     ' .. "/", headers) end',
     "book": "BOOKING = true\nrequest = booking\nresponse = follow",
+    "preview": "request = previewing",
 }
 
 
@@ -408,6 +409,7 @@ def main() -> None:
             ("floor", own),
             ("poll", own),
             ("page", own),
+            ("preview", own),
             ("book", own),
             ("shared", [shared] * PHONES),
         ]:
@@ -426,6 +428,7 @@ def main() -> None:
         "floor": "/healthz (the floor: one query)",
         "poll": "sheet poll, nothing changed (204)",
         "page": "evening page, 60 games",
+        "preview": "a tap's preview (htmx), 60 games",
         "book": f"booking (htmx), 4 evenings of 60 to {games_after} games",
         "shared": "booking, 4 phones into one evening",
     }

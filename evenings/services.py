@@ -688,24 +688,31 @@ class Preview:
     unit: int
     bock: bool
     later: list[LaterGame]  # corrections only
-    totals_before: dict[int, int]  # every seated player's game total, in seating order
+    # A correction's: every seated player's game total, in seating order, before and after.
+    totals_before: dict[int, int]
     totals_after: dict[int, int]
 
 
 def preview(
-    evening: Evening, data: GameInput, seating: list[int], replacing: Game | None = None
+    evening: Evening,
+    data: GameInput,
+    seating: list[int],
+    replacing: Game | None = None,
+    state: State | None = None,
 ) -> Preview:
     """Score the evening with `data` booked next (or in place of `replacing`) without
     saving anything. Raises EveningError with the engine's German message and field.
 
-    Only the games that `data` can touch are scored: a new game after the few before it,
-    a correction with every game after it.
+    Only the games that `data` can touch are scored: a new game after the few before it
+    (from `state`, the evening's state as the caller read it, if given), a correction
+    with every game after it. The totals before and after are a correction's only.
     """
     candidate = Game(evening=evening, seating=seating)
     data.apply_to(candidate)
     rules = evening.tariff.rules
     number = replacing.number if replacing is not None else None
-    before = [g.for_engine() for g in games_before(evening, number)]
+    recent = state.recent if state is not None and replacing is None else None
+    before = [g.for_engine() for g in (games_before(evening, number) if recent is None else recent)]
     later = list(evening.games.booked().filter(number__gt=number)) if replacing else []
     rest = [g.for_engine() for g in later]
     try:
@@ -714,7 +721,7 @@ def preview(
         raise EveningError(error.message_de, error.key) from None
     now = score_after(rules, before, [replacing.for_engine(), *rest]) if replacing else None
     result = after.games[0]
-    totals_before = standing(evening)
+    totals_before = standing(evening) if replacing is not None else {}
     totals_after = dict(totals_before)
     changed = []
     if now is not None:

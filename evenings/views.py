@@ -261,13 +261,18 @@ def _bound_again(form: GameForm) -> GameForm:
     return GameForm(data, tariff=form.tariff, playing=form.playing, prefix=form.prefix)
 
 
-def _preview_of(evening: Evening, form: GameForm, replacing: Game | None = None) -> dict:
-    """The engine's preview of a valid form, as template context; problems in German."""
+def _preview_of(
+    evening: Evening, form: GameForm, replacing: Game | None = None, state=None
+) -> dict:
+    """The engine's preview of a valid form, as template context; problems in German.
+    `state`: the evening's state as read with it (a new game's preview needs no more)."""
     if not form.is_valid():
         return {}
     seating = [p.pk for p in form.playing]
     try:
-        result = services.preview(evening, form.game_input(), seating, replacing=replacing)
+        result = services.preview(
+            evening, form.game_input(), seating, replacing=replacing, state=state
+        )
     except services.EveningError as error:
         return {"problem": str(error)}
     names = {p.pk: p.name for p in form.playing}
@@ -298,17 +303,17 @@ def preview(request: HttpRequest, evening_id: int) -> HttpResponse:
     table now (keeping the choices that apply), and what happened. The other choices
     stay as they are on the screen.
     """
-    evening, _membership = scored_evening_of(request, evening_id)
+    evening, _membership = scored_evening_of(request, evening_id, state=services.BOCK_GAMES)
     seats = seats_of(evening)
-    deal = services.next_deal(evening, seats)
+    deal = services.next_deal(evening, seats, evening.state)
     form, notice = _posted_form(request, evening, deal, seats)
     context = {"evening": evening, "form": form, "notice": notice, "oob": True, "deal": deal}
     if notice:
         shown = _deal_named(request.POST.get("deal", ""), seats)
         context["new_players"] = shown is None or shown.seated != deal.seated
-        context.update(_preview_of(evening, _bound_again(form)))
+        context.update(_preview_of(evening, _bound_again(form), state=evening.state))
     else:
-        context.update(_preview_of(evening, form))
+        context.update(_preview_of(evening, form, state=evening.state))
     return render(request, "evenings/evening.html#preview_answer", context)
 
 

@@ -52,6 +52,15 @@ function booking()
   return wrk.format("POST", "/abend/" .. client.evening .. "/buchen/", headers, body)
 end
 
+-- A tap on the entry screen: the preview of a Sauspiel for the deal the form was made for
+-- (nothing is booked, so the deal stays).
+function previewing()
+  local p = client.players
+  local body = "deal=" .. client.deal .. "&won=1&kontra=0&doubled=0&laufende=0&laufende_wenz=0"
+    .. "&spiel=sauspiel&declarer=" .. p[1] .. "&partner=" .. p[3]
+  return wrk.format("POST", "/abend/" .. client.evening .. "/vorschau/", headers, body)
+end
+
 -- The answer carries the next deal, and the players' chips when others sit down now.
 function follow(status, hdrs, body)
   local deal = body:match('name="deal" value="([^"]+)"')
