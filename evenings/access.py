@@ -53,7 +53,7 @@ def evening_of(request, evening_id: int, state: int | None = None) -> tuple[Even
     evening.runde, evening.tariff = runde, tariff
     evening.__dict__["_seats"] = reads.seats_from(seats)
     if more:
-        evening.state = reads.state_from(more[0])
+        evening.state = reads.state_from(more[0], evening_id, state)
     role = row[-1]
     if evening.scorekeeper_id == request.user.pk and role == Membership.Role.PLAYER:
         # A tournament table's named scorekeeper books at this table (and only here).

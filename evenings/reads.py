@@ -102,27 +102,40 @@ class State:
     recent: list[Game]
 
 
+# A booking's read looks for the last booked games among the evening's last WINDOW
+# numbers: an index range, whatever the evening's length and the table's statistics (with
+# stale ones PostgreSQL read every game of the evening and sorted them). Should fewer be
+# found there (games struck out), the evening is read again without the window.
+WINDOW = 64
+
+
 @functools.cache
-def _state_sql() -> str:
+def _state_sql(window: bool) -> str:
     return (
         f"SELECT e.status, e.version, e.last_number, {columns((Game, 'g'))} "
         "FROM evenings_evening e LEFT JOIN LATERAL (SELECT * FROM evenings_game "
-        "WHERE evening_id = e.id AND voided_at IS NULL ORDER BY number DESC LIMIT %s) g "
-        "ON true WHERE e.id = %s"
+        "WHERE evening_id = e.id AND voided_at IS NULL "
+        + ("AND number > e.last_number - %s " if window else "")
+        + "ORDER BY number DESC LIMIT %s) g ON true WHERE e.id = %s"
     )
 
 
 def state_statement(evening_id: int, games: int) -> tuple[str, list]:
-    """The evening's state with its last `games` booked games."""
-    return _state_sql(), [games, evening_id]
+    """The evening's state with its last `games` booked games (within the window)."""
+    return _state_sql(True), [WINDOW, games, evening_id]
 
 
-def state_from(rows: list[tuple]) -> State:
+def state_from(rows: list[tuple], evening_id: int, games: int) -> State:
+    """The state in the rows of state_statement(evening_id, games)."""
     status, version, last_number = rows[0][:3]
-    games = [from_row((Game,), row[3:])[0] for row in rows if row[3] is not None]
-    return State(status, version, last_number, games[::-1])
+    found = [from_row((Game,), row[3:])[0] for row in rows if row[3] is not None]
+    if len(found) < games and last_number > WINDOW:
+        # Games struck out in the window: the rest of the evening may hold more.
+        [rows] = read_together((_state_sql(False), [games, evening_id]))
+        return state_from(rows, evening_id, 0)
+    return State(status, version, last_number, found[::-1])
 
 
 def state_of(evening_id: int, games: int) -> State:
     [rows] = read_together(state_statement(evening_id, games))
-    return state_from(rows)
+    return state_from(rows, evening_id, games)

@@ -137,16 +137,6 @@ class Deal:
         return f"{self.number}-{self.dealer.pk}"
 
 
-# The number of the evening's last game and the dealer of its last booked game: whose
-# deal is next (asked on every tap of the entry screen, so written out).
-LAST_DEAL_SQL = """
-SELECT e.last_number,
-       (SELECT g.dealer_id FROM evenings_game g
-         WHERE g.evening_id = e.id AND g.voided_at IS NULL ORDER BY g.number DESC LIMIT 1)
-  FROM evenings_evening e WHERE e.id = %s
-"""
-
-
 def next_deal(
     evening: Evening, seats: list[Seat] | None = None, state: State | None = None
 ) -> Deal:
@@ -156,13 +146,9 @@ def next_deal(
     (reads.State, which holds its last booked games).
     """
     seats = seats if seats is not None else seats_of(evening)
-    if state is None:
-        with connection.cursor() as cursor:
-            cursor.execute(LAST_DEAL_SQL, [evening.pk])
-            last_number, last_dealer = cursor.fetchone()
-    else:
-        last_number = state.last_number
-        last_dealer = state.recent[-1].dealer_id if state.recent else None
+    state = state if state is not None else state_of(evening.pk, 1)
+    last_number = state.last_number
+    last_dealer = state.recent[-1].dealer_id if state.recent else None
     if last_dealer is None:
         return deal_at(seats, evening.first_dealer, last_number + 1)
     after = next(s.position for s in seats if s.player_id == last_dealer) + 1

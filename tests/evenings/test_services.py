@@ -8,7 +8,7 @@ from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.db.models import Sum
 
 from config import roles
-from evenings import services
+from evenings import reads, services
 from evenings.models import Change, Game, LedgerEntry
 from evenings.services import EveningError, GameInput, KeyReused, playing_positions
 
@@ -413,3 +413,26 @@ def test_each_game_keeps_whether_it_was_a_bock_game_as_corrections_shift_the_cha
     Game.objects.filter(pk=later[-1].pk).update(bock=False)
     with pytest.raises(CommandError, match="game 6: stored as no Bock game"):
         call_command("verify_ledger")
+
+
+def test_the_last_booked_games_are_found_past_games_struck_out_at_the_end(
+    evening, players, admin, monkeypatch
+):
+    """A booking looks for the evening's last booked games among its last numbers (a
+    window); when games struck out fill it, it reads further back."""
+    monkeypatch.setattr(reads, "WINDOW", 3)
+    sepp, vroni, hias, resi = players[:4]
+    games = [book(evening, sauspiel(vroni, resi), admin) for _ in range(6)]
+    services.void_game(evening.pk, games[4].pk, admin)
+    services.void_game(evening.pk, games[5].pk, admin)
+
+    state = reads.state_of(evening.pk, services.BOCK_GAMES)
+
+    assert [g.number for g in state.recent] == [1, 2, 3, 4]
+    assert [g.pk for g in state.recent] == [g.pk for g in services.games_before(evening)]
+    assert state.last_number == 6
+    # Game 4 was Resi's deal: Sepp deals game 7.
+    deal = services.next_deal(evening)
+    assert (deal.number, deal.dealer) == (7, sepp)
+    seventh = book(evening, sauspiel(hias, vroni), admin)
+    assert (seventh.number, seventh.dealer) == (7, sepp)
