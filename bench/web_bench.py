@@ -23,9 +23,11 @@ A plain script, not a test; the figures go into the README.
 import argparse
 import gzip
 import http.client
+import io
 import json
 import os
 import random
+import re
 import shutil
 import socket
 import statistics
@@ -288,6 +290,91 @@ def kb(sent: int, unpacked: int) -> str:
     return f"{sent / 1024:.1f} KB ({unpacked / 1024:.1f} KB unpacked)"
 
 
+# -- one request at a time, in this process --------------------------------------------
+
+
+def wsgi_call(app, client: dict, method: str, path: str, body: str = "") -> bytes:
+    """One request through Django's WSGI handler, as gunicorn makes it, without a socket."""
+    data = body.encode()
+    environ = {
+        "REQUEST_METHOD": method,
+        "PATH_INFO": path,
+        "QUERY_STRING": "",
+        "SERVER_NAME": "127.0.0.1",
+        "SERVER_PORT": "80",
+        "HTTP_HOST": "127.0.0.1",
+        "wsgi.url_scheme": "http",
+        "wsgi.input": io.BytesIO(data),
+        "wsgi.errors": sys.stderr,
+        "CONTENT_LENGTH": str(len(data)),
+        "CONTENT_TYPE": "application/x-www-form-urlencoded",
+        "HTTP_COOKIE": f"sessionid={client['session']}; csrftoken={client['csrf']}",
+        "HTTP_X_CSRFTOKEN": client["csrf"],
+        "HTTP_HX_REQUEST": "true",
+    }
+    status = []
+    answer = b"".join(app(environ, lambda code, headers, exc_info=None: status.append(code)))
+    assert status[0].startswith("200"), (status, answer[:500])
+    return answer
+
+
+def in_process_rows(client: dict) -> list[tuple[str, str]]:
+    """The floor and a booking one at a time, without load or network: what the server
+    does per request, and how much of a booking is its SQL (the commit included, which
+    waits for the disk: a booking is durable once answered)."""
+    from django.core.handlers.wsgi import WSGIHandler
+
+    app = WSGIHandler()
+    sql, commits = [], []
+    commit = connection._commit
+
+    def timed_commit():
+        start = time.perf_counter()
+        commit()
+        commits.append(time.perf_counter() - start)
+
+    def timed(execute, statement, params, many, context):
+        start = time.perf_counter()
+        try:
+            return execute(statement, params, many, context)
+        finally:
+            sql.append(time.perf_counter() - start)
+
+    def book():
+        p = client["players"]
+        body = (
+            f"key={uuid.uuid4()}&deal={client['deal']}&won=1&kontra=0&doubled=0&laufende=0"
+            f"&laufende_wenz=0&spiel=sauspiel&declarer={p[0]}&partner={p[2]}"
+        )
+        answer = wsgi_call(app, client, "POST", f"/abend/{client['evening']}/buchen/", body)
+        assert b"Gebucht: " in answer, answer[:500]
+        client["deal"] = re.search(rb'name="deal" value="([^"]+)"', answer)[1].decode()
+        players = re.findall(rb'name="declarer" value="(\d+)"', answer)
+        if len(players) == 4:
+            client["players"] = [p.decode() for p in players]
+
+    floor = median_ms(lambda: wsgi_call(app, client, "GET", "/healthz"), 300)
+    for _ in range(30):
+        book()
+    connection._commit = timed_commit
+    try:
+        with connection.execute_wrapper(timed):
+            booking = median_ms(book, 300)
+    finally:
+        del connection._commit
+    statements = len(sql) / 300  # a round trip may carry several statements
+    return [
+        ("/healthz, in-process, one at a time", f"{floor:.2f} ms"),
+        (
+            "a booking, in-process, one at a time",
+            f"{booking:.2f} ms = {booking / floor:.1f}× the floor; its SQL "
+            f"({statements:.0f} round trips and the commit) "
+            f"{(sum(sql) + sum(commits)) / 300 * 1000:.2f} ms, of which the commit "
+            f"{statistics.median(commits) * 1000:.2f} ms",
+        ),
+    ]
+
+
 # -- scale ---------------------------------------------------------------------------------
 
 
@@ -422,6 +509,7 @@ def main() -> None:
     finally:
         server.terminate()
         server.wait()
+    byte_rows += in_process_rows(client_for(phones[0], own[0]))
 
     floor = results["floor"]["p95"]
     names = {
