@@ -495,10 +495,12 @@ def _book(evening: Evening, state: State, key, data: GameInput, by, deal_token, 
 
 # One statement writes a booked game if the evening is still open and at the version the
 # booking read: the evening's new version, the game, its change and its ledger entries,
-# as data-modifying CTEs, in one round trip. It answers the game totals as they stood
-# before (the statement's snapshot), or no row when the evening has moved on. The
-# database's triggers check and total the entries as for any insert. The game's columns
-# come from the model.
+# as data-modifying CTEs, in one round trip. The UPDATE comes first (the rest selects from
+# it) and holds the evening's row lock to the commit, as every other change to an evening
+# does, so the evening's changes are still chained one after the other. It answers the
+# game totals as they stood before (the statement's snapshot), or no row when the evening
+# has moved on. The database's triggers check and total the entries as for any insert.
+# The game's columns come from the model.
 BOOKING_SQL = """
 WITH version AS (
     UPDATE evenings_evening SET version = %(version)s + 1, last_number = %(number)s
