@@ -188,3 +188,24 @@ def test_a_revoked_invitation_link_no_longer_lets_anyone_in(
     expect(second_phone.get_by_role("button", name="Beitreten")).to_have_count(0)
     assert not Membership.objects.filter(club=club, user=user).exists()
     assert not Player.objects.filter(club=club, user=user).exists()
+
+
+def test_removing_a_member_takes_a_second_tap_that_names_who_loses_access(
+    page, log_in, app_url, club, resi, user
+):
+    Membership.objects.create(club=club, user=user, role=Membership.Role.PLAYER)
+    log_in(resi)
+    page.goto(f"/verein/{club.pk}/mitglieder/")
+    card = page.locator(".card.member").filter(has_text=user.get_short_name())
+    remove = card.get_by_role("button", name=f"Zugang von {user.get_short_name()} entfernen")
+    expect(remove).to_be_hidden()
+
+    card.get_by_text("Entfernen …").click()  # a slip of the thumb ends here
+    assert Membership.objects.filter(club=club, user=user).exists()
+    expect(remove).to_be_visible()
+    no_horizontal_scroll(page)
+    remove.click()
+
+    expect(page.get_by_text("Der Zugang ist entfernt; gebuchte Spiele bleiben.")).to_be_visible()
+    assert not Membership.objects.filter(club=club, user=user).exists()
+    assert Membership.objects.filter(club=club, user=resi, role=Membership.Role.ADMIN).exists()
