@@ -9,7 +9,7 @@ from django.db.models import Sum
 
 from config import roles
 from evenings import reads, services
-from evenings.models import Change, Game, LedgerEntry
+from evenings.models import Change, Evening, Game, LedgerEntry
 from evenings.services import EveningError, GameInput, KeyReused, playing_positions
 
 
@@ -436,3 +436,67 @@ def test_the_last_booked_games_are_found_past_games_struck_out_at_the_end(
     assert (deal.number, deal.dealer) == (7, sepp)
     seventh = book(evening, sauspiel(hias, vroni), admin)
     assert (seventh.number, seventh.dealer) == (7, sepp)
+
+
+def read_as_a_phone(evening) -> Evening:
+    """The evening as the booking view reads it: with its tariff, seats and state."""
+    read = Evening.objects.select_related("tariff").get(pk=evening.pk)
+    read.state = reads.state_of(evening.pk, services.BOCK_GAMES)
+    return read
+
+
+def test_a_booking_whose_read_is_overtaken_writes_nothing_of_it_and_reads_again(
+    evening, players, admin
+):
+    sepp, vroni, hias, resi = players[:4]
+    read = read_as_a_phone(evening)
+    token = services.next_deal(read, state=read.state).token
+    # Another phone books between this booking's read and its write.
+    book(evening, sauspiel(vroni, resi), admin)
+
+    # Without a deal it books the next game, after the one that came first ...
+    key = uuid.uuid4()
+    booking = services.book(evening.pk, key, ramsch(hias), admin, evening=read)
+    assert (booking.game.number, booking.game.dealer, booking.version) == (2, vroni, 2)
+    assert booking.next.number == 3
+    assert [g.key for g in Game.objects.order_by("number")][1] == key
+    # ... and a form made for the overtaken deal books nothing.
+    stale = read_as_a_phone(evening)
+    book(evening, sauspiel(sepp, hias), admin)
+    with pytest.raises(services.StaleDeal):
+        services.book(evening.pk, uuid.uuid4(), ramsch(hias), admin, token, evening=stale)
+    assert Game.objects.count() == 3
+    assert Change.objects.filter(kind="book").count() == 3
+    assert services.standing(evening) == {
+        p.pk: sum(LedgerEntry.objects.filter(player=p).values_list("amount", flat=True))
+        for p in players[:4]
+    }
+
+
+def test_a_payment_between_read_and_write_does_not_stop_the_booking(evening, players, admin):
+    sepp, vroni, hias, resi = players[:4]
+    book(evening, sauspiel(vroni, resi), admin)
+    read = read_as_a_phone(evening)
+    token = services.next_deal(read, state=read.state).token
+    services.record_payment(evening.pk, sepp.pk, resi.pk, 10, admin)  # a new version
+
+    booking = services.book(evening.pk, uuid.uuid4(), ramsch(hias), admin, token, evening=read)
+
+    assert booking.created and booking.game.number == 2
+    assert booking.version == Evening.objects.get(pk=evening.pk).version == 3
+
+
+def test_a_booking_that_keeps_losing_the_race_takes_the_evenings_lock(
+    evening, players, admin, monkeypatch
+):
+    monkeypatch.setattr(services, "OPTIMISTIC_ATTEMPTS", 0)
+    sepp, vroni, hias, resi = players[:4]
+    first = book(evening, sauspiel(vroni, resi), admin)
+    key = uuid.uuid4()
+
+    second = book(evening, ramsch(hias), admin)
+    again = services.book(evening.pk, key, ramsch(hias), admin)  # its own key: a third game
+
+    assert [first.number, second.number, again.game.number] == [1, 2, 3]
+    assert services.book(evening.pk, key, ramsch(hias), admin).created is False
+    assert Game.objects.count() == 3
