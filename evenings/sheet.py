@@ -11,10 +11,10 @@ standing, so its cost follows what changed, not the length of the evening.
 """
 
 from dataclasses import dataclass, field
+from html import escape
 
 from django.db.models import Sum
 from django.urls import reverse
-from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -69,6 +69,30 @@ class Sheet:
     def standing(self) -> list[tuple[Player, int]]:
         return list(zip(self.players, self.totals, strict=True))
 
+    # The standing's cells and the foot's totals, for every answer that changes them;
+    # written out like the rows (a template loop cost more than the rest of a booking's
+    # answer).
+    @property
+    def standing_html(self) -> SafeString:
+        return mark_safe(
+            "".join(
+                f'<div class="standing-cell"><span class="name">{escape(player.name)}</span> '
+                f'<span class="amount{" negative" if total < 0 else ""}">'
+                f"{amount_plain(total, self.points)}</span></div>"
+                for player, total in self.standing
+            )
+        )
+
+    @property
+    def totals_html(self) -> SafeString:
+        return mark_safe(
+            "".join(
+                f'<td class="grand{" negative" if total < 0 else ""}">'
+                f"{amount_plain(total, self.points)}</td>"
+                for total in self.totals
+            )
+        )
+
     @property
     def shows_bock(self) -> bool:
         """Bock games still to come; a closed evening has none."""
@@ -122,7 +146,7 @@ def rows_html(
             html.append(
                 f'<tbody id="game-{n}" class="game taken-back"{oob}>{head}'
                 f'<span class="num">{n}.</span> <s>{caption}</s> · '
-                f"{escape(row.taken_back_label)}</th></tr></tbody>"
+                f"{escape(str(row.taken_back_label))}</th></tr></tbody>"
             )
             continue
         title = f'<span class="num">{n}.</span> {caption} · {amount(row.unit, points)}'
