@@ -362,13 +362,13 @@ def in_process_rows(client: dict) -> list[tuple[str, str]]:
             booking = median_ms(book, 300)
     finally:
         del connection._commit
-    statements = len(sql) / 300  # a round trip may carry several statements
+    queries = len(sql) / 300  # a query may carry several statements
     return [
         ("/healthz, in-process, one at a time", f"{floor:.2f} ms"),
         (
             "a booking, in-process, one at a time",
             f"{booking:.2f} ms = {booking / floor:.1f}× the floor; its SQL "
-            f"({statements:.0f} round trips and the commit) "
+            f"({queries:.0f} queries, the transaction around the write and its commit) "
             f"{(sum(sql) + sum(commits)) / 300 * 1000:.2f} ms, of which the commit "
             f"{statistics.median(commits) * 1000:.2f} ms",
         ),
