@@ -67,6 +67,9 @@ class Evening(models.Model):
         blank=True,
         related_name="+",
     )
+    # Not a column: the evening's state (evenings.reads.State: status, version, last
+    # games) as evening_of(state=...) or a booking last read it; None if not read.
+    state = None
 
     objects = EveningQuerySet.as_manager()
 

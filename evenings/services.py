@@ -388,7 +388,7 @@ def book(
     if evening is None:
         evening = Evening.objects.select_related("tariff").get(pk=evening_id)
     seats = seats if seats is not None else seats_of(evening)
-    state = getattr(evening, "state", None)
+    state = evening.state
     try:
         for _attempt in range(OPTIMISTIC_ATTEMPTS):
             if state is None:

@@ -207,7 +207,7 @@ def _refreshed(request, evening: Evening, shown: GameForm) -> HttpResponse:
     deal line and what happened. Everything else on the form stays as it is."""
     # The deal in the state the booking read last (evening_of's, or its own when it read
     # again); nothing else was read since.
-    deal = services.next_deal(evening, state=getattr(evening, "state", None))
+    deal = services.next_deal(evening, state=evening.state)
     form, notice = _carried_over(request, evening, deal)
     context = {
         "evening": evening,
