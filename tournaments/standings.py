@@ -12,13 +12,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import QuerySet, Sum
+from django.utils.translation import gettext_lazy
 
 from clubs.models import Player
 from evenings.models import EveningTotal, Game, LedgerEntry
 from scoring.model import PAIR_GAMES, SOLO_GAMES
 from tournaments.models import Participant, Season, TableSeat, Tournament
 
-TIE_BREAK = (
+TIE_BREAK = gettext_lazy(
     "Bei Punktgleichheit entscheiden die gewonnenen Soli (Solo und Wenz), dann weniger "
     "verlorene Spiele; wer auch darin gleich ist, teilt sich den Platz."
 )
