@@ -39,7 +39,12 @@ from tournaments.forms import (
     TournamentForm,
 )
 from tournaments.models import Participant, Round, TableSeat, Tournament
-from tournaments.standings import TIE_BREAK, season_standings, tournament_standings
+from tournaments.standings import (
+    TIE_BREAK,
+    board_version,
+    season_standings,
+    tournament_standings,
+)
 
 # The hall display asks for its board this often (seconds).
 HALL_REFRESH = 10
@@ -529,7 +534,11 @@ def hall(request: HttpRequest, token: str) -> HttpResponse:
         if request.htmx:
             return render(request, "tournaments/hall.html#ended", status=286)
         raise Http404
+    version = board_version(tournament)
+    if request.htmx and request.GET.get("v") == version:
+        return HttpResponse(status=204)  # the board on the screen is the board now
     context = {
+        "version": version,
         "tournament": tournament,
         "token": token,
         "current": _current_round(tournament),

@@ -1,11 +1,16 @@
 """The tournament pages in the director's browser, the members' view, the hall display:
 each page's answer and the database afterwards."""
 
+import re
+import uuid
+
 import pytest
 from django.urls import reverse
 
 from clubs.models import Player
+from evenings import services as evenings
 from evenings.models import Evening
+from evenings.services import GameInput
 from tests.conftest import make_user
 from tests.tournaments.test_services import play_out
 from tournaments import services
@@ -500,10 +505,58 @@ def test_the_hall_display_needs_no_login_and_refreshes_its_board(client, tournam
 
     assert page.status_code == board.status_code == 200
     assert 'hx-trigger="every 10s"' in page.text
-    assert f'hx-get="{url("hall", tournament.display_token)}"' in page.text
+    assert f'hx-get="{url("hall", tournament.display_token)}?v=' in page.text
     assert "Stadtmeisterschaft" in page.text and "Tisch 2" in page.text
     assert board.text.lstrip().startswith('<div id="board"')
     assert "<html" not in board.text
+
+
+def test_the_hall_board_answers_nothing_new_until_something_on_it_changes(
+    client, tournament, players, admin
+):
+    round_ = drawn(tournament, players)
+    hall = url("hall", tournament.display_token)
+
+    def shown() -> str:
+        """The version of the board a screen shows now (its poll asks with it)."""
+        return re.search(r'hx-get="[^"?]*\?v=([0-9a-f]{32})"', client.get(hall).text)[1]
+
+    def poll(version: str):
+        return client.get(hall, {"v": version}, headers={"HX-Request": "true"})
+
+    versions = [shown()]
+    assert poll(versions[-1]).status_code == 204
+    assert poll(versions[-1]).content == b""
+    answer = poll("0" * 32)  # a screen with an older board gets the board
+    assert answer.status_code == 200 and answer.text.lstrip().startswith('<div id="board"')
+
+    services.start_round(round_, admin)  # tables become evenings; counters appear
+    versions.append(shown())
+    table = round_.tables.select_related("evening").order_by("number").first()
+    deal = evenings.next_deal(table.evening)
+    game = GameInput(
+        type="rufspiel", declarer=deal.playing[0].pk, partner=deal.playing[1].pk, won=True
+    )
+    evenings.book_game(table.evening_id, uuid.uuid4(), game, admin, deal.token)
+    versions.append(shown())  # points on the board
+    assert poll(versions[-2]).status_code == 200
+    assert "Spiel 2 von 40" in poll(versions[-2]).text
+    last = round_.tournament.participants.order_by("number").last().player
+    Player.objects.filter(pk=last.pk).update(name="Wastl Huber")
+    versions.append(shown())  # a name put right at the door
+    assert "Wastl Huber" in poll(versions[-2]).text
+    services.update_settings(
+        tournament,
+        name="Stadtmeisterschaft 2026",
+        venue=tournament.venue,
+        date=tournament.date,
+        round_count=3,
+        games_per_round=40,
+    )
+    versions.append(shown())
+
+    assert len(set(versions)) == len(versions) == 5
+    assert poll(versions[-1]).status_code == 204
 
 
 def test_a_revoked_hall_link_is_gone_and_stops_the_polling(director, client, tournament):
