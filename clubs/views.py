@@ -3,7 +3,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.db import connection
 from django.db.models import Prefetch, Q
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -73,8 +73,8 @@ def club_backup(request: HttpRequest, club_id: int) -> HttpResponse:
     """The club's complete data as one JSON file (clubs.backup), for its admin only; the
     download never holds password hashes."""
     club = admin_of(request, club_id).club
-    return HttpResponse(
-        backup.dumps(club),
+    return StreamingHttpResponse(
+        backup.chunks(club),
         content_type="application/json",
         headers={"Content-Disposition": backup.attachment(club)},
     )

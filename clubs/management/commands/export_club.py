@@ -31,9 +31,13 @@ class Command(BaseCommand):
         if found is None:
             known = ", ".join(f"{c.pk} ({c.name})" for c in Club.objects.order_by("pk"))
             raise CommandError(f"There is no club {club}. Clubs: {known or 'none yet'}.")
-        text = backup.dumps(found, with_passwords=with_passwords)
+        chunks = backup.chunks(found, with_passwords=with_passwords)
         if output is None:
-            self.stdout.write(text)
+            for chunk in chunks:
+                self.stdout.write(chunk, ending="")
+            self.stdout.write("")
             return
-        output.write_text(text + "\n", encoding="utf-8")
+        with output.open("w", encoding="utf-8") as file:
+            file.writelines(chunks)
+            file.write("\n")
         self.stderr.write(f"{found.name}: written to {output}")
