@@ -195,7 +195,25 @@ SECURE_CSP = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {
+        "django.server": {
+            "()": "django.utils.log.ServerFormatter",
+            "format": "[{server_time}] {message}",
+            "style": "{",
+        }
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler"},
+        "django.server": {"class": "logging.StreamHandler", "formatter": "django.server"},
+    },
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "INFO"}},
+    "loggers": {
+        # Django's own console handler (DEBUG only) beside the root's printed every
+        # warning twice under `make dev`: its records go to the root's handler alone.
+        # Configuring "django" resets its children, so the development server's request
+        # lines get their handler and format back here, as Django sets them.
+        "django": {"handlers": [], "level": env_str("LOG_LEVEL", "INFO")},
+        "django.server": {"handlers": ["django.server"], "level": "INFO", "propagate": False},
+        "django.db.backends": {"level": "INFO"},
+    },
 }

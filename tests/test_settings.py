@@ -1,6 +1,7 @@
 """Settings come from the environment; each case runs in a fresh interpreter."""
 
 import json
+import logging
 import os
 import subprocess
 import sys
@@ -146,3 +147,18 @@ def test_escaped_characters_in_the_password_are_unescaped():
 def test_sqlite_is_refused():
     with pytest.raises(ImproperlyConfigured, match="PostgreSQL only"):
         database_from_url("sqlite:///db.sqlite3")
+
+
+def test_a_warning_from_django_is_printed_once_also_under_debug(settings):
+    """`make dev` printed Django's warnings twice: Django's console handler (DEBUG only)
+    and the root's."""
+    settings.DEBUG = True
+    record = logging.LogRecord(
+        "django.request", logging.WARNING, __file__, 1, "Not Found: /x", None, None
+    )
+    printing, logger = [], logging.getLogger("django.request")
+    while logger is not logging.root and logger.propagate:
+        printing += [h for h in logger.handlers if record.levelno >= h.level and h.filter(record)]
+        logger = logger.parent
+    # Nothing on the way prints it; the root's handler does (pytest adds its own there).
+    assert printing == [] and logger is logging.root
