@@ -7,6 +7,9 @@ out by the update. The old table stays as it is; reverse leaves the new one's ro
 
 import django.db.models.deletion
 from django.conf import settings
+from django.contrib.auth import SESSION_KEY
+from django.contrib.sessions.backends.db import SessionStore
+from django.core.exceptions import ValidationError
 from django.db import migrations, models
 from django.utils import timezone
 
@@ -17,12 +20,19 @@ def copy_sessions(apps, schema_editor):
     """Copy every unexpired session, with the user its data is logged in as. A session
     whose data does not decode (or is empty) or whose user is gone is left behind: either
     would be an empty session after loading."""
-    from clubs.sessions import SessionStore, user_id_of
-
     old = apps.get_model("sessions", "Session")
     new = apps.get_model("clubs", "Session")
     user_model = apps.get_model(settings.AUTH_USER_MODEL)
+    # Django's own database store decodes as clubs.sessions' does (the same class name,
+    # so the same salt); the migration does not depend on the app's code as it changes.
     store = SessionStore()
+
+    def user_id_of(data: dict):
+        try:
+            return user_model._meta.pk.to_python(data.get(SESSION_KEY))
+        except ValidationError:
+            return None
+
     rows = old.objects.filter(expire_date__gt=timezone.now()).order_by("pk").iterator()
     decoded = [(row, user_id_of(data)) for row in rows if (data := store.decode(row.session_data))]
     users = set(
