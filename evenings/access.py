@@ -51,7 +51,7 @@ def evening_of(request, evening_id: int, state: int | None = None) -> tuple[Even
     evening, runde, club, tariff = reads.from_row(_READ, row[:-1])
     runde.club = club
     evening.runde, evening.tariff = runde, tariff
-    evening.__dict__["_seats"] = reads.seats_from(seats)
+    reads.keep_seats(evening, seats)
     if more:
         evening.state = reads.state_from(more[0], evening_id, state)
     role = row[-1]

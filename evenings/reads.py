@@ -84,11 +84,15 @@ def seats_of(evening: Evening) -> list[Seat]:
     evening.seats.select_related("player") reads). Seats are made when the evening starts
     and never change, so they are read once per evening instance (evening_of reads them
     with the evening)."""
-    seats = evening.__dict__.get("_seats")
-    if seats is None:
+    if "_seats" not in evening.__dict__:
         [rows] = read_together(seats_statement(evening.pk))
-        seats = evening.__dict__["_seats"] = seats_from(rows)
-    return seats
+        keep_seats(evening, rows)
+    return evening.__dict__["_seats"]
+
+
+def keep_seats(evening: Evening, rows: list[tuple]) -> None:
+    """Keep the seats in `rows` (of seats_statement) with the evening, for seats_of."""
+    evening.__dict__["_seats"] = seats_from(rows)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -400,7 +400,7 @@ def book(
         # Phones keep booking into this evening between our reads and writes: take its
         # lock, under which nobody else changes it.
         with transaction.atomic():
-            _lock_row(evening)
+            _locked(evening.pk)
             state = state_of(evening.pk, BOCK_GAMES)
             return _book(evening, state, key, data, by, deal_token, seats)
     except _KeyTaken:
@@ -426,12 +426,6 @@ def book(
 # evening again when another change came between its read and its write, before it takes
 # the evening's lock.
 OPTIMISTIC_ATTEMPTS = 2
-LOCK_SQL = "SELECT 1 FROM evenings_evening WHERE id = %s FOR UPDATE"
-
-
-def _lock_row(evening: Evening) -> None:
-    with connection.cursor() as cursor:
-        cursor.execute(LOCK_SQL, [evening.pk])
 
 
 class _Moved(Exception):

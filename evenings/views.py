@@ -261,17 +261,15 @@ def _bound_again(form: GameForm) -> GameForm:
     return GameForm(data, tariff=form.tariff, playing=form.playing, prefix=form.prefix)
 
 
-def _preview_of(
-    evening: Evening, form: GameForm, replacing: Game | None = None, state=None
-) -> dict:
-    """The engine's preview of a valid form, as template context; problems in German.
-    `state`: the evening's state as read with it (a new game's preview needs no more)."""
+def _preview_of(evening: Evening, form: GameForm, replacing: Game | None = None) -> dict:
+    """The engine's preview of a valid form, as template context; problems in German. A
+    new game's preview needs no more than the evening's state, if it was read with it."""
     if not form.is_valid():
         return {}
     seating = [p.pk for p in form.playing]
     try:
         result = services.preview(
-            evening, form.game_input(), seating, replacing=replacing, state=state
+            evening, form.game_input(), seating, replacing=replacing, state=evening.state
         )
     except services.EveningError as error:
         return {"problem": str(error)}
@@ -311,9 +309,9 @@ def preview(request: HttpRequest, evening_id: int) -> HttpResponse:
     if notice:
         shown = _deal_named(request.POST.get("deal", ""), seats)
         context["new_players"] = shown is None or shown.seated != deal.seated
-        context.update(_preview_of(evening, _bound_again(form), state=evening.state))
+        context.update(_preview_of(evening, _bound_again(form)))
     else:
-        context.update(_preview_of(evening, form, state=evening.state))
+        context.update(_preview_of(evening, form))
     return render(request, "evenings/evening.html#preview_answer", context)
 
 
@@ -326,12 +324,6 @@ def sheet_poll(request: HttpRequest, evening_id: int) -> HttpResponse:
         return HttpResponse(status=204)
     evening, membership = evening_of(request, evening_id)
     return _changes_since(request, evening, membership)
-
-
-def _unchanged(evenings, seen: str) -> bool:
-    """Whether the evening (which the caller may see) is still at version `seen`: the
-    answer to most polls, read with one light query."""
-    return evenings.filter(version=int(seen)).exists()
 
 
 def _changes_since(request, evening: Evening, membership, token=None) -> HttpResponse:
@@ -420,8 +412,9 @@ def live_poll(request: HttpRequest, token: str) -> HttpResponse:
     """Polling from the read-only page; once the link is revoked the answer says so, and
     its status 286 tells htmx to stop polling (as does a closed evening's final sheet)."""
     seen = request.GET.get("v", "")
-    if re.fullmatch(r"\d{1,9}", seen) and _unchanged(
-        Evening.objects.filter(share_token=token), seen
+    if (
+        re.fullmatch(r"\d{1,9}", seen)
+        and Evening.objects.filter(share_token=token, version=int(seen)).exists()
     ):
         return HttpResponse(status=204)
     evening = Evening.objects.select_related("tariff").filter(share_token=token).first()

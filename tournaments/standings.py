@@ -209,8 +209,7 @@ def _ranked[T](
 # swap makes new rows); its table evenings (every game booked, corrected or struck makes
 # a new version); its participants with their names and withdrawals.
 BOARD_VERSION_SQL = """
-SELECT md5(concat_ws(':', t.status, t.round_count, t.games_per_round,
-    md5(concat_ws('|', t.name, t.venue, t.date)),
+SELECT md5(concat_ws(':', t.status, t.round_count, t.games_per_round, t.name, t.venue, t.date,
     (SELECT concat_ws(',', count(*), max(r.id), max(r.drawn_at), count(r.started_at))
        FROM tournaments_round r WHERE r.tournament_id = t.id),
     (SELECT concat_ws(',', count(*), max(s.id))
