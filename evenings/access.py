@@ -30,20 +30,22 @@ def _evening_sql() -> str:
     )
 
 
-def evening_of(request, evening_id: int, state: int | None = None) -> tuple[Evening, Membership]:
+def evening_of(
+    request, evening_id: int, state: int | None = None, key: str = ""
+) -> tuple[Evening, Membership]:
     """The evening and the caller's membership in its club; anyone in the club may look.
 
     One round trip: the evening with its Runde, club and tariff and the caller's role in
     the club; the seats with their players (reads.seats_of answers them from then on);
     with `state`, the evening's state and its last `state` booked games, as a booking
-    reads them (evening.state).
+    reads them (evening.state), and whether the form's `key` has booked a game.
     """
     statements = [
         (_evening_sql(), [request.user.pk, evening_id]),
         reads.seats_statement(evening_id),
     ]
     if state is not None:
-        statements.append(reads.state_statement(evening_id, state))
+        statements.append(reads.state_statement(evening_id, state, key))
     found, seats, *more = reads.read_together(*statements)
     if not found or found[0][-1] is None:
         raise Http404
@@ -78,10 +80,10 @@ def unchanged(request, evening_id: int, version: int) -> bool:
 
 
 def scored_evening_of(
-    request, evening_id: int, state: int | None = None
+    request, evening_id: int, state: int | None = None, key: str = ""
 ) -> tuple[Evening, Membership]:
     """The evening if the caller may book and correct games in it (admin or Schreiber)."""
-    evening, membership = evening_of(request, evening_id, state)
+    evening, membership = evening_of(request, evening_id, state, key)
     if not membership.can_score:
         raise Http404
     return evening, membership

@@ -186,10 +186,10 @@ class GameForm(forms.Form):
         """A fresh form for `deal` that keeps every choice from the stale form `data`
         that still applies: the game, the result, Laufende, Kontra, ...; a player only
         if they play this deal too. The key stays: nothing was booked with it."""
-        probe = cls(data, tariff=tariff, playing=deal.seated)
-        initial = {}
-        for name, field in probe.fields.items():
-            raw = field.widget.value_from_datadict(data, None, probe.add_prefix(name))
+        form = cls(tariff=tariff, playing=deal.seated, deal=deal)
+        kept = {}
+        for name, field in form.fields.items():
+            raw = field.widget.value_from_datadict(data, None, form.add_prefix(name))
             if name == "jungfrauen":
                 playing = {str(p.pk) for p in deal.seated}
                 raw = [value for value in raw if value in playing]
@@ -197,9 +197,10 @@ class GameForm(forms.Form):
                 field.clean(raw)
             except ValidationError:
                 continue
-            initial[name] = raw
-        initial.pop("deal", None)
-        return cls(tariff=tariff, playing=deal.seated, deal=deal, initial=initial)
+            kept[name] = raw
+        kept.pop("deal", None)
+        form.initial.update(kept)
+        return form
 
     @property
     def player_fields(self) -> list[str]:

@@ -8,6 +8,7 @@ conversion), so the rest of the code cannot tell the difference.
 
 import dataclasses
 import functools
+import uuid
 
 from django.db import connection
 
@@ -98,12 +99,14 @@ def keep_seats(evening: Evening, rows: list[tuple]) -> None:
 @dataclasses.dataclass(frozen=True)
 class State:
     """An evening's state as a booking reads it, in one snapshot: its status and version,
-    the number of its last game, and its last booked games (oldest first)."""
+    the number of its last game, its last booked games (oldest first), and whether the
+    key it was asked about has booked a game (in any evening)."""
 
     status: str
     version: int
     last_number: int
     recent: list[Game]
+    key_booked: bool = False
 
 
 # A booking's read looks for the last booked games among the evening's last WINDOW
@@ -116,28 +119,39 @@ WINDOW = 64
 @functools.cache
 def _state_sql(window: bool) -> str:
     return (
-        f"SELECT e.status, e.version, e.last_number, {columns((Game, 'g'))} "
-        "FROM evenings_evening e LEFT JOIN LATERAL (SELECT * FROM evenings_game "
+        "SELECT e.status, e.version, e.last_number, "
+        "EXISTS (SELECT 1 FROM evenings_game WHERE key = %s::uuid), "
+        f"{columns((Game, 'g'))} FROM evenings_evening e "
+        "LEFT JOIN LATERAL (SELECT * FROM evenings_game "
         "WHERE evening_id = e.id AND voided_at IS NULL "
         + ("AND number > e.last_number - %s " if window else "")
         + "ORDER BY number DESC LIMIT %s) g ON true WHERE e.id = %s"
     )
 
 
-def state_statement(evening_id: int, games: int) -> tuple[str, list]:
-    """The evening's state with its last `games` booked games (within the window)."""
-    return _state_sql(True), [WINDOW, games, evening_id]
+def state_statement(evening_id: int, games: int, key: str = "") -> tuple[str, list]:
+    """The evening's state with its last `games` booked games (within the window), and
+    whether `key` (a form's, as posted) has booked a game."""
+    return _state_sql(True), [_uuid_or_none(key), WINDOW, games, evening_id]
+
+
+def _uuid_or_none(key: str) -> str | None:
+    try:
+        return str(uuid.UUID(key))
+    except ValueError:
+        return None
 
 
 def state_from(rows: list[tuple], evening_id: int, games: int) -> State:
     """The state in the rows of state_statement(evening_id, games)."""
-    status, version, last_number = rows[0][:3]
-    found = [from_row((Game,), row[3:])[0] for row in rows if row[3] is not None]
+    status, version, last_number, key_booked = rows[0][:4]
+    found = [from_row((Game,), row[4:])[0] for row in rows if row[4] is not None]
     if len(found) < games and last_number > WINDOW:
-        # Games struck out in the window: the rest of the evening may hold more.
-        [rows] = read_together((_state_sql(False), [games, evening_id]))
-        return state_from(rows, evening_id, 0)
-    return State(status, version, last_number, found[::-1])
+        # Games struck out in the window: the rest of the evening may hold more. (A key
+        # that had booked a game still has.)
+        [rows] = read_together((_state_sql(False), [None, games, evening_id]))
+        return dataclasses.replace(state_from(rows, evening_id, 0), key_booked=key_booked)
+    return State(status, version, last_number, found[::-1], key_booked)
 
 
 def state_of(evening_id: int, games: int) -> State:

@@ -15,6 +15,7 @@ appending entries (reversals and new amounts), never by editing them.
 """
 
 import dataclasses
+import functools
 import json
 import uuid
 from collections import defaultdict
@@ -519,14 +520,21 @@ SELECT game.id,
 """
 
 
-def _write_booking(evening: Evening, game: Game, data: GameInput, by, payouts) -> dict:
-    """Write the game (BOOKING_SQL); the game totals before it. _Moved if the evening is no
-    longer at the version read."""
+@functools.cache
+def _booking_sql() -> tuple[str, list]:
+    """BOOKING_SQL with the game's columns, and those columns' fields."""
     fields = [f for f in Game._meta.concrete_fields if not f.primary_key]
     sql = BOOKING_SQL.format(
         columns=", ".join(connection.ops.quote_name(f.column) for f in fields),
         values=", ".join(f"%(f_{f.column})s" for f in fields),
     )
+    return sql, fields
+
+
+def _write_booking(evening: Evening, game: Game, data: GameInput, by, payouts) -> dict:
+    """Write the game (BOOKING_SQL); the game totals before it. _Moved if the evening is no
+    longer at the version read."""
+    sql, fields = _booking_sql()
     params = {
         f"f_{f.column}": f.get_db_prep_save(f.pre_save(game, add=True), connection) for f in fields
     }

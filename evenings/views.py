@@ -133,7 +133,7 @@ def _stale_notice(evening: Evening, token: str, deal: services.Deal, form: GameF
     happened = [
         (_("%(game)s gebucht") if game.is_booked else _("%(game)s zurückgenommen"))
         % {"game": wording.describe(game, names)}
-        for game in evening.games.filter(number__gte=since).order_by("number")
+        for game in _games_since(evening, since)
     ]
     notice = _("Inzwischen auf einem anderen Handy: %(what)s. Jetzt gibt %(dealer)s.") % {
         "what": "; ".join(happened) or _("die Reihenfolge hat sich geändert"),
@@ -144,6 +144,17 @@ def _stale_notice(evening: Evening, token: str, deal: services.Deal, form: GameF
             "Deine Auswahl ist übernommen, soweit sie noch passt – bitte prüfen und speichern."
         )
     return notice
+
+
+def _games_since(evening: Evening, since: int) -> list[Game]:
+    """The evening's games from number `since` on, struck ones too. The last booked games
+    a booking read are enough when they are all of them (nothing struck out in between)."""
+    state = evening.state
+    if state is not None:
+        recent = [game for game in state.recent if game.number >= since]
+        if [game.number for game in recent] == list(range(since, state.last_number + 1)):
+            return recent
+    return list(evening.games.filter(number__gte=since).order_by("number"))
 
 
 def _add_engine_error(form: GameForm, error: services.EveningError) -> None:
@@ -157,7 +168,19 @@ def book(request: HttpRequest, evening_id: int) -> HttpResponse:
     """Book the game on the form. The answer to the screen is small, out of band: the new
     row, the standing, the next deal and a fresh key; the chips only when other players
     sit at the table now. Its size and its cost do not grow with the evening."""
-    evening, membership = scored_evening_of(request, evening_id, state=services.BOCK_GAMES)
+    evening, membership = scored_evening_of(
+        request, evening_id, state=services.BOCK_GAMES, key=request.POST.get("key", "")
+    )
+    state = evening.state
+    if (
+        evening.is_open
+        and not state.key_booked
+        and request.POST.get("deal") != services.next_deal(evening, state=state).token
+    ):
+        # Another phone has booked, undone or restored a game since this form was shown:
+        # nothing to check or book. (A key that has booked is a retry, which the booking
+        # answers with "Schon gebucht".)
+        return _moved_on(request, evening, membership)
     form, notice = _posted_form(request, evening)
     if not notice and form.is_valid():
         try:
@@ -171,10 +194,8 @@ def book(request: HttpRequest, evening_id: int) -> HttpResponse:
                 evening=evening,
             )
         except services.StaleDeal:
-            # Another phone has booked since this form was shown: the new deal, the
-            # choices that still apply, and a word on what happened; the sheet catches
-            # up at once (pollNow).
-            return _refreshed(request, evening, form)
+            # Another phone has booked since the evening was read.
+            return _moved_on(request, evening, membership)
         except services.KeyReused as error:
             # The form is stale: its key booked another game. A fresh form, a clear word.
             messages.error(request, str(error))
@@ -193,29 +214,35 @@ def book(request: HttpRequest, evening_id: int) -> HttpResponse:
             if booking.created:
                 return _booked(request, evening, membership, booking, form)
             form = None
-    if notice and request.htmx:
-        return _refreshed(request, evening, form)
+    if notice:
+        return _moved_on(request, evening, membership)
     context = _live_context(evening, membership, form, notice)
     if request.htmx:
         return render(request, "evenings/evening.html#live_answer", context | {"oob": True})
     return render(request, "evenings/evening.html", context)
 
 
-def _refreshed(request, evening: Evening, shown: GameForm) -> HttpResponse:
-    """The answer to a form whose deal has moved on: the current deal's token, the chips
-    if other players sit at the table now (keeping the choices that still apply), the
-    deal line and what happened. Everything else on the form stays as it is."""
+def _moved_on(request, evening: Evening, membership) -> HttpResponse:
+    """The answer to a form whose deal has moved on: the current deal, the choices that
+    still apply and a word on what happened. To htmx only what changes on the form (the
+    deal's token, the chips if other players sit at the table now, the deal line); the
+    rest of the form stays as it is, and the sheet catches up at once (pollNow)."""
     # The deal in the state the booking read last (evening_of's, or its own when it read
     # again); nothing else was read since.
     deal = services.next_deal(evening, state=evening.state)
     form, notice = _carried_over(request, evening, deal)
+    if not request.htmx:
+        return render(
+            request, "evenings/evening.html", _live_context(evening, membership, form, notice)
+        )
+    shown = _deal_named(request.POST.get("deal", ""), seats_of(evening))
     context = {
         "evening": evening,
         "form": form,
         "notice": notice,
         "deal": deal,
         "oob": True,
-        "new_players": [p.pk for p in shown.playing] != [p.pk for p in deal.seated],
+        "new_players": shown is None or shown.seated != deal.seated,
     }
     response = render(request, "evenings/evening.html#refreshed", context)
     response["HX-Trigger"] = "pollNow"

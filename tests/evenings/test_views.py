@@ -1,6 +1,8 @@
 import re
 import uuid
 
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from evenings import services
@@ -311,6 +313,49 @@ def test_a_stale_form_books_nothing_and_answers_with_the_current_form_in_german(
     assert not re.search(rf'name="declarer" value="{vroni.pk}"', text)
     assert 'name="spiel"' not in text and 'name="key"' not in text
     assert response["HX-Trigger"] == "pollNow"  # the sheet catches up at once
+
+
+def test_a_stale_form_is_answered_from_the_bookings_one_read(
+    client, scorekeeper, admin, runde, players
+):
+    evening = services.start_evening(runde, players[:5], 0, admin)
+    client.force_login(scorekeeper)
+    stale = entry(evening, declarer=players[1].pk, partner=players[2].pk)
+    services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "sauspiel", declarer=players[2].pk, partner=players[3].pk), admin)  # fmt: skip
+    url = reverse("evenings:book", args=[evening.pk])
+
+    with CaptureQueriesContext(connection) as queries:
+        response = client.post(url, stale, headers=HTMX)
+
+    # The session with its user, and the evening with its seats, state and last games
+    # (which name what the other phone booked): nothing read twice, nothing written.
+    assert len(queries) == 2
+    assert "Inzwischen auf einem anderen Handy: 1. Sauspiel (Hias) gebucht." in response.text
+    assert Game.objects.count() == 1
+
+
+def test_without_script_a_stale_form_answers_the_page_with_the_current_form(
+    client, scorekeeper, admin, runde, players
+):
+    evening = services.start_evening(runde, players[:5], 0, admin)
+    sepp, vroni, hias, resi, wastl = players[:5]
+    client.force_login(scorekeeper)
+    stale = entry(evening, spiel="wenz", declarer=wastl.pk)
+    services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "sauspiel", declarer=vroni.pk, partner=resi.pk), admin)  # fmt: skip
+
+    response = client.post(reverse("evenings:book", args=[evening.pk]), stale)
+
+    assert response.status_code == 200
+    assert "<html" in response.text and 'id="sheet"' in response.text
+    assert "Inzwischen auf einem anderen Handy: 1. Sauspiel (Vroni) gebucht." in response.text
+    deal = services.next_deal(evening)
+    assert f'name="deal" value="{deal.token}"' in response.text
+    assert re.search(r'name="spiel" value="wenz"[^>]*checked', response.text)
+    assert re.search(rf'name="declarer" value="{wastl.pk}"[^>]*checked', response.text)
+    assert f'value="{stale["key"]}"' in response.text  # nothing was booked with its key
+    assert Game.objects.count() == 1
 
 
 def test_the_poll_tells_a_phone_with_a_stale_form_and_its_preview_brings_the_new_one(
