@@ -138,10 +138,6 @@ class ParticipantsForm(forms.Form):
             guest=False, active=True
         ).exclude(participations__tournament=tournament)
 
-    @property
-    def has_choices(self) -> bool:
-        return self.fields["players"].queryset.exists()
-
 
 class GuestForm(forms.Form):
     name = forms.CharField(

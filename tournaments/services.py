@@ -13,11 +13,12 @@ the tournament.
 
 import hashlib
 import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date as Date
 
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Max, Q
+from django.db.models import Count, Max, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -74,6 +75,23 @@ class RoundProgress:
     def complete(self) -> bool:
         """Started, and every table has played its games."""
         return self.round.is_started and all(t.complete for t in self.tables)
+
+    @property
+    def seating(self) -> list[list[int]]:
+        """Each table's participant ids in seat order, as `seatings` gives them."""
+        return [[seat.participant_id for seat in t.table.seats.all()] for t in self.tables]
+
+    @property
+    def seating_token(self) -> str:
+        """`seating_token` of the round, from the seats already read."""
+        return _seating_token(
+            self.round,
+            (
+                (t.table.number, seat.position, seat.participant_id)
+                for t in self.tables
+                for seat in t.table.seats.all()
+            ),
+        )
 
 
 def _locked(tournament: Tournament) -> Tournament:
@@ -281,6 +299,11 @@ def seating_token(round_: Round) -> str:
         .order_by("table__number", "position")
         .values_list("table__number", "position", "participant_id")
     )
+    return _seating_token(round_, seats)
+
+
+def _seating_token(round_: Round, seats: Iterable[tuple[int, int, int]]) -> str:
+    """The token of (table number, position, participant id) in that order."""
     text = f"{round_.seed}|" + ";".join(f"{t}:{p}:{i}" for t, p, i in seats)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
@@ -493,17 +516,42 @@ def start_round(round_: Round, by) -> Round:
     return round_
 
 
-def round_progress(round_: Round) -> RoundProgress:
-    """Each table with its seats and its counted games; whether the round is complete."""
-    tables = (
-        round_.tables.select_related("evening", "scorekeeper")
-        .prefetch_related("seats__participant__player")
+def _counted(tables: QuerySet[Table]) -> QuerySet[Table]:
+    """`tables` by number, with their evening and scorekeeper, each with the count of its
+    booked games (`booked`)."""
+    return (
+        tables.select_related("evening", "scorekeeper")
         .annotate(booked=Count("evening__games", filter=Q(evening__games__voided_at__isnull=True)))
+        .order_by("number")  # Meta.ordering does not apply to a GROUP BY query
     )
+
+
+def _progress(round_: Round, tables: list[Table]) -> RoundProgress:
     limit = round_.tournament.games_per_round
     return RoundProgress(
         round=round_, tables=[TableProgress(table, table.booked, limit) for table in tables]
     )
+
+
+def round_progress(round_: Round) -> RoundProgress:
+    """Each table with its seats and its counted games; whether the round is complete."""
+    return _progress(
+        round_, list(_counted(round_.tables.prefetch_related("seats__participant__player")))
+    )
+
+
+def rounds_progress(rounds: list[Round], participants: list[Participant]) -> list[RoundProgress]:
+    """round_progress of each of a tournament's `rounds`, in two queries however many
+    rounds and tables: the seats' participants are taken from `participants` (read with
+    their players); one who joined after that list was read is looked up."""
+    known = {p.pk: p for p in participants}
+    tables: dict[int, list[Table]] = {round_.pk: [] for round_ in rounds}
+    for table in _counted(Table.objects.filter(round__in=rounds).prefetch_related("seats")):
+        for seat in table.seats.all():
+            if seat.participant_id in known:
+                seat.participant = known[seat.participant_id]
+        tables[table.round_id].append(table)
+    return [_progress(round_, tables[round_.pk]) for round_ in rounds]
 
 
 @transaction.atomic

@@ -72,29 +72,42 @@ def tournament_standings(tournament: Tournament) -> list[Standing]:
     better); participants equal in all three share a rank (1, 2, 2, 4) and are listed
     by start number. Four queries.
     """
-    # 1. The participants with their players, by start number.
+    # The participants with their players, by start number; who sat where in which round.
     participants = list(tournament.participants.select_related("player").order_by("number"))
-    # 2. Who sat at which table's evening in which round (None: round not started).
     seats = list(
         TableSeat.objects.filter(round__tournament=tournament)
         .order_by()
         .values_list("participant_id", "round__number", "table__evening_id")
     )
+    return standings_from(tournament, participants, seats)
+
+
+def standings_from(
+    tournament: Tournament,
+    participants: list[Participant],
+    seats: list[tuple[int, int, int | None]],
+) -> list[Standing]:
+    """tournament_standings from what the caller has read already: the participants with
+    their players, by start number, and who sat at which table's evening in which round
+    (participant id, round number, evening id; None: round not started). Two queries.
+    """
     round_count = max([tournament.round_count, *(number for _, number, _ in seats)])
     evenings = {evening for _, _, evening in seats if evening is not None}
-    # 3. The points each player has at each of those evenings.
+    # 1. The points each player has at each of those evenings.
     points = {
         (evening, player): amount
         for evening, player, amount in EveningTotal.objects.filter(
             evening_id__in=evenings, kind=LedgerEntry.Kind.POINTS
         ).values_list("evening_id", "player_id", "amount")
     }
-    # 4. The tie-breaks from the booked games of those evenings.
+    # 2. The tie-breaks from the booked games of those evenings.
     tallies = _tally(Game.objects.booked().filter(evening_id__in=evenings))
 
     player_of = {p.pk: p.player_id for p in participants}
     rounds: dict[int, list[int]] = {p.pk: [0] * round_count for p in participants}
     for participant, number, evening in seats:
+        if participant not in rounds:
+            continue  # joined after `participants` was read: in the standings next time
         rounds[participant][number - 1] = points.get((evening, player_of[participant]), 0)
 
     lines = [(p, tuple(rounds[p.pk]), tallies.get(p.player_id, _Tally())) for p in participants]

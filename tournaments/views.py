@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count
+from django.db.models import Count, OuterRef, Subquery
 from django.forms import BaseForm
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from clubs.access import admin_of, membership_of
 from clubs.forms import save_unless_taken
-from clubs.models import Membership
+from clubs.models import Membership, Player
 from clubs.services import display_name
 from evenings.views import qr_svg
 from tournaments import export, services
@@ -29,7 +29,7 @@ from tournaments.access import (
     season_of,
     tournament_of,
 )
-from tournaments.draw import BIG_TABLE, TABLE, DrawError, table_sizes
+from tournaments.draw import BIG_TABLE, TABLE, DrawError, repeated_pairs, table_sizes
 from tournaments.forms import (
     DrawForm,
     GuestForm,
@@ -38,11 +38,13 @@ from tournaments.forms import (
     SwapForm,
     TournamentForm,
 )
-from tournaments.models import Participant, Round, TableSeat, Tournament
+from tournaments.models import Participant, Round, Table, TableSeat, Tournament
 from tournaments.standings import (
     TIE_BREAK,
+    Standing,
     board_version,
     season_standings,
+    standings_from,
     tournament_standings,
 )
 
@@ -143,30 +145,38 @@ class RoundView:
 def _members(membership: Membership) -> dict[int, str]:
     """{user id: name} of the club's members, by the name they play under."""
     club = membership.club
-    names = dict(club.players.exclude(user=None).values_list("user_id", "name"))
+    played_as = Player.objects.filter(club=club, user=OuterRef("user_id")).values("name")
     members = {
-        m.user_id: names.get(m.user_id) or display_name(m.user)
-        for m in club.memberships.select_related("user")
+        m.user_id: m.player_name or display_name(m.user)
+        for m in club.memberships.select_related("user").annotate(player_name=Subquery(played_as))
     }
     return dict(sorted(members.items(), key=lambda item: item[1].casefold()))
 
 
 def _round_view(
-    round_: Round, participants: list[Participant], forms: dict, members: dict[int, str] | None
+    progress: services.RoundProgress,
+    earlier: list[services.RoundProgress],
+    participants: list[Participant],
+    forms: dict,
+    members: dict[int, str] | None,
 ) -> RoundView:
-    """The round as the page shows it; with the director's forms while it has not
-    started, if `members` (the scorekeepers to offer) are given."""
-    progress = services.round_progress(round_)
+    """The round as the page shows it, beside the `earlier` rounds; with the director's
+    forms while it has not started, if `members` (the scorekeepers to offer) are given."""
+    round_ = progress.round
     seats = [seat for t in progress.tables for seat in t.table.seats.all()]
     seated = {seat.participant_id for seat in seats}
     view = RoundView(
         progress=progress,
-        repeated=services.repeated_partners(round_) if round_.number > 1 else None,
+        repeated=(
+            repeated_pairs(progress.seating, [e.seating for e in earlier])
+            if round_.number > 1
+            else None
+        ),
         unseated=[
             p.player.name for p in participants if p.pk not in seated and p.withdrawn_at is None
         ],
         short_tables=[t.table.number for t in progress.tables if len(t.table.seats.all()) < TABLE],
-        seating=services.seating_token(round_),
+        seating=progress.seating_token,
     )
     if members is not None and not round_.is_started:
         view.swap_form = forms.get("swap") or SwapForm(seats=seats, seating=view.seating)
@@ -181,17 +191,19 @@ def _round_view(
 def _page(request, tournament: Tournament, membership: Membership, **forms) -> HttpResponse:
     """The tournament page; `forms` are bound forms with errors to show again."""
     directing = membership.is_admin and tournament.status != Tournament.Status.FINISHED
+    # Each is read once and handed on: the rounds' tables and seats, the participants.
     participants = list(tournament.participants.select_related("player"))
-    played = set(
-        TableSeat.objects.filter(
-            round__tournament=tournament, round__started_at__isnull=False
-        ).values_list("participant_id", flat=True)
-    )
     rounds = list(tournament.rounds.all())
     for round_ in rounds:
         round_.tournament = tournament
+    progresses = services.rounds_progress(rounds, participants)
+    seats = _seats(progresses)
+    played = {seat.participant_id for round_, _table, seat in seats if round_.is_started}
     members = _members(membership) if directing else None
-    views = [_round_view(r, participants, forms, members) for r in rounds]
+    views = [
+        _round_view(progress, progresses[:i], participants, forms, members)
+        for i, progress in enumerate(progresses)
+    ]
     last = views[-1] if views else None
     games = tournament.games_per_round
     context = {
@@ -199,7 +211,7 @@ def _page(request, tournament: Tournament, membership: Membership, **forms) -> H
         "tournament": tournament,
         "participants": [(p, p.pk not in played) for p in participants],
         "rounds": views,
-        "standings": tournament_standings(tournament) if played else None,
+        "standings": _standings(tournament, participants, seats) if played else None,
         "tie_break": TIE_BREAK,
         # Who is drawn next: a participant who withdrew sits at no table.
         "big_tables": _big_tables(sum(p.withdrawn_at is None for p in participants)),
@@ -216,6 +228,28 @@ def _page(request, tournament: Tournament, membership: Membership, **forms) -> H
         )
         context |= {"hall_url": url, "hall_qr": qr_svg(url)}
     return render(request, "tournaments/detail.html", context)
+
+
+def _seats(progresses: list[services.RoundProgress]) -> list[tuple[Round, Table, TableSeat]]:
+    """Every seat of the drawn rounds with its round and table, as the page read them."""
+    return [
+        (progress.round, t.table, seat)
+        for progress in progresses
+        for t in progress.tables
+        for seat in t.table.seats.all()
+    ]
+
+
+def _standings(
+    tournament: Tournament,
+    participants: list[Participant],
+    seats: list[tuple[Round, Table, TableSeat]],
+) -> list[Standing]:
+    return standings_from(
+        tournament,
+        participants,
+        [(seat.participant_id, round_.number, table.evening_id) for round_, table, seat in seats],
+    )
 
 
 def _unplaced_errors_as_messages(request, forms: dict, context: dict, views: list) -> None:

@@ -15,7 +15,7 @@ from tests.conftest import make_user
 from tests.tournaments.test_services import play_out
 from tournaments import services
 from tournaments.models import Round, Season, TableSeat, Tournament
-from tournaments.standings import TIE_BREAK
+from tournaments.standings import TIE_BREAK, tournament_standings
 
 
 @pytest.fixture
@@ -610,6 +610,92 @@ def test_the_season_sums_the_points_of_its_tournaments_for_the_same_person(
     assert len(lines) == 4
     assert sum(line.total for line in lines) == 2 * 20
     assert "Gasthof Post" in response.text and "Zum Hirschen" in response.text
+
+
+# -- what the director's page reads ----------------------------------------------------
+
+# Each thing once, however many rounds, tables and participants: the session, the
+# tournament, the caller's membership; the participants, the rounds, the rounds' tables and
+# their seats; the members to name as scorekeepers; the standings' points and games; the
+# club's players to tick and the guests' names.
+DIRECTOR_PAGE_QUERIES = 12
+
+
+def one_round_started(tournament, players, admin) -> None:
+    """Eight participants at two tables; round 1 runs, one game booked at table 1."""
+    round_ = services.start_round(drawn(tournament, players), admin)
+    table = round_.tables.select_related("evening").get(number=1)
+    deal = evenings.next_deal(table.evening)
+    data = GameInput(
+        type="rufspiel", declarer=deal.playing[0].pk, partner=deal.playing[1].pk, won=True
+    )
+    evenings.book_game(table.evening_id, uuid.uuid4(), data, admin, deal.token)
+
+
+def two_rounds(tournament, players, admin) -> None:
+    """Ten participants at two tables of five; round 1 played, round 2 drawn."""
+    tournament.games_per_round = 1
+    tournament.save()
+    play_out(services.start_round(drawn(tournament, players, count=10), admin), admin)
+    services.draw_round(tournament, seed=3)
+
+
+def shown_participants(text: str) -> list[tuple[str, str]]:
+    return re.findall(
+        r'<li class="card participant">\s*<span class="start-number">(\d+)</span>\s*'
+        r'<span class="name">([^<]+)</span>',
+        text,
+    )
+
+
+def shown_tables(text: str) -> list[list[tuple[str, str]]]:
+    """Each table of each round on the page: (start number, name) in seat order."""
+    return [
+        re.findall(r'<li><span class="start-number">(\d+)</span> ([^<]+?)(?: <span|</li>)', seats)
+        for seats in re.findall(r'<ol class="seats">(.*?)</ol>', text, re.S)
+    ]
+
+
+def shown_standings(text: str) -> list[tuple[str, str, str, list[str]]]:
+    """(rank, start number, name, [points per round..., total]) of each line."""
+    rows = re.findall(
+        r'<td class="num rank">(\d+)\.</td>\s*<th scope="row"><span class="start-number">'
+        r"(\d+)</span> ([^<]+)</th>(.*?)</tr>",
+        text,
+        re.S,
+    )
+    return [
+        (rank, number, name, re.findall(r'<td class="num(?: total)?">(-?\d+)</td>', cells))
+        for rank, number, name, cells in rows
+    ]
+
+
+@pytest.mark.parametrize("setup", [one_round_started, two_rounds])
+def test_the_directors_page_reads_each_thing_once_however_many_rounds_and_participants(
+    director, tournament, players, admin, setup, django_assert_num_queries
+):
+    setup(tournament, players, admin)
+
+    with django_assert_num_queries(DIRECTOR_PAGE_QUERIES):
+        page = director.get(url("detail", tournament.pk))
+
+    participants = list(tournament.participants.select_related("player"))
+    assert shown_participants(page.text) == [(str(p.number), p.player.name) for p in participants]
+    rounds = list(tournament.rounds.all())
+    assert shown_tables(page.text) == [
+        [(str(s.participant.number), s.participant.player.name) for s in table.seats.all()]
+        for round_ in rounds
+        for table in round_.tables.prefetch_related("seats__participant__player")
+    ]
+    assert shown_standings(page.text) == [
+        (str(s.rank), str(s.participant.number), s.participant.player.name,
+         [*map(str, s.rounds), str(s.total)])
+        for s in tournament_standings(tournament)
+    ]  # fmt: skip
+    assert any(s.total for s in tournament_standings(tournament))
+    last = page.context["rounds"][-1]
+    assert last.seating == services.seating_token(rounds[-1])
+    assert last.repeated == (services.repeated_partners(rounds[-1]) if len(rounds) > 1 else None)
 
 
 # -- who may do what -------------------------------------------------------------------
