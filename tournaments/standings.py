@@ -220,23 +220,23 @@ def _ranked[T](
 # Everything the hall display shows, as one short text that changes whenever it does: the
 # tournament's own fields; its rounds (drawn, redrawn, started); its seats (a redraw or a
 # swap makes new rows); its table evenings (every game booked, corrected or struck makes
-# a new version); its participants with their names and withdrawals.
+# a new version); its participants with their names and withdrawals. As the text of one
+# row: a row's and an array's text quote every field that holds a separator, so a ':'
+# moved from the name to the venue is a new board too.
 BOARD_VERSION_SQL = """
-SELECT md5(concat_ws(':', t.status, t.round_count, t.games_per_round, t.name, t.venue, t.date,
-    (SELECT concat_ws(',', count(*), max(r.id), max(r.drawn_at), count(r.started_at))
+SELECT md5(ROW(t.status, t.round_count, t.games_per_round, t.name, t.venue, t.date,
+    (SELECT ROW(count(*), max(r.id), max(r.drawn_at), count(r.started_at))
        FROM tournaments_round r WHERE r.tournament_id = t.id),
-    (SELECT concat_ws(',', count(*), max(s.id))
+    (SELECT ROW(count(*), max(s.id))
        FROM tournaments_tableseat s JOIN tournaments_round r ON r.id = s.round_id
       WHERE r.tournament_id = t.id),
-    (SELECT concat_ws(',', count(*), sum(e.version))
+    (SELECT ROW(count(*), sum(e.version))
        FROM evenings_evening e WHERE e.runde_id = t.runde_id),
-    (SELECT md5(string_agg(concat_ws(',', p.id, p.number, p.withdrawn_at, pl.name), ';'
-                           ORDER BY p.id))
+    (SELECT array_agg(ROW(p.id, p.number, p.withdrawn_at, pl.name) ORDER BY p.id)
        FROM tournaments_participant p JOIN clubs_player pl ON pl.id = p.player_id
-      WHERE p.tournament_id = t.id)))
+      WHERE p.tournament_id = t.id))::text)
   FROM tournaments_tournament t WHERE t.id = %s
 """
-
 
 def board_version(tournament: Tournament) -> str:
     """What the hall display shows, condensed: equal as long as the board would be, so a

@@ -554,8 +554,15 @@ def test_the_hall_board_answers_nothing_new_until_something_on_it_changes(
         games_per_round=40,
     )
     versions.append(shown())
+    for name, venue in (("Stadtmeisterschaft:", "Gasthof"), ("Stadtmeisterschaft", ":Gasthof")):
+        # Each field counts on its own, whatever characters it holds.
+        services.update_settings(
+            tournament, name=name, venue=venue, date=tournament.date, round_count=3,
+            games_per_round=40,
+        )  # fmt: skip
+        versions.append(shown())
 
-    assert len(set(versions)) == len(versions) == 5
+    assert len(set(versions)) == len(versions) == 7
     assert poll(versions[-1]).status_code == 204
 
 
