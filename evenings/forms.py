@@ -166,7 +166,7 @@ class GameForm(forms.Form):
 
     def _for_prohof(self) -> None:
         """Seed 000: only ProHof's games and announcements; no Kontra, no Doppeln, no
-        Ramsch; Laufende from the first."""
+        Ramsch; Laufende from the first, at least one."""
         for name in ("kontra", "doubled", "loser", "jungfrauen"):
             del self.fields[name]
         self.fields["spiel"].choices = PROHOF_SPIELE
@@ -174,12 +174,13 @@ class GameForm(forms.Form):
         self.fields["declarer"].label = _("Spieler (über Kreuz: wer den Alten hat)")
         self.fields["partner"].label = _("Mitspieler (gerufenes Ass)")
         self.fields["tout"].label = _("Tout angesagt")
-        self.fields["laufende"].choices = [(0, "–")] + [
-            (n, str(n)) for n in range(1, PROHOF_MAX_LAUFENDE + 1)
-        ]
-        self.fields["laufende_wenz"].choices = [(0, "–")] + [
+        # "Mit oder ohne": the top trump is always with one side or the other, so every
+        # game has at least one Laufender, and a game booked in three taps counts it.
+        self.fields["laufende"].choices = [(n, str(n)) for n in range(1, PROHOF_MAX_LAUFENDE + 1)]
+        self.fields["laufende_wenz"].choices = [
             (n, str(n)) for n in range(1, MAX_LAUFENDE_WENZ + 1)
         ]
+        self.fields["laufende"].initial = self.fields["laufende_wenz"].initial = 1
 
     @classmethod
     def carried_over(cls, data, *, tariff: Tariff, deal: Deal) -> "GameForm":

@@ -204,9 +204,10 @@ def test_a_director_runs_round_one_two_phones_book_and_the_hall_display_follows(
     tap = Taps(vroni_phone)
     tap(chip(vroni_phone, "spiel", "Wenz"))
     tap(chip(vroni_phone, "declarer", wenz))
-    # Seed 000: Wenz 20, won: three times that to the declarer, nothing to the others.
+    # Seed 000: Wenz 20, "mit oder ohne einem" 10 (preselected: every game has one);
+    # won: three times that to the declarer, nothing to the others.
     expect(preview(vroni_phone)).to_have_text(
-        [f"{name} {'+60 P.' if name == wenz else '0 P.'}" for name in table_2]
+        [f"{name} {'+90 P.' if name == wenz else '0 P.'}" for name in table_2]
     )
     no_horizontal_scroll(vroni_phone)
     tap(save_button(vroni_phone))
@@ -215,7 +216,7 @@ def test_a_director_runs_round_one_two_phones_book_and_the_hall_display_follows(
     assert tap.count == 3
 
     # 6. The hall display catches up within a poll (every 10 s), without being reloaded:
-    #    60 for the Wenz; 40 each for the Rufspiel's pair (equal, so by start number);
+    #    90 for the Wenz; 40 each for the Rufspiel's pair (equal, so by start number);
     #    then 0: first table 1's dealer, who lost no game as he played none, then the five
     #    who lost one (ProHof takes nothing off them), sharing a rank, by start number.
     def line(name: str) -> str:
@@ -225,7 +226,7 @@ def test_a_director_runs_round_one_two_phones_book_and_the_hall_display_follows(
     pair = sorted([declarer, partner], key=number_of.get)
     losers = [n for n in by_number if n not in (wenz, declarer, partner, table_1[0])]
     expect(standing_rows(hall).locator("td.total")).to_have_text(
-        ["60", "40", "40", "0", "0", "0", "0", "0", "0"], timeout=15_000
+        ["90", "40", "40", "0", "0", "0", "0", "0", "0"], timeout=15_000
     )
     expect(standing_rows(hall).locator("th")).to_have_text(
         [line(wenz), *(line(n) for n in pair), line(table_1[0]), *(line(n) for n in losers)]
@@ -240,7 +241,7 @@ def test_a_director_runs_round_one_two_phones_book_and_the_hall_display_follows(
     #    at 390 px.
     page.goto(tournament_url)
     expect(page.locator("#runde-1 .counter")).to_have_text(["Spiel 2 von 40", "Spiel 2 von 40"])
-    expect(standing_rows(page).locator("td.total").first).to_have_text("60")
+    expect(standing_rows(page).locator("td.total").first).to_have_text("90")
     no_horizontal_scroll(page)
     assert_accessible(page, "the director's tournament page")
     no_horizontal_scroll(hall)
@@ -260,7 +261,7 @@ def test_a_director_runs_round_one_two_phones_book_and_the_hall_display_follows(
         .values_list("player__name")
         .annotate(points=Sum("amount"))
     )
-    assert dict(credited) == {declarer: 40, partner: 40, wenz: 60}
-    assert LedgerEntry.objects.aggregate(total=Sum("amount"))["total"] == 140
+    assert dict(credited) == {declarer: 40, partner: 40, wenz: 90}
+    assert LedgerEntry.objects.aggregate(total=Sum("amount"))["total"] == 170
     assert set(LedgerEntry.objects.values_list("kind", flat=True)) == {LedgerEntry.Kind.POINTS}
     assert "ledger ok" in verify_ledger()

@@ -122,8 +122,8 @@ def test_the_tournament_s_runde_is_not_among_the_club_s_money_runden(table, club
 
 def post_game(client, evening, **fields):
     deal = services.next_deal(evening)
-    data = {"key": str(uuid.uuid4()), "deal": deal.token, "won": "1", "laufende": "0",
-            "laufende_wenz": "0", **fields}  # fmt: skip
+    data = {"key": str(uuid.uuid4()), "deal": deal.token, "won": "1", "laufende": "1",
+            "laufende_wenz": "1", **fields}  # fmt: skip
     return client.post(f"/abend/{evening.pk}/buchen/", data, HTTP_HX_REQUEST="true")
 
 
@@ -138,8 +138,12 @@ def test_the_entry_screen_offers_only_prohof_s_games_and_counts_to_the_round_s_e
                     "Tout angesagt", "Spiel 1 von 3", "Runde 1 · Tisch 1"):  # fmt: skip
         assert offered in page, offered
     for absent in ('name="kontra"', 'name="doubled"', 'value="ramsch"', 'value="sauspiel"',
-                   "Abrechnung"):  # fmt: skip
+                   "Abrechnung", 'name="laufende" value="0"',
+                   'name="laufende_wenz" value="0"'):  # fmt: skip
         assert absent not in page, absent
+    # "Mit oder ohne": every game has at least one Laufender, and starts with one.
+    assert 'name="laufende" value="1" checked data-default' in page
+    assert 'name="laufende_wenz" value="1" checked data-default' in page
 
 
 def test_over_the_cross_the_partner_is_the_player_opposite(client, table, players, admin):
@@ -152,10 +156,11 @@ def test_over_the_cross_the_partner_is_the_player_opposite(client, table, player
     assert "Gebucht" in answer.content.decode()
     game = table.games.get()
     assert (game.type, game.declarer, game.partner) == ("ueberkreuz", hias, wastl)
-    assert points(game) == {"Hias": 20, "Wastl": 20, "Vroni": 0, "Resi": 0}
+    # Über Kreuz 10, mit oder ohne einem 10, Schneider 10.
+    assert points(game) == {"Hias": 30, "Wastl": 30, "Vroni": 0, "Resi": 0}
     page = client.get(f"/abend/{table.pk}/").content.decode()
     assert "Spiel 2 von 3" in page
-    assert "20 P." in page
+    assert "30 P." in page
 
 
 def test_the_preview_shows_points(client, table, players, admin):
@@ -166,7 +171,7 @@ def test_the_preview_shows_points(client, table, players, admin):
     answer = client.post(
         f"/abend/{table.pk}/vorschau/",
         {"key": str(uuid.uuid4()), "deal": deal.token, "spiel": "wenz", "declarer": vroni.pk,
-         "won": "1", "laufende": "0", "laufende_wenz": "3", "schneider": "on", "schwarz": "on",
+         "won": "1", "laufende": "1", "laufende_wenz": "3", "schneider": "on", "schwarz": "on",
          "angesagt": "on"},
         HTTP_HX_REQUEST="true",
     )  # fmt: skip
