@@ -238,6 +238,7 @@ SELECT md5(ROW(t.status, t.round_count, t.games_per_round, t.name, t.venue, t.da
   FROM tournaments_tournament t WHERE t.id = %s
 """
 
+
 def board_version(tournament: Tournament) -> str:
     """What the hall display shows, condensed: equal as long as the board would be, so a
     screen that polls gets "nothing new" from one query."""
