@@ -172,9 +172,10 @@ def book(request: HttpRequest, evening_id: int) -> HttpResponse:
         request, evening_id, state=services.BOCK_GAMES, key=request.POST.get("key", "")
     )
     state = evening.state
+    if not evening.is_open and not state.key_booked:
+        return _closed_meanwhile(request, evening)
     if (
-        evening.is_open
-        and not state.key_booked
+        not state.key_booked
         and request.POST.get("deal") != services.next_deal(evening, state=state).token
     ):
         # Another phone has booked, undone or restored a game since this form was shown:
@@ -220,6 +221,22 @@ def book(request: HttpRequest, evening_id: int) -> HttpResponse:
     if request.htmx:
         return render(request, "evenings/evening.html#live_answer", context | {"oob": True})
     return render(request, "evenings/evening.html", context)
+
+
+def _closed_meanwhile(request, evening: Evening) -> HttpResponse:
+    """The answer to a form for an evening that was closed since the form was shown: the
+    page as it is now, without the form, and a word that nothing was booked."""
+    messages.error(request, _("Der Abend wurde inzwischen abgeschlossen – nichts gebucht."))
+    if request.htmx:
+        return _reloaded()
+    return redirect("evenings:detail", evening_id=evening.pk)
+
+
+def _reloaded() -> HttpResponse:
+    """An answer that has htmx load the page again."""
+    response = HttpResponse()
+    response["HX-Refresh"] = "true"
+    return response
 
 
 def _moved_on(request, evening: Evening, membership) -> HttpResponse:
@@ -364,6 +381,10 @@ def _changes_since(request, evening: Evening, membership, token=None) -> HttpRes
     seen = request.GET.get("v", "")
     if seen == str(evening.version):
         return HttpResponse(status=204)
+    if not evening.is_open and "deal" in request.GET:
+        # A phone with an entry form: closed meanwhile, the page without the form.
+        messages.info(request, _("Der Abend wurde abgeschlossen."))
+        return _reloaded()
     deal = services.next_deal(evening)
     context = _changes_context(seen, evening, membership, deal) | {
         "token": token,

@@ -128,6 +128,33 @@ def test_a_stale_form_sent_anyway_is_refused_in_german_and_keeps_what_still_appl
     assert amounts(second) == {"Wastl": 540, "Hias": -180, "Resi": -180, "Sepp": -180}
 
 
+def test_a_phone_whose_evening_is_closed_elsewhere_loses_its_form_and_books_nothing(
+    open_phone, runde, schreiber, admin, players
+):
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    hias = open_phone(schreiber).page
+    resi = open_phone(admin).page
+    # Resi's phone hears nothing from the sheet's polling for now.
+    resi.route("**/blatt/**", lambda route: route.fulfill(status=204))
+    for page in (hias, resi):
+        page.goto(f"/abend/{evening.pk}/")
+
+    # 1. Resi has a game on her form when Hias's phone closes the evening; she saves.
+    chip(resi, "declarer", "Vroni").tap()
+    chip(resi, "partner", "Sepp").tap()
+    services.close_evening(evening.pk, schreiber)
+    save_button(resi).tap()
+
+    # Nothing booked; her phone shows the closed evening, says so, and has no form.
+    expect(flash(resi)).to_have_text("Der Abend wurde inzwischen abgeschlossen – nichts gebucht.")
+    expect(resi.locator("#entry-form")).to_have_count(0)
+    assert Game.objects.count() == 0
+
+    # 2. Hias's phone, with its form open, follows within a poll.
+    expect(flash(hias)).to_have_text("Der Abend wurde abgeschlossen.", timeout=8_000)
+    expect(hias.locator("#entry-form")).to_have_count(0)
+
+
 def test_a_form_whose_players_changed_drops_only_the_player_who_no_longer_plays(
     open_phone, runde, schreiber, admin, players
 ):

@@ -358,6 +358,45 @@ def test_without_script_a_stale_form_answers_the_page_with_the_current_form(
     assert Game.objects.count() == 1
 
 
+def test_a_form_sent_after_the_evening_was_closed_reloads_the_page_without_the_form(
+    client, scorekeeper, admin, evening, players
+):
+    client.force_login(scorekeeper)
+    form = entry(evening, declarer=players[1].pk, partner=players[3].pk)
+    services.close_evening(evening.pk, admin)  # on another phone
+
+    answer = client.post(reverse("evenings:book", args=[evening.pk]), form, headers=HTMX)
+
+    assert answer["HX-Refresh"] == "true"
+    assert Game.objects.count() == 0
+    page = client.get(reverse("evenings:detail", args=[evening.pk])).text
+    assert "Der Abend wurde inzwischen abgeschlossen – nichts gebucht." in page
+    assert 'id="entry-form"' not in page
+    # Without script: the same page.
+    answer = client.post(reverse("evenings:book", args=[evening.pk]), form)
+    assert answer.status_code == 302
+    assert answer["Location"] == reverse("evenings:detail", args=[evening.pk])
+    assert Game.objects.count() == 0
+
+
+def test_a_phone_with_a_form_reloads_when_the_evening_is_closed_elsewhere(
+    client, scorekeeper, admin, evening, players
+):
+    client.force_login(scorekeeper)
+    form = entry(evening)
+    poll = reverse("evenings:sheet", args=[evening.pk])
+    services.close_evening(evening.pk, admin)
+
+    with_form = client.get(poll, {"v": evening.version, "deal": form["deal"]}, headers=HTMX)
+    watching = client.get(poll, {"v": evening.version}, headers=HTMX)
+
+    assert with_form["HX-Refresh"] == "true"
+    page = client.get(reverse("evenings:detail", args=[evening.pk])).text
+    assert "Der Abend wurde abgeschlossen." in page
+    # A phone that only follows the sheet gets the final sheet and stops polling.
+    assert watching.status_code == 286 and "HX-Refresh" not in watching
+
+
 def test_the_poll_tells_a_phone_with_a_stale_form_and_its_preview_brings_the_new_one(
     client, scorekeeper, admin, runde, players
 ):
