@@ -229,6 +229,13 @@ def add_guest(tournament: Tournament, name: str) -> Participant:
     if not name:
         raise TournamentError(_("Bitte den Namen des Gasts eingeben."), "name")
     player = tournament.club.players.filter(name__iexact=name).first()
+    taking_part = player is not None and tournament.participants.filter(player=player).first()
+    if taking_part:
+        raise TournamentError(
+            _("%(name)s spielt schon mit (Startnummer %(number)s).")
+            % {"name": player.name, "number": taking_part.number},
+            "name",
+        )
     if player is not None and not player.guest:
         raise TournamentError(
             _(
@@ -240,8 +247,6 @@ def add_guest(tournament: Tournament, name: str) -> Participant:
         )
     if player is None:
         player = Player.objects.create(club=tournament.club, name=name, guest=True, active=True)
-    elif tournament.participants.filter(player=player).exists():
-        raise TournamentError(_("%(name)s spielt schon mit.") % {"name": player.name}, "name")
     elif not player.active:
         player.active = True
         player.save(update_fields=["active"])

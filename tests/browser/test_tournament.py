@@ -265,3 +265,23 @@ def test_a_director_runs_round_one_two_phones_book_and_the_hall_display_follows(
     assert LedgerEntry.objects.aggregate(total=Sum("amount"))["total"] == 170
     assert set(LedgerEntry.objects.values_list("kind", flat=True)) == {LedgerEntry.Kind.POINTS}
     assert "ledger ok" in verify_ledger()
+
+
+def test_a_draw_refused_says_why_beside_its_button_in_view(page, log_in, club, admin, players):
+    from tournaments import services as tournaments
+
+    tournament = tournaments.create_tournament(club, admin, name="Frühjahrsturnier", venue="Hof")
+    # Enough guests that the draw's button sits well below the first screen at 390 px.
+    tournaments.add_participants(tournament, [players[name] for name in ("Sepp", "Vroni")])
+    tournaments.add_guest(tournament, "Toni")
+    log_in(admin)
+    page.goto(f"/turnier/{tournament.pk}/")
+
+    page.get_by_role("button", name="Runde 1 auslosen").tap()
+
+    error = page.locator("#auslosen [role=alert]")
+    expect(error).to_have_text(
+        "Für die Tische braucht es mindestens 4 Teilnehmer, gemeldet sind 3."
+    )
+    expect(error).to_be_in_viewport()
+    assert not Round.objects.exists()

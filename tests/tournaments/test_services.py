@@ -126,6 +126,17 @@ def test_a_guest_named_like_a_club_player_is_refused_at_the_name(tournament, pla
     assert not tournament.participants.exists()
 
 
+def test_a_club_player_already_taking_part_typed_as_a_guest_is_told_so(tournament, players):
+    services.add_participants(tournament, [players[1]])
+
+    with pytest.raises(TournamentError) as refused:
+        services.add_guest(tournament, "Sepp")
+
+    assert str(refused.value) == "Sepp spielt schon mit (Startnummer 1)."
+    assert refused.value.field == "name"
+    assert tournament.participants.count() == 1
+
+
 def test_a_guest_already_taking_part_is_not_added_again(tournament):
     services.add_guest(tournament, "Ferdl")
 
