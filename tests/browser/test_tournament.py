@@ -134,7 +134,7 @@ def test_a_director_runs_round_one_two_phones_book_and_the_hall_display_follows(
 
     # Vroni keeps the score at the table of four (Resi, the director, at the other).
     round_1.locator("summary", has_text="Schreiber je Tisch").click()
-    scorekeepers = round_1.locator("form[action$='/schreiber/']")
+    scorekeepers = round_1.locator("form[action*='/schreiber/']")
     expect(scorekeepers.get_by_label("Tisch 1")).to_have_value(str(admin.pk))
     scorekeepers.get_by_label("Tisch 2").select_option(label="Vroni")
     scorekeepers.get_by_role("button", name="Schreiber speichern").click()
@@ -285,3 +285,35 @@ def test_a_draw_refused_says_why_beside_its_button_in_view(page, log_in, club, a
     )
     expect(error).to_be_in_viewport()
     assert not Round.objects.exists()
+
+
+def test_the_ranking_with_its_tie_breaks_fits_a_phone(page, log_in, club, admin, players):
+    import uuid
+
+    from evenings import services as evenings
+    from evenings.services import GameInput
+    from tournaments import services as tournaments
+
+    tournament = tournaments.create_tournament(club, admin, name="Adventsturnier", venue="Post")
+    tournaments.add_participants(tournament, list(players.values())[:6])
+    for name in ("Schorsch", "Gast Alois"):
+        tournaments.add_guest(tournament, name)
+    first = tournaments.start_round(tournaments.draw_round(tournament, seed=3), admin)
+    for table in first.tables.select_related("evening"):
+        deal = evenings.next_deal(table.evening)
+        solo = GameInput(type="solo", suit="herz", declarer=deal.playing[0].pk, laufende=2)
+        evenings.book_game(table.evening_id, uuid.uuid4(), solo, admin, deal.token)
+    log_in(admin)
+
+    page.goto(f"/turnier/{tournament.pk}/rangliste/")
+
+    wrap = page.locator(".standings-wrap")
+    expect(wrap.locator("tbody tr")).to_have_count(8)
+    # Every column in view, nothing to scroll sideways, and a one-word name on one line
+    # with its start number beside it (it was "7" above "Schor" above "sch").
+    assert wrap.evaluate("el => el.scrollWidth <= el.clientWidth")
+
+    def height(name: str) -> int:
+        return wrap.locator("tbody th", has_text=name).evaluate("cell => cell.clientHeight")
+
+    assert height("Schorsch") == height("Kathi") == height("Sepp")
