@@ -414,3 +414,21 @@ def test_the_read_only_link_shows_the_final_sheet_once_the_evening_is_closed(
     page.goto(f"/abend/{evening.pk}/")
     expect(page.locator(".bock-banner")).to_have_count(0)
     expect(page.locator(".closed-note")).to_be_visible()
+
+
+def test_five_names_stay_whole_on_a_narrow_phone(page, log_in, runde, schreiber, players):
+    players["Wastl"].name = "Schorsch"
+    players["Wastl"].save()
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi", "Wastl"], schreiber)
+    book(evening, schreiber, type="sauspiel", declarer=players["Vroni"].pk,
+         partner=players["Resi"].pk)  # fmt: skip
+    log_in(schreiber)
+    page.set_viewport_size({"width": 320, "height": 640})
+
+    page.goto(f"/abend/{evening.pk}/")
+
+    # Each name on one line: in the standing's boxes and in the sheet's head.
+    for cells in (page.locator(".standing-cell .name"), page.locator("table.block thead th")):
+        expect(cells).to_have_count(5)
+        heights = cells.evaluate_all("cells => cells.map(c => c.getBoundingClientRect().height)")
+        assert len(set(heights)) == 1, heights
