@@ -12,18 +12,19 @@ from scoring import BockMode, ScoringError, TariffRules, validate_rules
 # The largest amount a tariff field takes: 10.000,00 € (and a PositiveIntegerField fits it).
 MAX_CENTS = 1_000_000
 
-# "1.234,56" / "1234,5" / "0,10" / "1" / "0.10" / "1.000" (German thousands), "€" optional.
+# "1.234,56" / "1234,5" / "0,10" / "1" / "0.10" / "1.000" (German thousands), "1,-" (whole
+# euros, as prices are written), "€" optional.
 _EURO = re.compile(
     r"""^(?P<sign>[-+−]?)\s*
         (?P<euros>\d{1,3}(?:\.\d{3})+|\d+)?
-        (?:(?P<sep>[,.])(?P<cents>\d*))?
+        (?:(?P<sep>[,.])(?P<cents>\d*|[-–]))?
         \s*(?:€|EUR|Euro)?$""",
     re.VERBOSE | re.IGNORECASE,
 )
 
 
 def parse_euro(text: str) -> int:
-    """Parse an amount as people type it ("0,10", "0,5", "1", "1.000,00") into cents.
+    """Parse an amount as people type it ("0,10", "0,5", "1", "1,-", "1.000,00") into cents.
 
     Exact: only integers are involved, so "0,105" is refused rather than rounded. A dot
     followed by exactly three digits and no comma is a German thousands separator; a dot
@@ -34,11 +35,12 @@ def parse_euro(text: str) -> int:
     if not value:
         raise ValidationError(_("Bitte einen Betrag eingeben, z. B. 0,10."), code="required")
     match = _EURO.match(value)
-    if not match or (match["euros"] is None and not match["cents"]):
+    whole = match is not None and match["cents"] in ("-", "–")
+    if not match or (match["euros"] is None and (whole or not match["cents"])):
         raise ValidationError(
             _("Bitte einen Betrag in Euro eingeben, z. B. 0,10 oder 1,50."), code="invalid"
         )
-    euros, sep, cents = match["euros"] or "0", match["sep"], match["cents"] or ""
+    euros, sep, cents = match["euros"] or "0", match["sep"], "" if whole else match["cents"] or ""
     if sep == "." and len(cents) == 3 and "." not in euros:
         # "1.000": a thousands separator, not a decimal point.
         euros, cents = euros + cents, ""
