@@ -51,9 +51,13 @@ def test_a_schreiber_starts_an_evening_of_five_and_books_a_sauspiel_in_three_tap
     # 1. From the Runde: who sits where, and who deals first (Platz 2: Vroni).
     page.get_by_role("link", name="Abend beginnen").click()
     expect(page.get_by_role("heading", name="Abend beginnen: Donnerstagsrunde")).to_be_visible()
+    dealer_chips = page.locator("#id_first_dealer label:visible")
+    expect(dealer_chips).to_have_text([f"Platz {n}" for n in range(1, 7)])
     for seat, name in enumerate(["Sepp", "Vroni", "Hias", "Resi", "Wastl"], 1):
         page.get_by_role("combobox", name=f"Platz {seat}", exact=True).select_option(label=name)
-    page.locator("#id_first_dealer").get_by_text("Platz 2", exact=True).tap()
+    # The dealer's chips name who sits there; the empty sixth place offers none.
+    expect(dealer_chips).to_have_text(["Sepp", "Vroni", "Hias", "Resi", "Wastl"])
+    page.locator("#id_first_dealer").get_by_text("Vroni", exact=True).tap()
     no_horizontal_scroll(page)
     page.get_by_role("button", name="Los geht's").click()
 
