@@ -6,6 +6,7 @@ from django.core.exceptions import ValidationError
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
+from clubs.forms import EuroField
 from clubs.models import Player, Tariff
 from evenings.models import Game
 from evenings.services import SEATS, Deal, GameInput
@@ -356,9 +357,25 @@ class StartForm(forms.Form):
 
 
 class PaymentForm(forms.Form):
-    """A suggested transfer marked as paid; services.record_payment checks it is open."""
+    """A transfer marked as paid: the suggested amount in cents ("bezahlt"), or another
+    amount typed in euros ("Anderer Betrag", say part of it). Whichever the form sent is
+    required; services.record_payment checks that it is open."""
 
     payer = forms.IntegerField()
     payee = forms.IntegerField()
     # The ledger's column is a bigint: nothing beyond it is an amount anybody owes.
-    amount = forms.IntegerField(min_value=1, max_value=2**63 - 1)
+    amount = forms.IntegerField(min_value=1, max_value=2**63 - 1, required=False)
+    # Parsed exactly, as the tariff's amounts are ("1,5" is 150 cents, "1,5o" is refused).
+    other_amount = EuroField(required=False)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        typed = "other_amount" in self.data
+        self.fields["other_amount"].required = typed
+        self.fields["amount"].required = not typed
+
+    @property
+    def cents(self) -> int:
+        """The amount paid, of a valid form."""
+        typed = self.cleaned_data.get("other_amount")
+        return typed if typed is not None else self.cleaned_data["amount"]

@@ -1,12 +1,13 @@
-"""Every write to an evening: start, book, correct, void, undo, restore, pay, close, reopen.
+"""Every write to an evening: start, book, correct, void, undo, restore, pay, cancel a
+payment, close, reopen.
 
 Each runs in one transaction, and each change makes a new version of the evening, which
-the phones following along compare. A correction, a void, an undo, a restore, a payment,
-closing and reopening hold a row lock on the evening. A booking reads the evening's state
-without one and writes its game only if the evening is still at the version it read, else
-it reads again (and takes the lock when other phones keep coming first): so two phones
-booking into the same evening are served one after the other and the Bock chain stays
-right, and a booking costs one read and one write.
+the phones following along compare. A correction, a void, an undo, a restore, a payment
+or its cancellation, closing and reopening hold a row lock on the evening. A booking reads
+the evening's state without one and writes its game only if the evening is still at the
+version it read, else it reads again (and takes the lock when other phones keep coming
+first): so two phones booking into the same evening are served one after the other and
+the Bock chain stays right, and a booking costs one read and one write.
 
 Booking a game scores it after the few games before it (scoring.score_after): the cost of
 a booking does not grow with the evening. A correction, a void, an undo or a restore
@@ -765,6 +766,17 @@ def settlement(evening: Evening) -> Settlement:
     return settle(totals, evening.tariff.settle_unit)
 
 
+def payments(evening: Evening) -> list[Change]:
+    """The evening's live payments, oldest first: neither cancelled ("Storno") nor a
+    cancellation themselves. Read from the payment changes, which say what each one is;
+    a cancellation's ledger entries look like a payment the other way."""
+    changes = list(evening.changes.filter(kind=Change.Kind.PAYMENT).order_by("pk"))
+    cancelled = {change.after["cancels"] for change in changes if "cancels" in change.after}
+    return [
+        change for change in changes if "cancels" not in change.after and change.pk not in cancelled
+    ]
+
+
 @transaction.atomic
 def record_payment(evening_id: int, payer: int, payee: int, amount: int, by) -> Change:
     """A transfer paid at the table, booked as two ledger entries that sum to zero."""
@@ -781,34 +793,96 @@ def record_payment(evening_id: int, payer: int, payee: int, amount: int, by) -> 
     balance = balances(evening)
     still_open = min(max(-balance[payer], 0), max(balance[payee], 0))
     if amount > still_open:
-        names = dict(Player.objects.filter(pk__in=(payer, payee)).values_list("pk", "name"))
-        message = (
-            _("So viel ist nicht offen: %(payer)s kann %(payee)s höchstens %(open)s zahlen.")
-            if still_open
-            else _("Zwischen %(payer)s und %(payee)s ist an diesem Abend nichts offen.")
+        names = _player_names(payer, payee)
+        paid = sum(
+            change.after["amount"]
+            for change in payments(evening)
+            if (change.after["payer"], change.after["payee"]) == (payer, payee)
         )
+        if still_open:
+            message = _(
+                "So viel ist nicht offen: %(payer)s kann %(payee)s höchstens %(open)s zahlen."
+            )
+        elif paid:
+            # Another phone (or a double tap) marked it paid already.
+            message = _("Schon bezahlt: %(payer)s hat %(payee)s %(paid)s gezahlt.")
+        else:
+            message = _("Zwischen %(payer)s und %(payee)s ist an diesem Abend nichts offen.")
         raise EveningError(
             message
-            % {"payer": names[payer], "payee": names[payee], "open": format_cents(still_open)},
+            % {
+                "payer": names[payer],
+                "payee": names[payee],
+                "open": format_cents(still_open),
+                "paid": format_cents(paid),
+            },
             "amount",
         )
+    return _pay(evening, payer, payee, amount, by)
+
+
+@transaction.atomic
+def cancel_payment(evening_id: int, change_id: int, by) -> Change:
+    """Take back a payment marked by mistake ("Storno"), also once the evening is closed.
+
+    Nothing is edited: a payment the other way is recorded, which names the one it
+    cancels (`after["cancels"]`), and its two ledger entries undo the payment's. A payment
+    is cancelled once; a cancellation is not cancelled (the payment is marked again).
+    """
+    evening = _locked(evening_id)
+    payment = evening.changes.filter(kind=Change.Kind.PAYMENT, pk=change_id).first()
+    if payment is None:
+        raise EveningError(_("Diese Zahlung gibt es an diesem Abend nicht."))
+    after = payment.after
+    if "cancels" in after:
+        raise EveningError(
+            _("Ein Storno lässt sich nicht stornieren; die Zahlung bitte neu eintragen.")
+        )
+    if evening.changes.filter(kind=Change.Kind.PAYMENT, after__cancels=payment.pk).exists():
+        names = _player_names(after["payer"], after["payee"])
+        raise EveningError(
+            _("Schon storniert: %(payer)s zahlt %(payee)s %(amount)s.")
+            % {
+                "payer": names[after["payer"]],
+                "payee": names[after["payee"]],
+                "amount": format_cents(after["amount"]),
+            }
+        )
+    return _pay(evening, after["payee"], after["payer"], after["amount"], by, cancels=payment.pk)
+
+
+def _pay(evening: Evening, payer: int, payee: int, amount: int, by, **more) -> Change:
+    """A payment's change and its two ledger entries, which sum to zero: the payer's
+    balance goes up by `amount`, the payee's down. `more`: what else the change says."""
     change = _record(
         evening,
         Change.Kind.PAYMENT,
         by,
-        after={"payer": payer, "payee": payee, "amount": amount},
+        after={"payer": payer, "payee": payee, "amount": amount, **more},
     )
     LedgerEntry.objects.bulk_create(
         [
             LedgerEntry(
-                evening=evening, change=change, player_id=payer, kind="payment", amount=amount
+                evening=evening,
+                change=change,
+                player_id=payer,
+                kind=LedgerEntry.Kind.PAYMENT,
+                amount=amount,
             ),
             LedgerEntry(
-                evening=evening, change=change, player_id=payee, kind="payment", amount=-amount
+                evening=evening,
+                change=change,
+                player_id=payee,
+                kind=LedgerEntry.Kind.PAYMENT,
+                amount=-amount,
             ),
         ]
     )
     return change
+
+
+def _player_names(*player_ids: int) -> dict[int, str]:
+    return dict(Player.objects.filter(pk__in=player_ids).values_list("pk", "name"))
 
 
 @transaction.atomic

@@ -38,6 +38,11 @@ urlpatterns = [
     path("abend/<int:evening_id>/verlauf/", views.history, name="history"),
     path("abend/<int:evening_id>/abrechnung/", views.settlement, name="settlement"),
     path("abend/<int:evening_id>/zahlung/", views.payment, name="payment"),
+    path(
+        "abend/<int:evening_id>/zahlung/<int:change_id>/storno/",
+        views.payment_cancel,
+        name="payment_cancel",
+    ),
     path("abend/<int:evening_id>/wieder-oeffnen/", views.reopen, name="reopen"),
     path("abend/<int:evening_id>/zuschauer-link/", views.share, name="share"),
     # Tokens come from secrets.token_urlsafe, the slug alphabet: anything else (a NUL byte,

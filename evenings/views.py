@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from clubs.access import login_required_keep_form, membership_of, scorekeeper_of
-from clubs.models import Player
+from clubs.forms import euro_input
 from evenings import export, services, sheet, wording
 from evenings.access import admin_evening_of, evening_of, scored_evening_of, unchanged
 from evenings.forms import GameForm, PaymentForm, StartForm
@@ -472,8 +472,9 @@ def live_poll(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def _correction_form(request, evening: Evening, game: Game) -> GameForm:
-    by_id = Player.objects.in_bulk(game.seating)
-    playing = [by_id[pk] for pk in game.seating]
+    # The players in the order they sit, as the entry form showed them for this game
+    # (Deal.seated); the game's seating starts at the dealer's left.
+    playing = [seat.player for seat in seats_of(evening) if seat.player_id in game.seating]
     initial = GameForm.initial_for(game)
     data = request.POST if request.method == "POST" else None
     # Its own prefix: on the evening screen it opens beside the entry form.
@@ -602,7 +603,12 @@ def history(request: HttpRequest, evening_id: int) -> HttpResponse:
             "evening": evening,
             "membership": membership,
             "changes": [
-                (change, wording.summarize(change, names), moved.get(change.pk, []))
+                (
+                    change,
+                    wording.heading(change),
+                    wording.summarize(change, names),
+                    moved.get(change.pk, []),
+                )
                 for change in changes
             ],
         },
@@ -627,11 +633,6 @@ def settlement(request: HttpRequest, evening_id: int) -> HttpResponse:
         return redirect("evenings:settlement", evening_id=evening.pk)
     names = _names(evening)
     suggestion = services.settlement(evening)
-    paid = (
-        LedgerEntry.objects.filter(evening=evening, kind=LedgerEntry.Kind.PAYMENT, amount__gt=0)
-        .select_related("change")
-        .order_by("pk")
-    )
     return render(
         request,
         "evenings/settlement.html",
@@ -639,13 +640,28 @@ def settlement(request: HttpRequest, evening_id: int) -> HttpResponse:
             "evening": evening,
             "membership": membership,
             "balances": [(names[pid], cents) for pid, cents in services.balances(evening).items()],
+            # Each with its amount as "Anderer Betrag" starts from it ("1,50").
             "transfers": [
-                (names[int(t.payer)], names[int(t.payee)], t.amount, t.payer, t.payee)
+                (
+                    names[int(t.payer)],
+                    names[int(t.payee)],
+                    t.amount,
+                    t.payer,
+                    t.payee,
+                    euro_input(t.amount),
+                )
                 for t in suggestion.transfers
             ],
             "open": [(names[int(pid)], cents) for pid, cents in suggestion.open.items() if cents],
+            # (change id, payer, payee, cents) of the payments that stand, for "Storno".
             "payments": [
-                (names[e.player_id], names[e.change.after["payee"]], e.amount) for e in paid
+                (
+                    change.pk,
+                    names[change.after["payer"]],
+                    names[change.after["payee"]],
+                    change.after["amount"],
+                )
+                for change in services.payments(evening)
             ],
             "can_score": membership.can_score,
         },
@@ -655,7 +671,8 @@ def settlement(request: HttpRequest, evening_id: int) -> HttpResponse:
 @require_POST
 @login_required
 def payment(request: HttpRequest, evening_id: int) -> HttpResponse:
-    """Mark a suggested transfer as paid: two ledger entries, payer and payee."""
+    """Mark a suggested transfer as paid, or part of it ("Anderer Betrag"): two ledger
+    entries, payer and payee."""
     evening, _membership = scored_evening_of(request, evening_id)
     form = PaymentForm(request.POST)
     if form.is_valid():
@@ -664,15 +681,33 @@ def payment(request: HttpRequest, evening_id: int) -> HttpResponse:
                 evening.pk,
                 form.cleaned_data["payer"],
                 form.cleaned_data["payee"],
-                form.cleaned_data["amount"],
+                form.cents,
                 request.user,
             )
         except services.EveningError as error:
             messages.error(request, str(error))
         else:
             messages.success(request, _("Zahlung eingetragen."))
+    elif "other_amount" in form.errors:
+        # A typed amount the parser refuses: its message names the problem.
+        messages.error(request, form.errors["other_amount"][0])
     else:
         messages.error(request, _("Diese Zahlung ist ungültig."))
+    return redirect("evenings:settlement", evening_id=evening.pk)
+
+
+@require_POST
+@login_required
+def payment_cancel(request: HttpRequest, evening_id: int, change_id: int) -> HttpResponse:
+    """Take back a payment marked by mistake ("Storno"): a payment the other way."""
+    evening, _membership = scored_evening_of(request, evening_id)
+    payment = get_object_or_404(evening.changes.filter(kind=Change.Kind.PAYMENT), pk=change_id)
+    try:
+        change = services.cancel_payment(evening.pk, payment.pk, request.user)
+    except services.EveningError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, wording.summarize(change, _names(evening)))
     return redirect("evenings:settlement", evening_id=evening.pk)
 
 

@@ -66,15 +66,32 @@ def line(data: GameInput, names: dict[int, str]) -> str:
     return " · ".join([caption(data, names), *details(data, names)])
 
 
+def is_cancellation(change: Change) -> bool:
+    """Whether `change` takes back a payment ("Storno"): a payment the other way."""
+    return change.kind == Change.Kind.PAYMENT and "cancels" in (change.after or {})
+
+
+def heading(change: Change) -> str:
+    """What kind of change it was, as the history's headline says it."""
+    return _("Storno") if is_cancellation(change) else str(change.get_kind_display())
+
+
 def summarize(change: Change, names: dict[int, str]) -> str:
     """A short German line of what a change recorded."""
     if change.kind == Change.Kind.PAYMENT:
         after = change.after
-        return _("%(payer)s zahlt %(payee)s %(amount)s") % {
-            "payer": names.get(after["payer"]),
-            "payee": names.get(after["payee"]),
+        payer, payee = after["payer"], after["payee"]
+        if is_cancellation(change):
+            # Said as the payment it takes back: its payer is the one paid back.
+            payer, payee = payee, payer
+        text = _("%(payer)s zahlt %(payee)s %(amount)s") % {
+            "payer": names.get(payer),
+            "payee": names.get(payee),
             "amount": format_cents(after["amount"]),
         }
+        if is_cancellation(change):
+            return _("Zahlung storniert: %(payment)s") % {"payment": text}
+        return text
     before = GameInput.from_json(change.before) if change.before else None
     after = GameInput.from_json(change.after) if change.after and "type" in change.after else None
     if before and after:

@@ -50,7 +50,7 @@ from hypothesis import strategies as st
 from clubs import services as clubs
 from clubs.models import Invitation, LoginFailure, Membership, Player, ResetRequest, Session
 from evenings import services
-from evenings.models import Game
+from evenings.models import Change, Game
 from evenings.services import GameInput
 from tests.conftest import PASSWORD, make_user
 from tournaments import services as tournaments
@@ -223,6 +223,11 @@ def build_world() -> World:
     closed = evening_with(runde, ours, admin, 1, close=True)
     open_ = evening_with(runde, ours, admin, 3)
     services.void_game(open_.pk, open_.games.order_by("number").first().pk, admin)
+    # A payment to take back ("Storno"), at the closed evening (one Sauspiel: two owe).
+    balance = services.balances(closed)
+    payer, payee = min(balance, key=balance.__getitem__), max(balance, key=balance.__getitem__)
+    payment = services.record_payment(closed.pk, payer, payee, 10, admin)
+    closed.refresh_from_db()
     other_evening = evening_with(other_runde, theirs, kathi, 1)
     invitations = [
         Invitation.objects.create(club=club, role="spieler", created_by=admin),
@@ -242,6 +247,7 @@ def build_world() -> World:
         "runde_id": [str(runde.pk), str(other_runde.pk)],
         "evening_id": [str(e.pk) for e in evenings],
         "game_id": [str(g.pk) for g in games],
+        "change_id": [str(pk) for pk in Change.objects.values_list("pk", flat=True)],
         "player_id": players,
         "who": ["neu", *players],
         "membership_id": [str(pk) for pk in Membership.objects.values_list("pk", flat=True)],
@@ -269,6 +275,7 @@ def build_world() -> World:
         # The open evening's booked games first: those a correction may change.
         "game_id": [str(g.pk) for g in open_.games.booked()]
         + [str(g.pk) for g in games.filter(evening__runde=runde)],
+        "change_id": [str(payment.pk)],
         "player_id": [str(p.pk) for p in ours],
         "membership_id": [str(pk) for pk in club.memberships.values_list("pk", flat=True)],
         "invitation_id": [str(invitations[0].pk)],
@@ -417,8 +424,10 @@ RECIPES: dict[str, Recipe] = {
     "evenings:runde_csv": PAGE,
     "evenings:settlement": Recipe(),
     "evenings:payment": Recipe(
-        {"payer": "seated", "payee": "seated", "amount": "amount"}, methods=POST
+        {"payer": "seated", "payee": "seated", "amount": "amount", "other_amount": "euro"},
+        methods=POST,
     ),
+    "evenings:payment_cancel": BUTTON,
     "evenings:reopen": BUTTON,
     "evenings:share": Recipe({"revoke": "bool"}, methods=POST),
     "evenings:live": Recipe(query={"v": "version"}, methods=("GET",)),

@@ -345,10 +345,11 @@ def test_the_correction_screen_previews_the_game_and_the_later_bock_games(
     book(evening, schreiber, type="sauspiel", declarer=p["Resi"], partner=p["Vroni"])
     log_in(schreiber).goto(f"/abend/{evening.pk}/spiel/{first.pk}/")
 
-    # 1. As booked: the game's amounts, and nothing else changes.
+    # 1. As booked: the game's amounts (the players as they sit, as on the entry form),
+    # and nothing else changes.
     preview = correction_preview
     expect(preview(page)).to_have_text(
-        ["Vroni +0,10 €", "Hias -0,10 €", "Resi +0,10 €", "Sepp -0,10 €"]
+        ["Sepp -0,10 €", "Vroni +0,10 €", "Hias -0,10 €", "Resi +0,10 €"]
     )
     expect(page.locator("#correction-preview .moves")).to_have_text("Am Stand ändert sich nichts.")
 
@@ -358,7 +359,7 @@ def test_the_correction_screen_previews_the_game_and_the_later_bock_games(
     taps(chip(page, "spiel", "Ramsch"))
     taps(chip(page, "loser", "Sepp"))
     expect(preview(page)).to_have_text(
-        ["Vroni +0,10 €", "Hias +0,10 €", "Resi +0,10 €", "Sepp -0,30 €"]
+        ["Sepp -0,30 €", "Vroni +0,10 €", "Hias +0,10 €", "Resi +0,10 €"]
     )
     expect(page.locator("#correction-preview .later-game")).to_have_text(
         [

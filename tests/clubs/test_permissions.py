@@ -148,6 +148,7 @@ MATRIX: dict[str, dict[str, tuple]] = {
     "evenings:correction_preview": {"GET": every(405), "POST": scorers_only(200), **NO_OTHER},
     "evenings:undo": {"GET": every(405), "POST": scorers_only(302), **NO_OTHER},
     "evenings:payment": {"GET": every(405), "POST": scorers_only(302), **NO_OTHER},
+    "evenings:payment_cancel": {"GET": every(405), "POST": scorers_only(302), **NO_OTHER},
     "evenings:share": {"GET": every(405), "POST": scorers_only(302), **NO_OTHER},
     # Reopening a closed evening changes what was settled: the admin's call.
     "evenings:reopen": {"GET": every(405), "POST": admins_only(302), **NO_OTHER},
@@ -227,6 +228,7 @@ WRITES: dict[str, frozenset[str]] = {
     "evenings:undo": SCORERS,
     "evenings:settlement": SCORERS,
     "evenings:payment": SCORERS,
+    "evenings:payment_cancel": SCORERS,
     "evenings:share": SCORERS,
     "evenings:reopen": ADMIN,
     **dict.fromkeys(
@@ -257,6 +259,18 @@ class Cast:
 
     def player_of(self, role: str) -> Player:
         return self.club.players.get(user=self.users[role])
+
+    @cached_property
+    def payment(self) -> Change:
+        """A payment at the evening, to take back ("Storno"): the Schreiber's player pays
+        Girgl 0,10 €, which leaves Vroni's 0,10 € to Resi open for evenings:payment."""
+        return evening_services.record_payment(
+            self.evening.pk,
+            self.player_of("scorekeeper").pk,
+            self.player.pk,
+            10,
+            self.users["admin"],
+        )
 
     # Tournaments are made only for the URLs that name one (cached_property: on first use).
 
@@ -438,6 +452,8 @@ def url_kwargs(name: str, params: frozenset[str], cast: Cast) -> dict[str, objec
         "game_id": cast.game.pk,
         "token": evening.share_token if name.startswith("evenings:") else cast.invitation.token,
     }
+    if "change_id" in params:
+        values["change_id"] = cast.payment.pk
     unknown = params - values.keys()
     assert not unknown, f"{name}: no value for the URL parameters {sorted(unknown)}"
     return {param: values[param] for param in params}

@@ -4,14 +4,22 @@ The cast's evening after one game: Vroni and Resi won a Sauspiel with 3 Laufende
 each gets 0,40 € and Sepp and Hias each owe 0,40 €.
 """
 
+import io
+import re
 import uuid
 
 import pytest
+from django.core.management import call_command
+from django.db.models import Sum
 from django.urls import reverse
 
+from clubs import services as club_services
+from clubs.models import Membership
 from evenings import services
 from evenings.models import Change, LedgerEntry
 from evenings.services import GameInput
+from tests.conftest import make_user
+from tests.evenings.test_concurrency import run_at_once
 
 BIGINT = 2**63 - 1
 INVALID = "Diese Zahlung ist ungültig."
@@ -32,6 +40,12 @@ def pay(client, evening, payer, payee, amount):
         {"payer": payer, "payee": payee, "amount": amount},
         follow=True,
     )
+
+
+def verify_ledger() -> str:
+    out = io.StringIO()
+    call_command("verify_ledger", stdout=out)
+    return out.getvalue()
 
 
 def payments(evening) -> list[tuple[int, int]]:
@@ -73,7 +87,8 @@ def test_the_same_payment_tapped_twice_is_booked_once(client, scorekeeper, after
 
     response = pay(client, after_one_game, sepp.pk, resi.pk, 40)
 
-    assert "Zwischen Sepp und Resi ist an diesem Abend nichts offen." in response.text
+    assert "Schon bezahlt: Sepp hat Resi 0,40 € gezahlt." in response.text
+    assert "nichts offen" not in response.text
     assert payments(after_one_game) == [(sepp.pk, 40), (resi.pk, -40)]
 
 
@@ -126,3 +141,378 @@ def test_the_service_refuses_more_than_is_open_too(after_one_game, players, admi
 
     services.record_payment(after_one_game.pk, hias.pk, resi.pk, 10, admin)
     assert services.balances(after_one_game)[resi.pk] == 0
+
+
+# -- "Storno": a payment marked by mistake is taken back by a payment the other way -------
+
+
+def cancel(client, evening, change_id):
+    return client.post(
+        reverse("evenings:payment_cancel", args=[evening.pk, change_id]), follow=True
+    )
+
+
+def payment_changes(evening) -> list[dict]:
+    return list(
+        evening.changes.filter(kind="payment").order_by("pk").values_list("after", flat=True)
+    )
+
+
+def sums_per_change(evening) -> set[int]:
+    entries = LedgerEntry.objects.filter(evening=evening, kind="payment")
+    return set(
+        entries.values("change").annotate(total=Sum("amount")).values_list("total", flat=True)
+    )
+
+
+def test_a_cancelled_payment_is_taken_back_by_a_payment_the_other_way(
+    after_one_game, players, admin
+):
+    sepp, resi = players[0], players[3]
+    payment = services.record_payment(after_one_game.pk, sepp.pk, resi.pk, 40, admin)
+
+    cancellation = services.cancel_payment(after_one_game.pk, payment.pk, admin)
+
+    assert cancellation.kind == Change.Kind.PAYMENT
+    assert cancellation.after == {
+        "payer": resi.pk,
+        "payee": sepp.pk,
+        "amount": 40,
+        "cancels": payment.pk,
+    }
+    # Nothing edited: the payment's entries stand, the cancellation's undo them.
+    assert payments(after_one_game) == [
+        (sepp.pk, 40),
+        (resi.pk, -40),
+        (resi.pk, 40),
+        (sepp.pk, -40),
+    ]
+    assert list(cancellation.ledger.values_list("player_id", "amount").order_by("pk")) == [
+        (resi.pk, 40),
+        (sepp.pk, -40),
+    ]
+    assert sums_per_change(after_one_game) == {0}
+    assert services.balances(after_one_game) == {
+        sepp.pk: -40,
+        players[1].pk: 40,
+        players[2].pk: -40,
+        resi.pk: 40,
+    }
+    assert services.payments(after_one_game) == []
+    assert "ledger ok" in verify_ledger()
+
+
+def test_a_cancelled_transfer_is_suggested_again_and_can_be_paid_again(
+    after_one_game, players, admin
+):
+    sepp, resi = players[0], players[3]
+    suggested = services.settlement(after_one_game)
+    mistake = services.record_payment(after_one_game.pk, sepp.pk, resi.pk, 40, admin)
+    assert services.settlement(after_one_game) != suggested
+
+    services.cancel_payment(after_one_game.pk, mistake.pk, admin)
+
+    assert services.settlement(after_one_game) == suggested
+    again = services.record_payment(after_one_game.pk, sepp.pk, resi.pk, 40, admin)
+
+    assert services.payments(after_one_game) == [again]
+    assert services.balances(after_one_game)[sepp.pk] == 0
+    assert "ledger ok" in verify_ledger()
+
+
+def test_a_payment_is_cancelled_only_once(after_one_game, players, admin):
+    sepp, resi = players[0], players[3]
+    payment = services.record_payment(after_one_game.pk, sepp.pk, resi.pk, 40, admin)
+    services.cancel_payment(after_one_game.pk, payment.pk, admin)
+    before = (payments(after_one_game), after_one_game.changes.count())
+
+    with pytest.raises(services.EveningError, match=r"^Schon storniert: Sepp zahlt Resi 0,40 €\.$"):
+        services.cancel_payment(after_one_game.pk, payment.pk, admin)
+
+    assert (payments(after_one_game), after_one_game.changes.count()) == before
+    assert services.balances(after_one_game)[sepp.pk] == -40
+
+
+@pytest.mark.django_db(transaction=True)
+def test_storno_tapped_on_several_phones_at_once_is_booked_once(after_one_game, players, admin):
+    sepp, resi = players[0], players[3]
+    payment = services.record_payment(after_one_game.pk, sepp.pk, resi.pk, 40, admin)
+
+    answers, raised = run_at_once(
+        8, lambda _i: services.cancel_payment(after_one_game.pk, payment.pk, admin)
+    )
+
+    assert len([a for a in answers if a is not None]) == 1
+    assert {str(e) for e in raised if e is not None} == {"Schon storniert: Sepp zahlt Resi 0,40 €."}
+    assert len(payment_changes(after_one_game)) == 2
+    assert services.balances(after_one_game)[sepp.pk] == -40
+    assert sums_per_change(after_one_game) == {0}
+
+
+def test_a_cancellation_is_not_cancelled(after_one_game, players, admin):
+    sepp, resi = players[0], players[3]
+    payment = services.record_payment(after_one_game.pk, sepp.pk, resi.pk, 40, admin)
+    cancellation = services.cancel_payment(after_one_game.pk, payment.pk, admin)
+
+    with pytest.raises(services.EveningError, match="Ein Storno lässt sich nicht stornieren"):
+        services.cancel_payment(after_one_game.pk, cancellation.pk, admin)
+
+    assert len(payment_changes(after_one_game)) == 2
+    assert services.balances(after_one_game)[sepp.pk] == -40
+
+
+def test_only_a_payment_of_this_evening_is_cancelled(after_one_game, runde, players, admin):
+    sepp, resi = players[0], players[3]
+    elsewhere = services.start_evening(runde, players[:4], 0, admin)
+    data = GameInput(type="sauspiel", declarer=players[1].pk, partner=resi.pk)
+    services.book_game(elsewhere.pk, uuid.uuid4(), data, admin)
+    other_payment = services.record_payment(elsewhere.pk, sepp.pk, resi.pk, 10, admin)
+    booking = after_one_game.changes.get(kind="book")
+    start = after_one_game.changes.get(kind="start")
+    before = LedgerEntry.objects.count(), Change.objects.count()
+
+    for change_id in (other_payment.pk, booking.pk, start.pk, 0, BIGINT):
+        with pytest.raises(
+            services.EveningError, match="Diese Zahlung gibt es an diesem Abend nicht"
+        ):
+            services.cancel_payment(after_one_game.pk, change_id, admin)
+
+    assert (LedgerEntry.objects.count(), Change.objects.count()) == before
+
+
+def test_a_payment_is_cancelled_after_the_evening_is_closed_too(after_one_game, players, admin):
+    sepp, resi = players[0], players[3]
+    payment = services.record_payment(after_one_game.pk, sepp.pk, resi.pk, 40, admin)
+    services.close_evening(after_one_game.pk, admin)
+
+    services.cancel_payment(after_one_game.pk, payment.pk, admin)
+
+    after_one_game.refresh_from_db()
+    assert not after_one_game.is_open
+    assert services.balances(after_one_game)[sepp.pk] == -40
+    assert [c.kind for c in after_one_game.changes.order_by("pk")] == [
+        "start", "book", "payment", "close", "payment"
+    ]  # fmt: skip
+    assert "ledger ok" in verify_ledger()
+
+
+def test_storno_on_the_settlement_page_takes_a_payment_back(
+    client, scorekeeper, after_one_game, players
+):
+    sepp, resi = players[0], players[3]
+    client.force_login(scorekeeper)
+    pay(client, after_one_game, sepp.pk, resi.pk, 40)
+    payment = after_one_game.changes.get(kind="payment")
+    page = client.get(reverse("evenings:settlement", args=[after_one_game.pk])).text
+    assert "Sepp hat Resi 0,40 € gezahlt" in page
+    assert reverse("evenings:payment_cancel", args=[after_one_game.pk, payment.pk]) in page
+
+    response = cancel(client, after_one_game, payment.pk)
+
+    assert response.redirect_chain == [
+        (reverse("evenings:settlement", args=[after_one_game.pk]), 302)
+    ]
+    assert "Zahlung storniert: Sepp zahlt Resi 0,40 €" in response.text
+    # The "Bezahlt" list shows no payment: neither the cancelled one nor the cancellation
+    # (whose entries look like Resi paying Sepp).
+    assert "gezahlt" not in response.text
+    assert "Storno</button>" not in response.text
+    assert "Sepp zahlt Resi 0,40 €" in response.text  # suggested again
+    assert payment_changes(after_one_game)[1] == {
+        "payer": resi.pk, "payee": sepp.pk, "amount": 40, "cancels": payment.pk
+    }  # fmt: skip
+    assert payments(after_one_game) == [
+        (sepp.pk, 40),
+        (resi.pk, -40),
+        (resi.pk, 40),
+        (sepp.pk, -40),
+    ]
+    assert services.balances(after_one_game)[sepp.pk] == -40
+
+
+def test_a_second_tap_on_storno_books_nothing_more(client, scorekeeper, after_one_game, players):
+    sepp, resi = players[0], players[3]
+    client.force_login(scorekeeper)
+    pay(client, after_one_game, sepp.pk, resi.pk, 40)
+    payment = after_one_game.changes.get(kind="payment")
+    cancel(client, after_one_game, payment.pk)
+
+    response = cancel(client, after_one_game, payment.pk)
+
+    assert response.status_code == 200
+    assert "Schon storniert: Sepp zahlt Resi 0,40 €." in response.text
+    assert len(payment_changes(after_one_game)) == 2
+    assert len(payments(after_one_game)) == 4
+    assert services.balances(after_one_game)[sepp.pk] == -40
+
+
+def test_the_settlement_lists_only_the_payments_that_stand(
+    client, scorekeeper, after_one_game, players, admin
+):
+    sepp, vroni, hias, resi = players[:4]
+    mistake = services.record_payment(after_one_game.pk, hias.pk, resi.pk, 40, admin)
+    services.cancel_payment(after_one_game.pk, mistake.pk, admin)
+    kept = services.record_payment(after_one_game.pk, hias.pk, vroni.pk, 40, admin)
+    client.force_login(scorekeeper)
+
+    page = client.get(reverse("evenings:settlement", args=[after_one_game.pk])).text
+
+    assert re.findall(r"(\w+ hat \w+ [\d,]+ € gezahlt)", page) == ["Hias hat Vroni 0,40 € gezahlt"]
+    assert re.findall(r"zahlung/(\d+)/storno/", page) == [str(kept.pk)]
+
+
+@pytest.mark.parametrize("role", ["player", "other club"])
+def test_storno_is_not_found_for_a_player_and_for_another_club(
+    client, club, after_one_game, players, admin, role
+):
+    sepp, resi = players[0], players[3]
+    payment = services.record_payment(after_one_game.pk, sepp.pk, resi.pk, 40, admin)
+    someone = make_user("vroni", "Vroni")
+    if role == "player":
+        Membership.objects.create(user=someone, club=club, role=Membership.Role.PLAYER)
+    else:
+        club_services.create_club(someone, "Kartler Giesing")
+    client.force_login(someone)
+
+    response = client.post(reverse("evenings:payment_cancel", args=[after_one_game.pk, payment.pk]))
+
+    assert response.status_code == 404
+    assert len(payment_changes(after_one_game)) == 1
+    assert services.balances(after_one_game)[sepp.pk] == 0
+
+
+def test_storno_is_a_post_only_and_wants_a_login(
+    client, scorekeeper, after_one_game, players, admin
+):
+    payment = services.record_payment(after_one_game.pk, players[0].pk, players[3].pk, 40, admin)
+    url = reverse("evenings:payment_cancel", args=[after_one_game.pk, payment.pk])
+
+    assert client.post(url)["Location"].startswith(reverse("login"))
+    client.force_login(scorekeeper)
+    assert client.get(url).status_code == 405
+    assert len(payment_changes(after_one_game)) == 1
+
+
+def test_storno_of_what_is_no_payment_of_the_evening_is_not_found(
+    client, scorekeeper, after_one_game, runde, players, admin
+):
+    sepp, resi = players[0], players[3]
+    elsewhere = services.start_evening(runde, players[:4], 0, admin)
+    data = GameInput(type="sauspiel", declarer=players[1].pk, partner=resi.pk)
+    services.book_game(elsewhere.pk, uuid.uuid4(), data, admin)
+    other_payment = services.record_payment(elsewhere.pk, sepp.pk, resi.pk, 10, admin)
+    booking = after_one_game.changes.get(kind="book")
+    client.force_login(scorekeeper)
+    before = LedgerEntry.objects.count(), Change.objects.count()
+
+    # Another evening's payment, a booking, nothing, beyond the bigint column.
+    for change_id in (other_payment.pk, booking.pk, 0, 10**30):
+        response = client.post(
+            reverse("evenings:payment_cancel", args=[after_one_game.pk, change_id])
+        )
+        assert response.status_code == 404, change_id
+
+    assert (LedgerEntry.objects.count(), Change.objects.count()) == before
+
+
+# -- "Anderer Betrag": a part payment, typed as people write amounts ----------------------
+
+
+def pay_typed(client, evening, payer, payee, typed):
+    return client.post(
+        reverse("evenings:payment", args=[evening.pk]),
+        {"payer": payer, "payee": payee, "other_amount": typed},
+        follow=True,
+    )
+
+
+def test_the_settlement_offers_another_amount_prefilled_with_the_suggested_one(
+    client, scorekeeper, after_one_game
+):
+    client.force_login(scorekeeper)
+
+    page = client.get(reverse("evenings:settlement", args=[after_one_game.pk])).text
+
+    inputs = re.findall(
+        r'<input type="text" id="other-amount-\d" name="other_amount" value="([^"]*)"'
+        r' inputmode="decimal"',
+        page,
+    )
+    assert inputs == ["0,40", "0,40"]
+    assert "Anderer Betrag" in page
+
+
+def test_a_part_payment_is_booked_exactly_and_the_rest_stays_open(
+    client, scorekeeper, after_one_game, players
+):
+    sepp, resi = players[0], players[3]
+    client.force_login(scorekeeper)
+
+    response = pay_typed(client, after_one_game, sepp.pk, resi.pk, "0,25")
+
+    assert "Zahlung eingetragen." in response.text
+    assert payments(after_one_game) == [(sepp.pk, 25), (resi.pk, -25)]
+    assert payment_changes(after_one_game) == [{"payer": sepp.pk, "payee": resi.pk, "amount": 25}]
+    assert services.balances(after_one_game)[sepp.pk] == -15
+    assert "Sepp zahlt Resi 0,15 €" in response.text
+    assert "Sepp hat Resi 0,25 € gezahlt" in response.text
+
+    pay_typed(client, after_one_game, sepp.pk, resi.pk, "0,15")
+    response = pay_typed(client, after_one_game, sepp.pk, resi.pk, "0,01")
+
+    # Both part payments together: nothing left, and the answer says what was paid.
+    assert "Schon bezahlt: Sepp hat Resi 0,40 € gezahlt." in response.text
+    assert services.balances(after_one_game)[sepp.pk] == 0
+    assert len(payment_changes(after_one_game)) == 2
+
+
+@pytest.mark.parametrize(
+    ("typed", "message"),
+    [
+        ("1,5o", "Bitte einen Betrag in Euro eingeben, z. B. 0,10 oder 1,50."),
+        ("", "Bitte einen Betrag eingeben, z. B. 0,10."),
+        ("   ", "Bitte einen Betrag eingeben, z. B. 0,10."),
+        ("-1", "Der Betrag darf nicht negativ sein."),
+        ("0", "Der Betrag muss größer als null sein."),
+        ("0,00", "Der Betrag muss größer als null sein."),
+        ("0,105", "Höchstens zwei Stellen nach dem Komma: Beträge sind ganze Cent."),
+        ("0,41", "So viel ist nicht offen: Sepp kann Resi höchstens 0,40 € zahlen."),
+        ("10.000,01", "Der Betrag darf höchstens 10.000,00 € sein."),
+        ("4\x000", "Bitte einen Betrag in Euro eingeben, z. B. 0,10 oder 1,50."),
+    ],
+)
+def test_a_typo_in_another_amount_is_named_and_changes_nothing(
+    client, scorekeeper, after_one_game, players, typed, message
+):
+    sepp, resi = players[0], players[3]
+    client.force_login(scorekeeper)
+    before = Change.objects.count()
+
+    response = pay_typed(client, after_one_game, sepp.pk, resi.pk, typed)
+
+    assert response.status_code == 200
+    assert message in response.text
+    assert "Zahlung eingetragen." not in response.text
+    assert payments(after_one_game) == []
+    assert Change.objects.count() == before
+    assert services.balances(after_one_game)[sepp.pk] == -40
+
+
+def test_the_history_says_which_payment_was_cancelled(
+    client, scorekeeper, after_one_game, players, admin
+):
+    sepp, resi = players[0], players[3]
+    payment = services.record_payment(after_one_game.pk, sepp.pk, resi.pk, 40, admin)
+    services.cancel_payment(after_one_game.pk, payment.pk, admin)
+    client.force_login(scorekeeper)
+
+    page = client.get(reverse("evenings:history", args=[after_one_game.pk])).text
+
+    entries = re.findall(
+        r'<li class="change payment">\s*<div><strong>([^<]*)</strong></div>\s*<div>([^<]*)</div>',
+        page,
+    )
+    assert entries == [
+        ("Zahlung eingetragen", "Sepp zahlt Resi 0,40 €"),
+        ("Storno", "Zahlung storniert: Sepp zahlt Resi 0,40 €"),
+    ]

@@ -493,3 +493,35 @@ def test_a_correction_from_the_evening_screen_answers_with_the_rows_that_changed
     assert answer.text.lstrip().startswith('<div id="flash" hx-swap-oob="true">')
     fourth.refresh_from_db()
     assert fourth.type == "ramsch"
+
+
+def chip_names(text: str, field: str, names: dict[int, str]) -> list[str]:
+    """The players on a form's chips for `field`, in the order the page shows them."""
+    return [names[int(pk)] for pk in re.findall(rf'name="{field}" value="(\d+)"', text)]
+
+
+def test_the_correction_form_shows_the_players_in_the_order_the_entry_form_did(
+    client, scorekeeper, admin, runde, players
+):
+    # Five at the table, Hias deals and sits out: Resi, Wastl, Sepp, Vroni play, from the
+    # dealer's left (the game's seating); the chips show them as they sit.
+    evening = services.start_evening(runde, players[:5], 2, admin)
+    names = {p.pk: p.name for p in players}
+    client.force_login(scorekeeper)
+    shown = chip_names(
+        client.get(reverse("evenings:detail", args=[evening.pk])).text, "declarer", names
+    )
+    assert shown == ["Sepp", "Vroni", "Resi", "Wastl"]
+    client.post(
+        reverse("evenings:book", args=[evening.pk]),
+        entry(evening, declarer=players[1].pk, partner=players[3].pk),
+    )
+    game = Game.objects.get()
+    assert [names[pk] for pk in game.seating] == ["Resi", "Wastl", "Sepp", "Vroni"]
+
+    page = client.get(reverse("evenings:game", args=[evening.pk, game.pk])).text
+
+    for field in ("k-declarer", "k-partner", "k-loser"):
+        assert chip_names(page, field, names) == shown, field
+    # The preview lists them in that order too.
+    assert re.findall(r'<span class="who-gets">(\w+) ', page) == shown

@@ -1,0 +1,141 @@
+"""Settling up on a phone: "bezahlt", a mis-tap taken back with "Storno", a part payment.
+
+Hias won a Herz-Solo: Sepp, Vroni and Resi owe him 0,50 € each.
+"""
+
+from playwright.sync_api import Page, expect
+
+from evenings.models import Change, LedgerEntry
+from tests.browser.evening_screen import (
+    MIN_TAP_HEIGHT,
+    book,
+    change_kinds,
+    no_horizontal_scroll,
+    start,
+    verify_ledger,
+)
+
+
+def balances(page: Page):
+    """The balances of the evening, games and payments, in seating order."""
+    return page.locator("dl.balances dd")
+
+
+def transfer(page: Page, text: str):
+    return page.locator("li.transfer").filter(has_text=text)
+
+
+def paid(page: Page):
+    return page.locator("li.payment > span")
+
+
+def payment_entries(evening) -> list[tuple[str, int]]:
+    entries = LedgerEntry.objects.filter(evening=evening, kind=LedgerEntry.Kind.PAYMENT)
+    return list(entries.order_by("pk").values_list("player__name", "amount"))
+
+
+def test_a_mis_tap_is_taken_back_and_a_part_payment_is_booked(
+    page, log_in, runde, schreiber, players
+):
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    book(evening, schreiber, type="farbsolo", suit="herz", declarer=players["Hias"].pk)
+    log_in(schreiber).goto(f"/abend/{evening.pk}/abrechnung/")
+    transfers = page.locator("li.transfer > span")
+    expect(transfers).to_have_text(
+        ["Sepp zahlt Hias 0,50 €", "Vroni zahlt Hias 0,50 €", "Resi zahlt Hias 0,50 €"]
+    )
+
+    # 1. "bezahlt" on Sepp's line, though Vroni was the one who paid: a mis-tap.
+    transfer(page, "Sepp zahlt Hias").get_by_role("button", name="bezahlt").tap()
+    expect(page.get_by_text("Zahlung eingetragen.")).to_be_visible()
+    expect(paid(page)).to_have_text(["Sepp hat Hias 0,50 € gezahlt"])
+    expect(balances(page)).to_have_text(["0,00 €", "-0,50 €", "1,00 €", "-0,50 €"])
+    mistake = Change.objects.get(evening=evening, kind=Change.Kind.PAYMENT)
+
+    # 2. "Storno": the payment is taken back by one the other way, on the record.
+    storno = page.locator("li.payment").get_by_role("button", name="Storno")
+    assert storno.bounding_box()["height"] >= MIN_TAP_HEIGHT
+    storno.tap()
+    expect(page.get_by_text("Zahlung storniert: Sepp zahlt Hias 0,50 €")).to_be_visible()
+    expect(balances(page)).to_have_text(["-0,50 €", "-0,50 €", "1,50 €", "-0,50 €"])
+    expect(page.get_by_role("heading", name="Bezahlt")).to_have_count(0)
+    expect(transfers).to_have_text(
+        ["Sepp zahlt Hias 0,50 €", "Vroni zahlt Hias 0,50 €", "Resi zahlt Hias 0,50 €"]
+    )
+    assert payment_entries(evening) == [("Sepp", 50), ("Hias", -50), ("Hias", 50), ("Sepp", -50)]
+    cancellation = Change.objects.filter(evening=evening, kind=Change.Kind.PAYMENT).last()
+    assert cancellation.after == {
+        "payer": players["Hias"].pk,
+        "payee": players["Sepp"].pk,
+        "amount": 50,
+        "cancels": mistake.pk,
+    }
+
+    # 3. Vroni pays 0,20 € of her 0,50 €: "Anderer Betrag", prefilled with what she owes.
+    line = transfer(page, "Vroni zahlt Hias")
+    line.get_by_text("Anderer Betrag").tap()
+    typed = line.get_by_label("Vroni zahlt Hias (in Euro)")
+    expect(typed).to_have_value("0,50")
+    expect(typed).to_have_attribute("inputmode", "decimal")
+    no_horizontal_scroll(page)
+    # A typo first: named, nothing booked.
+    typed.fill("0,2o")
+    line.locator("details").get_by_role("button", name="bezahlt").tap()
+    expect(
+        page.get_by_text("Bitte einen Betrag in Euro eingeben, z. B. 0,10 oder 1,50.")
+    ).to_be_visible()
+    expect(balances(page)).to_have_text(["-0,50 €", "-0,50 €", "1,50 €", "-0,50 €"])
+    assert len(payment_entries(evening)) == 4
+
+    line = transfer(page, "Vroni zahlt Hias")
+    line.get_by_text("Anderer Betrag").tap()
+    line.get_by_label("Vroni zahlt Hias (in Euro)").fill("0,2")
+    line.locator("details").get_by_role("button", name="bezahlt").tap()
+    expect(page.get_by_text("Zahlung eingetragen.")).to_be_visible()
+    expect(balances(page)).to_have_text(["-0,50 €", "-0,30 €", "1,30 €", "-0,50 €"])
+    expect(transfers).to_have_text(
+        ["Sepp zahlt Hias 0,50 €", "Resi zahlt Hias 0,50 €", "Vroni zahlt Hias 0,30 €"]
+    )
+    expect(paid(page)).to_have_text(["Vroni hat Hias 0,20 € gezahlt"])
+    assert payment_entries(evening)[4:] == [("Vroni", 20), ("Hias", -20)]
+    assert change_kinds(evening) == ["start", "book", "payment", "payment", "payment"]
+    no_horizontal_scroll(page)
+
+    # 4. The Verlauf names the cancelled payment as it was made.
+    page.goto(f"/abend/{evening.pk}/verlauf/")
+    expect(page.locator("li.change.payment")).to_contain_text(
+        [
+            "Sepp zahlt Hias 0,50 €",
+            "Zahlung storniert: Sepp zahlt Hias 0,50 €",
+            "Vroni zahlt Hias 0,20 €",
+        ]
+    )
+    assert "ledger ok" in verify_ledger()
+
+
+def test_a_transfer_paid_on_another_phone_says_so(
+    page, log_in, open_phone, runde, schreiber, players
+):
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    book(evening, schreiber, type="farbsolo", suit="herz", declarer=players["Hias"].pk)
+    log_in(schreiber).goto(f"/abend/{evening.pk}/abrechnung/")
+    other = open_phone(schreiber).page
+    other.goto(f"/abend/{evening.pk}/abrechnung/")
+
+    transfer(other, "Resi zahlt Hias").get_by_role("button", name="bezahlt").tap()
+    expect(other.get_by_text("Zahlung eingetragen.")).to_be_visible()
+    transfer(page, "Resi zahlt Hias").get_by_role("button", name="bezahlt").tap()
+
+    expect(page.get_by_text("Schon bezahlt: Resi hat Hias 0,50 € gezahlt.")).to_be_visible()
+    expect(balances(page)).to_have_text(["-0,50 €", "-0,50 €", "1,00 €", "0,00 €"])
+    assert payment_entries(evening) == [("Resi", 50), ("Hias", -50)]
+
+    # Both phones take the payment back: the second one is told, and books nothing more.
+    other.reload()
+    page.locator("li.payment").get_by_role("button", name="Storno").tap()
+    expect(page.get_by_text("Zahlung storniert: Resi zahlt Hias 0,50 €")).to_be_visible()
+    other.locator("li.payment").get_by_role("button", name="Storno").tap()
+    expect(other.get_by_text("Schon storniert: Resi zahlt Hias 0,50 €.")).to_be_visible()
+    expect(balances(other)).to_have_text(["-0,50 €", "-0,50 €", "1,50 €", "-0,50 €"])
+    assert len(payment_entries(evening)) == 4
+    assert "ledger ok" in verify_ledger()
