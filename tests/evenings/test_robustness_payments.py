@@ -261,12 +261,17 @@ def test_a_cancellation_is_not_cancelled(after_one_game, players, admin):
     assert services.balances(after_one_game)[sepp.pk] == -40
 
 
-def test_only_a_payment_of_this_evening_is_cancelled(after_one_game, runde, players, admin):
+def a_payment_elsewhere(runde, players, admin):
+    """A payment at another evening of the Runde: Sepp pays Resi 0,10 €."""
     sepp, resi = players[0], players[3]
     elsewhere = services.start_evening(runde, players[:4], 0, admin)
     data = GameInput(type="sauspiel", declarer=players[1].pk, partner=resi.pk)
     services.book_game(elsewhere.pk, uuid.uuid4(), data, admin)
-    other_payment = services.record_payment(elsewhere.pk, sepp.pk, resi.pk, 10, admin)
+    return services.record_payment(elsewhere.pk, sepp.pk, resi.pk, 10, admin)
+
+
+def test_only_a_payment_of_this_evening_is_cancelled(after_one_game, runde, players, admin):
+    other_payment = a_payment_elsewhere(runde, players, admin)
     booking = after_one_game.changes.get(kind="book")
     start = after_one_game.changes.get(kind="start")
     before = LedgerEntry.objects.count(), Change.objects.count()
@@ -396,11 +401,7 @@ def test_storno_is_a_post_only_and_wants_a_login(
 def test_storno_of_what_is_no_payment_of_the_evening_is_not_found(
     client, scorekeeper, after_one_game, runde, players, admin
 ):
-    sepp, resi = players[0], players[3]
-    elsewhere = services.start_evening(runde, players[:4], 0, admin)
-    data = GameInput(type="sauspiel", declarer=players[1].pk, partner=resi.pk)
-    services.book_game(elsewhere.pk, uuid.uuid4(), data, admin)
-    other_payment = services.record_payment(elsewhere.pk, sepp.pk, resi.pk, 10, admin)
+    other_payment = a_payment_elsewhere(runde, players, admin)
     booking = after_one_game.changes.get(kind="book")
     client.force_login(scorekeeper)
     before = LedgerEntry.objects.count(), Change.objects.count()
