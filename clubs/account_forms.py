@@ -24,7 +24,9 @@ PERSONAL_LABELS = {
     "email": _("E-Mail-Adresse"),
 }
 PERSONAL_HELP_TEXTS = {
-    "first_name": _("Unter diesem Namen sehen dich die anderen in deinen Runden."),
+    "first_name": _(
+        "So grüßt dich die App. Am Tisch und auf den Blättern steht der Name deines Spielers."
+    ),
     "email": _("Nur für den Fall, dass du dein Passwort vergisst."),
 }
 PERSONAL_WIDGETS = {

@@ -7,9 +7,10 @@ check it without the app.
 """
 
 import json
+import re
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
@@ -63,15 +64,32 @@ def _tariff_context(rules: TariffRules, settle_unit: int) -> dict[str, object]:
 @require_GET
 @login_required
 def runde_rules(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse:
-    """Seed 001 with the Runde's current tariff: any member of the club."""
+    """Seed 001 with the Runde's current tariff, or with the tariff one of its evenings is
+    played with (`?abend=`: an evening keeps the tariff it started with, and its "Regeln"
+    must show what it books): any member of the club."""
     membership = membership_of(request, club_id)
     runde = get_object_or_404(membership.club.runden.money(), pk=runde_id)
-    tariff = runde.tariff
+    current = tariff = runde.tariff
+    evening = None
+    if "abend" in request.GET:
+        evening_id = request.GET["abend"]
+        if not re.fullmatch(r"\d{1,18}", evening_id):
+            raise Http404
+        evening = get_object_or_404(runde.evenings.select_related("tariff"), pk=evening_id)
+        tariff = evening.tariff
     context = _tariff_context(tariff.rules, tariff.settle_unit)
     return render(
         request,
         "clubs/rules.html",
-        context | {"membership": membership, "runde": runde, "tariff": tariff},
+        context
+        | {
+            "membership": membership,
+            "runde": runde,
+            "tariff": tariff,
+            "evening": evening,
+            # The evening plays an older tariff than new evenings do.
+            "current": current if tariff.pk != current.pk else None,
+        },
     )
 
 

@@ -122,7 +122,7 @@ def test_an_invitation_for_hias_makes_the_newcomer_hias(page, log_in, phone, adm
     expect(newcomer).to_have_url(re.compile(rf"/konto/registrieren/\?next={re.escape(path)}$"))
     expect(newcomer.locator(".invited")).to_have_text(
         "Du bist in den Verein Schafkopffreunde Au eingeladen, als Hias. "
-        "Leg dir ein Konto an, dann trittst du bei."
+        "Leg dir ein Konto an; danach trittst du mit „Beitreten“ bei."
     )
     screenshot(newcomer, "signup-invited")
     newcomer.get_by_label("Benutzername").fill("matthias")

@@ -425,10 +425,33 @@ def test_the_runde_page_the_evening_and_the_tariff_editor_link_to_the_rules(
 
     for url in (
         reverse("clubs:runde", args=[club.pk, runde.pk]),
-        reverse("evenings:detail", args=[evening.pk]),
         reverse("clubs:tariff", args=[club.pk, runde.pk]),
     ):
         assert link in client.get(url).text, url
+    # The evening's: with the tariff it is played with.
+    evening_page = client.get(reverse("evenings:detail", args=[evening.pk])).text
+    assert f'href="{rules_url(club, runde)}?abend={evening.pk}"' in evening_page
+
+
+def test_an_evening_s_rules_show_its_tariff_after_the_runde_changed_it(
+    client, admin, club, runde, player_user
+):
+    players = [Player.objects.create(club=club, name=n) for n in ("Sepp", "Vroni", "Hias")]
+    players.append(club.players.get(user=admin))
+    evening = evening_services.start_evening(runde, players, 0, admin)
+    change_tariff(runde, admin, sauspiel=20)  # from the next evening on
+    client.force_login(player_user)
+
+    its = main_of(client.get(rules_url(club, runde), {"abend": evening.pk}))
+    new = main_of(client.get(rules_url(club, runde)))
+
+    assert examples_of(its)[0].payouts == {"Sepp": 10, "Vroni": -10, "Hias": 10, "Resi": -10}
+    assert examples_of(new)[0].payouts == {"Sepp": 20, "Vroni": -20, "Hias": 20, "Resi": -20}
+    assert "mit dem Tarif, mit dem der Abend begonnen hat" in its.text()
+    assert "mit dem Tarif, mit dem der Abend begonnen hat" not in new.text()
+    # Only an evening of this Runde, by its number.
+    for wrong in ("x", "", "99999999", "1" * 30):
+        assert client.get(rules_url(club, runde), {"abend": wrong}).status_code == 404, wrong
 
 
 # -- ProHof (seed 000) -------------------------------------------------------------------
