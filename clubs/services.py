@@ -186,11 +186,13 @@ def change_role(membership: Membership, role: str) -> Membership:
 
 @transaction.atomic
 def remove_member(membership: Membership) -> None:
-    """Take away a user's access; their player and everything booked for it stay."""
+    """Take away a user's access; their player and everything booked for it stay, no
+    longer linked to the login: the player can be invited again, by a link for them."""
     Club.objects.select_for_update().get(pk=membership.club_id)
     if membership.is_admin:
         _keep_an_admin(membership)
     membership.delete()
+    membership.club.players.filter(user_id=membership.user_id).update(user=None)
 
 
 def _keep_an_admin(membership: Membership) -> None:

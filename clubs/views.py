@@ -267,8 +267,8 @@ def member_remove(request: HttpRequest, club_id: int, membership_id: int) -> Htt
         messages.error(request, str(error))
     else:
         messages.success(request, _("Der Zugang ist entfernt; gebuchte Spiele bleiben."))
-    if member.user_id == request.user.pk:
-        return redirect("start")
+        if member.user_id == request.user.pk:
+            return redirect("start")  # the club is no longer theirs to see
     return redirect("clubs:members", club_id=club_id)
 
 

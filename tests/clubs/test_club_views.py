@@ -1,3 +1,5 @@
+import re
+
 from django.urls import reverse
 
 from clubs.models import Club, Invitation, Membership, Player, Runde, Tariff
@@ -247,6 +249,33 @@ def test_the_last_admin_cannot_step_down(client, admin, club):
 
     own.refresh_from_db()
     assert own.role == "admin"
+
+
+def test_the_last_admin_removing_themself_is_told_no_on_the_members_page(client, admin, club):
+    client.force_login(admin)
+    own = Membership.objects.get(user=admin, club=club)
+
+    answer = client.post(reverse("clubs:member_remove", args=[club.pk, own.pk]), follow=True)
+
+    assert answer.redirect_chain[-1][0] == reverse("clubs:members", args=[club.pk])
+    assert "Der Verein braucht mindestens einen Admin." in answer.text
+    assert Membership.objects.filter(pk=own.pk).exists()
+
+
+def test_a_removed_member_s_player_keeps_its_games_and_can_be_invited_again(
+    client, admin, club, player_user
+):
+    player = club.players.create(name="Christl", user=player_user)
+    member = Membership.objects.get(user=player_user, club=club)
+    client.force_login(admin)
+
+    client.post(reverse("clubs:member_remove", args=[club.pk, member.pk]))
+
+    assert not Membership.objects.filter(pk=member.pk).exists()
+    player.refresh_from_db()
+    assert player.user is None
+    members = client.get(reverse("clubs:members", args=[club.pk])).text
+    assert re.search(rf'<option value="{player.pk}">Christl</option>', members)
 
 
 def test_a_stranger_with_a_revoked_link_learns_it_before_signing_up(client, admin, club):
