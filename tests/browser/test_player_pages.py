@@ -9,7 +9,7 @@ from playwright.sync_api import Page, expect
 
 from clubs.models import Membership
 from tests.browser.axe import assert_accessible
-from tests.browser.evening_screen import PASSWORD, book, no_horizontal_scroll, start
+from tests.browser.evening_screen import PASSWORD, PHONE, book, no_horizontal_scroll, start
 from tests.conftest import make_user
 
 
@@ -63,6 +63,10 @@ def test_a_spieler_sees_their_balance_their_row_their_history_a_csv_and_the_prin
     expect(page.locator("table.runde-balances tbody tr")).to_have_count(4)
     no_horizontal_scroll(page)
     assert_accessible(page, "Runde page")
+    # The four columns fit the narrowest phone too.
+    page.set_viewport_size({"width": 320, "height": 640})
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    page.set_viewport_size(PHONE)
 
     # 2b. The plot of everyone's balance over time, and her statistics.
     plot = page.locator("#statistik svg.balance-plot")

@@ -159,6 +159,20 @@ def test_a_spieler_sees_their_balance_and_who_pays_them_on_the_start_page(
     assert "Spiele 1,50 €" in text and "Spiele -0,30 €" in text
 
 
+def test_the_start_page_names_the_player_a_login_plays_as(client, history, player_user):
+    client.force_login(player_user)  # Vroni's login, first name Vroni
+    assert "heißt du" not in client.get(reverse("start")).text
+
+    history.vroni.name = "Veronika"
+    history.vroni.save()
+
+    text = client.get(reverse("start")).text
+    assert "Am Tisch und auf den Blättern heißt du Veronika." in text
+    # Two evenings of one day told apart by their time.
+    started = timezone.localtime(history.second.started_at).strftime("%d.%m.%Y · %H:%M")
+    assert f'<span class="when">{started}</span>' in text
+
+
 def test_a_debtor_reads_whom_they_pay_and_a_payment_shows_on_the_evening(
     client, history, scorekeeper, admin
 ):
