@@ -433,3 +433,27 @@ def test_five_names_stay_whole_on_a_narrow_phone(page, log_in, runde, schreiber,
         expect(cells).to_have_count(5)
         heights = cells.evaluate_all("cells => cells.map(c => c.getBoundingClientRect().height)")
         assert len(set(heights)) == 1, heights
+
+
+def test_a_long_caption_wraps_but_keeps_the_game_s_number_whole(
+    page, log_in, runde, schreiber, players
+):
+    for name, long in (("Vroni", "Franziska Maria"), ("Resi", "Bartholomäus")):
+        players[name].name = long
+        players[name].save()
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi", "Wastl"], schreiber)
+    book(evening, schreiber, type="sauspiel", declarer=players["Vroni"].pk,
+         partner=players["Resi"].pk)  # fmt: skip
+    log_in(schreiber)
+    page.set_viewport_size({"width": 320, "height": 640})
+
+    page.goto(f"/abend/{evening.pk}/")
+
+    number = sheet_row(page, 1).locator("tr.caption .num")
+    expect(number).to_have_text("1.")
+    # The caption wraps; its number's text stays on one line ("1.", not "1" over ".").
+    lines = number.evaluate(
+        "el => { const r = document.createRange(); r.selectNodeContents(el);"
+        " return r.getClientRects().length; }"
+    )
+    assert lines == 1
