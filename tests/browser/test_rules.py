@@ -41,7 +41,10 @@ def test_a_spieler_opens_the_rules_from_the_evening_s_entry_screen(
 
     page.locator(".evening-actions").get_by_role("link", name="Regeln", exact=True).tap()
 
-    expect(page).to_have_url(re.compile(rf"/verein/{club.pk}/runde/{bock_runde.pk}/regeln/$"))
+    # The rules with the tariff this evening is played with.
+    expect(page).to_have_url(
+        re.compile(rf"/verein/{club.pk}/runde/{bock_runde.pk}/regeln/\?abend={evening.pk}$")
+    )
     expect(page.get_by_role("heading", level=1)).to_have_text("Schafkopf-Regeln Donnerstagsrunde")
     expect(page.locator(".rule-example").first).to_be_visible()
     assert page.locator(".rule-example").count() >= 8
