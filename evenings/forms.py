@@ -370,9 +370,10 @@ class PaymentForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        typed = "other_amount" in self.data
-        self.fields["other_amount"].required = typed
-        self.fields["amount"].required = not typed
+        # Whether the amount was typed ("Anderer Betrag") rather than the one suggested.
+        self.typed = "other_amount" in self.data
+        self.fields["other_amount"].required = self.typed
+        self.fields["amount"].required = not self.typed
 
     @property
     def cents(self) -> int:

@@ -631,8 +631,35 @@ def settlement(request: HttpRequest, evening_id: int) -> HttpResponse:
         else:
             messages.success(request, _("Der Abend ist abgeschlossen."))
         return redirect("evenings:settlement", evening_id=evening.pk)
+    return _settlement_page(request, evening, membership)
+
+
+def _settlement_page(request, evening: Evening, membership, typed: dict | None = None):
+    """The settlement page; `typed`: an amount typed for one transfer ("Anderer Betrag")
+    that was refused, shown again at its field with the reason (payer, payee, value,
+    error)."""
     names = _names(evening)
     suggestion = services.settlement(evening)
+    transfers = []
+    shown = False
+    for t in suggestion.transfers:
+        refused = {}
+        if typed and (typed["payer"], typed["payee"]) == (int(t.payer), int(t.payee)):
+            refused, shown = typed, True
+        transfers.append(
+            {
+                "payer": names[int(t.payer)],
+                "payee": names[int(t.payee)],
+                "cents": t.amount,
+                "payer_id": t.payer,
+                "payee_id": t.payee,
+                # "Anderer Betrag" starts from the amount ("1,50"), or what was typed.
+                "typed": refused.get("value", euro_input(t.amount)),
+                "error": refused.get("error", ""),
+            }
+        )
+    if typed and not shown:
+        messages.error(request, typed["error"])  # no longer suggested (paid meanwhile)
     return render(
         request,
         "evenings/settlement.html",
@@ -640,18 +667,7 @@ def settlement(request: HttpRequest, evening_id: int) -> HttpResponse:
             "evening": evening,
             "membership": membership,
             "balances": [(names[pid], cents) for pid, cents in services.balances(evening).items()],
-            # Each with its amount as "Anderer Betrag" starts from it ("1,50").
-            "transfers": [
-                (
-                    names[int(t.payer)],
-                    names[int(t.payee)],
-                    t.amount,
-                    t.payer,
-                    t.payee,
-                    euro_input(t.amount),
-                )
-                for t in suggestion.transfers
-            ],
+            "transfers": transfers,
             "open": [(names[int(pid)], cents) for pid, cents in suggestion.open.items() if cents],
             # (change id, payer, payee, cents) of the payments that stand, for "Storno".
             "payments": [
@@ -673,8 +689,9 @@ def settlement(request: HttpRequest, evening_id: int) -> HttpResponse:
 def payment(request: HttpRequest, evening_id: int) -> HttpResponse:
     """Mark a suggested transfer as paid, or part of it ("Anderer Betrag"): two ledger
     entries, payer and payee."""
-    evening, _membership = scored_evening_of(request, evening_id)
+    evening, membership = scored_evening_of(request, evening_id)
     form = PaymentForm(request.POST)
+    refused = ""
     if form.is_valid():
         try:
             services.record_payment(
@@ -685,14 +702,24 @@ def payment(request: HttpRequest, evening_id: int) -> HttpResponse:
                 request.user,
             )
         except services.EveningError as error:
-            messages.error(request, str(error))
+            refused = str(error)
         else:
             messages.success(request, _("Zahlung eingetragen."))
     elif "other_amount" in form.errors:
-        # A typed amount the parser refuses: its message names the problem.
-        messages.error(request, form.errors["other_amount"][0])
+        refused = form.errors["other_amount"][0]  # the parser's message names the problem
     else:
-        messages.error(request, _("Diese Zahlung ist ungültig."))
+        refused = _("Diese Zahlung ist ungültig.")
+    if refused and form.typed and "payer" in form.cleaned_data and "payee" in form.cleaned_data:
+        # A typed amount: shown again at its field, with the reason, to put right.
+        typed = {
+            "payer": form.cleaned_data["payer"],
+            "payee": form.cleaned_data["payee"],
+            "value": request.POST["other_amount"],
+            "error": refused,
+        }
+        return _settlement_page(request, evening, membership, typed)
+    if refused:
+        messages.error(request, refused)
     return redirect("evenings:settlement", evening_id=evening.pk)
 
 

@@ -78,18 +78,19 @@ def test_a_mis_tap_is_taken_back_and_a_part_payment_is_booked(
     expect(typed).to_have_value("0,50")
     expect(typed).to_have_attribute("inputmode", "decimal")
     no_horizontal_scroll(page)
-    # A typo first: named, nothing booked.
+    # A typo first: named at the field, which keeps what was typed; nothing booked.
     typed.fill("0,2o")
     line.locator("details").get_by_role("button", name="bezahlt").tap()
-    expect(
-        page.get_by_text("Bitte einen Betrag in Euro eingeben, z. B. 0,10 oder 1,50.")
-    ).to_be_visible()
+    line = transfer(page, "Vroni zahlt Hias")
+    typed = line.get_by_label("Vroni zahlt Hias (in Euro)")
+    expect(typed).to_have_value("0,2o")
+    expect(typed).to_have_accessible_description(
+        "Bitte einen Betrag in Euro eingeben, z. B. 0,10 oder 1,50."
+    )
     expect(balances(page)).to_have_text(["-0,50 €", "-0,50 €", "1,50 €", "-0,50 €"])
     assert len(payment_entries(evening)) == 4
 
-    line = transfer(page, "Vroni zahlt Hias")
-    line.get_by_text("Anderer Betrag").tap()
-    line.get_by_label("Vroni zahlt Hias (in Euro)").fill("0,2")
+    typed.fill("0,2")
     line.locator("details").get_by_role("button", name="bezahlt").tap()
     expect(page.get_by_text("Zahlung eingetragen.")).to_be_visible()
     expect(balances(page)).to_have_text(["-0,50 €", "-0,30 €", "1,30 €", "-0,50 €"])
