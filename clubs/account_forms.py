@@ -6,6 +6,7 @@ from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import (
     AuthenticationForm,
+    PasswordChangeForm,
     PasswordResetForm,
     SetPasswordForm,
     UserCreationForm,
@@ -42,7 +43,19 @@ def _require_personal_fields(form: forms.ModelForm) -> None:
         form.fields[name].required = True
 
 
-class SignupForm(UserCreationForm):
+class RulesBesideThePassword:
+    """Django names what a new password breaks (too short, too common) under its
+    confirmation; here it stands under the password itself, where it was typed. That the
+    two differ stays with the confirmation."""
+
+    TYPED = {"password2": "password1", "new_password2": "new_password1"}
+
+    def validate_password_for_user(self, user, password_field_name="password2", **kwargs):
+        field = self.TYPED.get(password_field_name, password_field_name)
+        super().validate_password_for_user(user, password_field_name=field, **kwargs)
+
+
+class SignupForm(RulesBesideThePassword, UserCreationForm):
     """A new account. Usernames are unique regardless of case (UserCreationForm)."""
 
     # What the form says about a taken name, also when a double tap's other request took
@@ -155,7 +168,11 @@ class ThrottledPasswordResetForm(PasswordResetForm):
         return cleaned_data
 
 
-class ResetPasswordForm(SetPasswordForm):
+class ChangePasswordForm(RulesBesideThePassword, PasswordChangeForm):
+    """Django's password change, its rules' verdict beside the new password."""
+
+
+class ResetPasswordForm(RulesBesideThePassword, SetPasswordForm):
     """The new password from an emailed reset link. Whoever holds the link has proven the
     account is theirs, so its login failures are forgotten: a user who locked themselves
     out by guessing can log in right after the reset."""

@@ -6,6 +6,7 @@ from django.urls import path
 
 from clubs import accounts
 from clubs.account_forms import (
+    ChangePasswordForm,
     ResetPasswordForm,
     ThrottledAuthenticationForm,
     ThrottledPasswordResetForm,
@@ -33,7 +34,11 @@ urlpatterns = [
         name="login",
     ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("passwort/", auth_views.PasswordChangeView.as_view(), name="password_change"),
+    path(
+        "passwort/",
+        auth_views.PasswordChangeView.as_view(form_class=ChangePasswordForm),
+        name="password_change",
+    ),
     path(
         "passwort/geaendert/",
         auth_views.PasswordChangeDoneView.as_view(),

@@ -117,9 +117,33 @@ def test_a_weak_password_is_refused_with_djangos_german_reasons(client, db):
     response = client.post(reverse("signup"), signup_data(password1="12345", password2="12345"))
 
     assert response.status_code == 200
-    errors = response.context["form"].errors["password2"]
-    assert "Dieses Passwort ist zu kurz. Es muss mindestens 8 Zeichen enthalten." in errors
+    # Under the password, where it was typed (Django puts it under the confirmation).
+    errors = response.context["form"].errors
+    assert (
+        "Dieses Passwort ist zu kurz. Es muss mindestens 8 Zeichen enthalten."
+        in (errors["password1"])
+    )
+    assert "password2" not in errors
     assert not User.objects.exists()
+
+
+def test_a_weak_new_password_is_refused_beside_the_new_password(client, user, password):
+    client.force_login(user)
+
+    response = client.post(
+        reverse("password_change"),
+        {"old_password": password, "new_password1": "12345", "new_password2": "12345"},
+    )
+
+    assert response.status_code == 200
+    errors = response.context["form"].errors
+    assert (
+        "Dieses Passwort ist zu kurz. Es muss mindestens 8 Zeichen enthalten."
+        in (errors["new_password1"])
+    )
+    assert "new_password2" not in errors
+    user.refresh_from_db()
+    assert user.check_password(password)
 
 
 def test_signup_requires_a_name_and_a_valid_email(client, db):
