@@ -202,6 +202,8 @@ def book(request: HttpRequest, evening_id: int) -> HttpResponse:
             messages.error(request, str(error))
             form = None
         except services.EveningError as error:
+            if not evening.is_open:  # closed since the evening was read (booking reads again)
+                return _closed_meanwhile(request, evening)
             _add_engine_error(form, error)
         else:
             names = {seat.player_id: seat.player.name for seat in booking.seats}

@@ -379,6 +379,25 @@ def test_a_form_sent_after_the_evening_was_closed_reloads_the_page_without_the_f
     assert Game.objects.count() == 0
 
 
+def test_an_evening_closed_between_the_read_and_the_write_books_nothing_and_reloads(
+    client, scorekeeper, admin, evening, players, monkeypatch
+):
+    client.force_login(scorekeeper)
+    form = entry(evening, declarer=players[1].pk, partner=players[3].pk)
+    book_after_the_read = services.book
+
+    def closed_just_now(*args, **kwargs):
+        services.close_evening(evening.pk, admin)  # on another phone, after this one read
+        return book_after_the_read(*args, **kwargs)
+
+    monkeypatch.setattr(services, "book", closed_just_now)
+    answer = client.post(reverse("evenings:book", args=[evening.pk]), form, headers=HTMX)
+
+    assert answer["HX-Refresh"] == "true"
+    assert Game.objects.count() == 0
+    assert "nichts gebucht" in client.get(reverse("evenings:detail", args=[evening.pk])).text
+
+
 def test_a_phone_with_a_form_reloads_when_the_evening_is_closed_elsewhere(
     client, scorekeeper, admin, evening, players
 ):
