@@ -417,16 +417,22 @@ def test_the_read_only_link_shows_the_final_sheet_once_the_evening_is_closed(
     expect(page.locator(".closed-note")).to_be_visible()
 
 
-def test_five_names_stay_whole_on_a_narrow_phone(page, log_in, runde, schreiber, players):
-    players["Wastl"].name = "Schorsch"
-    players["Wastl"].save()
+def five_on_a_narrow_phone(page, log_in, runde, schreiber, players, **renamed) -> None:
+    """Five at the table (players renamed first), Vroni's Sauspiel with Resi booked, the
+    evening open on a 320 px phone."""
+    for name, other in renamed.items():
+        players[name].name = other
+        players[name].save()
     evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi", "Wastl"], schreiber)
     book(evening, schreiber, type="sauspiel", declarer=players["Vroni"].pk,
          partner=players["Resi"].pk)  # fmt: skip
     log_in(schreiber)
     page.set_viewport_size({"width": 320, "height": 640})
-
     page.goto(f"/abend/{evening.pk}/")
+
+
+def test_five_names_stay_whole_on_a_narrow_phone(page, log_in, runde, schreiber, players):
+    five_on_a_narrow_phone(page, log_in, runde, schreiber, players, Wastl="Schorsch")
 
     # Each name on one line: in the standing's boxes and in the sheet's head.
     for cells in (page.locator(".standing-cell .name"), page.locator("table.block thead th")):
@@ -438,16 +444,9 @@ def test_five_names_stay_whole_on_a_narrow_phone(page, log_in, runde, schreiber,
 def test_a_long_caption_wraps_but_keeps_the_game_s_number_whole(
     page, log_in, runde, schreiber, players
 ):
-    for name, long in (("Vroni", "Franziska Maria"), ("Resi", "Bartholomäus")):
-        players[name].name = long
-        players[name].save()
-    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi", "Wastl"], schreiber)
-    book(evening, schreiber, type="sauspiel", declarer=players["Vroni"].pk,
-         partner=players["Resi"].pk)  # fmt: skip
-    log_in(schreiber)
-    page.set_viewport_size({"width": 320, "height": 640})
-
-    page.goto(f"/abend/{evening.pk}/")
+    five_on_a_narrow_phone(
+        page, log_in, runde, schreiber, players, Vroni="Franziska Maria", Resi="Bartholomäus"
+    )
 
     number = sheet_row(page, 1).locator("tr.caption .num")
     expect(number).to_have_text("1.")

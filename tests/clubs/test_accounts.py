@@ -113,17 +113,16 @@ def test_mismatched_passwords_get_a_german_error_and_create_nothing(client, db):
     assert logged_in_as(client) is None
 
 
+TOO_SHORT = "Dieses Passwort ist zu kurz. Es muss mindestens 8 Zeichen enthalten."
+
+
 def test_a_weak_password_is_refused_with_djangos_german_reasons(client, db):
     response = client.post(reverse("signup"), signup_data(password1="12345", password2="12345"))
 
     assert response.status_code == 200
     # Under the password, where it was typed (Django puts it under the confirmation).
     errors = response.context["form"].errors
-    assert (
-        "Dieses Passwort ist zu kurz. Es muss mindestens 8 Zeichen enthalten."
-        in (errors["password1"])
-    )
-    assert "password2" not in errors
+    assert TOO_SHORT in errors["password1"] and "password2" not in errors
     assert not User.objects.exists()
 
 
@@ -137,11 +136,7 @@ def test_a_weak_new_password_is_refused_beside_the_new_password(client, user, pa
 
     assert response.status_code == 200
     errors = response.context["form"].errors
-    assert (
-        "Dieses Passwort ist zu kurz. Es muss mindestens 8 Zeichen enthalten."
-        in (errors["new_password1"])
-    )
-    assert "new_password2" not in errors
+    assert TOO_SHORT in errors["new_password1"] and "new_password2" not in errors
     user.refresh_from_db()
     assert user.check_password(password)
 
