@@ -172,16 +172,14 @@ def book(request: HttpRequest, evening_id: int) -> HttpResponse:
         request, evening_id, state=services.BOCK_GAMES, key=request.POST.get("key", "")
     )
     state = evening.state
-    if not evening.is_open and not state.key_booked:
-        return _closed_meanwhile(request, evening)
-    if (
-        not state.key_booked
-        and request.POST.get("deal") != services.next_deal(evening, state=state).token
-    ):
-        # Another phone has booked, undone or restored a game since this form was shown:
-        # nothing to check or book. (A key that has booked is a retry, which the booking
-        # answers with "Schon gebucht".)
-        return _moved_on(request, evening, membership)
+    # A key that has booked is a retry, which the booking answers with "Schon gebucht".
+    if not state.key_booked:
+        if not evening.is_open:
+            return _closed_meanwhile(request, evening)
+        if request.POST.get("deal") != services.next_deal(evening, state=state).token:
+            # Another phone has booked, undone or restored a game since this form was
+            # shown: nothing to check or book.
+            return _moved_on(request, evening, membership)
     form, notice = _posted_form(request, evening)
     if not notice and form.is_valid():
         try:
@@ -643,11 +641,10 @@ def _settlement_page(request, evening: Evening, membership, typed: dict | None =
     names = _names(evening)
     suggestion = services.settlement(evening)
     transfers = []
-    shown = False
     for t in suggestion.transfers:
         refused = {}
         if typed and (typed["payer"], typed["payee"]) == (int(t.payer), int(t.payee)):
-            refused, shown = typed, True
+            refused = typed
         transfers.append(
             {
                 "payer": names[int(t.payer)],
@@ -660,7 +657,7 @@ def _settlement_page(request, evening: Evening, membership, typed: dict | None =
                 "error": refused.get("error", ""),
             }
         )
-    if typed and not shown:
+    if typed and not any(t["error"] for t in transfers):
         messages.error(request, typed["error"])  # no longer suggested (paid meanwhile)
     return render(
         request,
