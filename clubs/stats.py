@@ -312,8 +312,8 @@ def balance_plot(
 
     # 2. The axes: from the period's start (or the first evening) to its end (or now).
     start = period.start or dates[totals[0][0]]
-    end = max(period.end or now, dates[totals[-1][0]])
-    end = max(end, start + timedelta(days=1))  # one evening: a day wide
+    last = max(period.end or now, dates[totals[-1][0]])
+    end = max(last, start + timedelta(days=1))  # the drawing: at least a day wide
     amounts = [0, *(cents for line in steps.values() for _e, cents in line)]
     amounts += [opening.get(pk, 0) for pk in steps]
     y_ticks = _amount_ticks(min(amounts), max(amounts))
@@ -346,13 +346,13 @@ def balance_plot(
         colour, dash = COLOURS[i % len(COLOURS)], DASHES[i // len(COLOURS) % len(DASHES)]
         series.append(Series(players[pk], colour, dash, before, balance[pk], path))
 
-    until = end - timedelta(microseconds=1) if period.end else end
+    until = last - timedelta(microseconds=1) if period.end else last
     label = _("Verlauf der Kontostände von %(count)d Spielern, %(start)s bis %(end)s") % {
         "count": len(series),
         "start": timezone.localtime(start).strftime("%d.%m.%Y"),
         "end": timezone.localtime(until).strftime("%d.%m.%Y"),
     }
-    svg = _svg(series, y_ticks, y, _time_ticks(start, end), x, label)
+    svg = _svg(series, y_ticks, y, _time_ticks(start, last), x, label)
     return BalancePlot(svg, series, period.start, until, label)
 
 
@@ -389,7 +389,7 @@ def _time_ticks(start: datetime, end: datetime) -> list[tuple[datetime, str]]:
     """Month or year boundaries between start and end, at most MAX_TICKS of them.
 
     Labelled with the year at a new year and the month's short name otherwise; a period
-    shorter than a month is labelled at its two ends.
+    shorter than a month is labelled at its two ends (a single day: once).
     """
     start, end = timezone.localtime(start), timezone.localtime(end)
     months = []
@@ -403,7 +403,8 @@ def _time_ticks(start: datetime, end: datetime) -> list[tuple[datetime, str]]:
         if len(ticks) <= MAX_TICKS:
             break
     if len(ticks) < 2 and step == 1:
-        return [(start, start.strftime("%d.%m.")), (end, end.strftime("%d.%m."))]
+        ends = [start, end] if end.date() > start.date() else [start]  # one day: one date
+        return [(moment, moment.strftime("%d.%m.")) for moment in ends]
     return [
         (m, str(m.year) if step >= 12 or m.month == 1 else dateformat.format(m, "M")) for m in ticks
     ]

@@ -296,6 +296,18 @@ def test_last_year_ends_with_the_balance_at_its_end(history, bock_runde, players
     assert plot.label.endswith("01.01.2025 bis 31.12.2025")
 
 
+def test_one_evening_today_is_drawn_a_day_wide_but_dated_today(bock_runde, players, admin):
+    evening = start(bock_runde, players, FOUR, NOW - timedelta(hours=2), admin)
+    book(evening, sauspiel(players["Vroni"], players["Resi"]), admin)
+
+    plot = runde_stats(bock_runde, EVERYTHING, NOW)["plot"]
+
+    # The label, the table's column and the one date below say 15 June, not the 16th.
+    assert plot.label.endswith("15.06.2026 bis 15.06.2026")
+    assert timezone.localtime(plot.until).date() == NOW.date()
+    assert re.findall(r'fill="#6b675e">([^<]*)</text>', str(plot.svg)) == ["15.06."]
+
+
 def test_the_plot_is_labelled_for_screen_readers_and_has_axes_in_euros(history, bock_runde):
     stats = runde_stats(bock_runde, EVERYTHING, NOW)
     svg = str(stats["plot"].svg)
