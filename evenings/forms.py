@@ -310,6 +310,8 @@ class GameForm(forms.Form):
 class StartForm(forms.Form):
     """Who is present, in seating order, and who deals first."""
 
+    # Sent again (a double tap, a retry), the form starts no second evening.
+    key = forms.UUIDField(widget=forms.HiddenInput, required=False, initial=uuid.uuid4)
     first_dealer = forms.TypedChoiceField(
         label=_("Erster Geber"),
         coerce=int,
@@ -367,6 +369,8 @@ class PaymentForm(forms.Form):
     amount = forms.IntegerField(min_value=1, max_value=2**63 - 1, required=False)
     # Parsed exactly, as the tariff's amounts are ("1,5" is 150 cents, "1,5o" is refused).
     other_amount = EuroField(required=False)
+    # Sent again (a double tap, a retry), the form books no second payment.
+    key = forms.UUIDField(required=False)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

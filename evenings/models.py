@@ -67,6 +67,9 @@ class Evening(models.Model):
         blank=True,
         related_name="+",
     )
+    # The start form's key: a second submission of one form (a double tap, a retried
+    # request) finds the evening the first one started instead of starting another.
+    key = models.UUIDField(unique=True, null=True, blank=True, editable=False)
     # Not a column: the evening's state (evenings.reads.State: status, version, last
     # games) as evening_of(state=...) or a booking last read it; None if not read.
     state = None

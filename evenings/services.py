@@ -180,13 +180,15 @@ def start_evening(
     label: str = "",
     game_limit: int | None = None,
     scorekeeper=None,
+    key: uuid.UUID | None = None,
 ) -> Evening:
     """Open an evening with 4, 5 or 6 players in seating order, with the current tariff.
 
     A tournament's table is such an evening in the tournament's Runde, with a `label`
     ("Runde 1 · Tisch 3"), the round's number of games as `game_limit` (one more is
     refused), and the user it names as `scorekeeper` (who may book here even without
-    the club's Schreiber role)."""
+    the club's Schreiber role). The start form's `key` starts one evening however often
+    the form is sent: again, it answers the evening the key started."""
     if len(players) not in SEATS:
         raise EveningError(_("Ein Abend braucht 4, 5 oder 6 Spieler."), "players")
     if runde.kind == Runde.Kind.PROHOF and len(players) > 5:
@@ -197,15 +199,28 @@ def start_evening(
         raise EveningError(_("Nur Spieler des Vereins können mitspielen."), "players")
     if not 0 <= first_dealer < len(players):
         raise EveningError(_("Der erste Geber muss am Tisch sitzen."), "first_dealer")
-    evening = Evening.objects.create(
-        runde=runde,
-        tariff=runde.tariffs.latest(),
-        first_dealer=first_dealer,
-        started_by=by,
-        label=label,
-        game_limit=game_limit,
-        scorekeeper=scorekeeper,
-    )
+    try:
+        with transaction.atomic():
+            evening = Evening.objects.create(
+                runde=runde,
+                tariff=runde.tariffs.latest(),
+                first_dealer=first_dealer,
+                started_by=by,
+                label=label,
+                game_limit=game_limit,
+                scorekeeper=scorekeeper,
+                key=key,
+            )
+    except IntegrityError:
+        # The key started an evening already (a second request waits here for the
+        # first to commit). Only in this Runde: a key is no way into another club.
+        if key is None:
+            raise
+        evening = Evening.objects.filter(key=key, runde=runde).first()
+        if evening is None:
+            used = _("Dieses Formular wurde schon verwendet. Bitte neu laden.")
+            raise EveningError(used) from None
+        return evening
     Seat.objects.bulk_create(
         Seat(evening=evening, player=player, position=position)
         for position, player in enumerate(players)
@@ -778,9 +793,17 @@ def payments(evening: Evening) -> list[Change]:
 
 
 @transaction.atomic
-def record_payment(evening_id: int, payer: int, payee: int, amount: int, by) -> Change:
-    """A transfer paid at the table, booked as two ledger entries that sum to zero."""
+def record_payment(
+    evening_id: int, payer: int, payee: int, amount: int, by, key: uuid.UUID | None = None
+) -> Change:
+    """A transfer paid at the table, booked as two ledger entries that sum to zero. A
+    form's `key` books it once however often the form is sent: again, it answers the
+    payment the key booked."""
     evening = _locked(evening_id)
+    if key is not None:
+        done = evening.changes.filter(kind=Change.Kind.PAYMENT, after__key=str(key)).first()
+        if done is not None:
+            return done
     if evening.tariff.is_prohof:
         raise EveningError(_("Bei einem Turnier wird nicht bezahlt: es zählen nur Punkte."))
     seated = set(evening.seats.values_list("player_id", flat=True))
@@ -818,7 +841,7 @@ def record_payment(evening_id: int, payer: int, payee: int, amount: int, by) -> 
             },
             "amount",
         )
-    return _pay(evening, payer, payee, amount, by)
+    return _pay(evening, payer, payee, amount, by, **({"key": str(key)} if key else {}))
 
 
 @transaction.atomic

@@ -1,5 +1,6 @@
 import functools
 import re
+import uuid
 from collections import defaultdict
 
 import segno
@@ -33,7 +34,11 @@ def start(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse:
     if form.is_valid():
         try:
             evening = services.start_evening(
-                runde, form.cleaned_data["players"], form.cleaned_data["dealer_index"], request.user
+                runde,
+                form.cleaned_data["players"],
+                form.cleaned_data["dealer_index"],
+                request.user,
+                key=form.cleaned_data["key"],
             )
         except services.EveningError as error:
             form.add_error(None, str(error))
@@ -655,6 +660,8 @@ def _settlement_page(request, evening: Evening, membership, typed: dict | None =
                 # "Anderer Betrag" starts from the amount ("1,50"), or what was typed.
                 "typed": refused.get("value", euro_input(t.amount)),
                 "error": refused.get("error", ""),
+                # Each form's own key: a second tap on one books nothing new.
+                "keys": (uuid.uuid4(), uuid.uuid4()),
             }
         )
     if typed and not any(t["error"] for t in transfers):
@@ -699,6 +706,7 @@ def payment(request: HttpRequest, evening_id: int) -> HttpResponse:
                 form.cleaned_data["payee"],
                 form.cents,
                 request.user,
+                form.cleaned_data["key"],
             )
         except services.EveningError as error:
             refused = str(error)
