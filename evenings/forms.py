@@ -296,8 +296,11 @@ class GameForm(forms.Form):
             "won": "1" if game.won else "0",
             "laufende": 0 if game.type == "wenz" else game.laufende,
             "laufende_wenz": game.laufende if game.type == "wenz" else 0,
-            "schneider": game.schneider,
-            "schwarz": game.schwarz,
+            # As the entry form sent them: a Tout counts as Schwarz, a Schwarz as
+            # Schneider, without their boxes; ticked here, they would stay when the
+            # correction takes the Tout or the Schwarz back.
+            "schneider": game.schneider and not (game.schwarz or game.tout),
+            "schwarz": game.schwarz and not game.tout,
             "tout": game.tout,
             "angesagt": game.angesagt,
             "kontra": game.kontra,

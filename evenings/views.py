@@ -498,12 +498,16 @@ def game_edit(request: HttpRequest, evening_id: int, game_id: int) -> HttpRespon
     game = get_object_or_404(evening.games.booked(), pk=game_id)
     form = _correction_form(request, evening, game)
     if request.method == "POST" and evening.is_open and form.is_valid():
+        data = form.game_input()
         try:
-            services.correct_game(evening.pk, game.pk, form.game_input(), request.user)
+            services.correct_game(evening.pk, game.pk, data, request.user)
         except services.EveningError as error:
             _add_engine_error(form, error)
         else:
-            messages.success(request, _("Korrigiert; alle späteren Spiele sind neu berechnet."))
+            if data == services.GameInput.of(game):  # sent again, or nothing changed
+                messages.info(request, _("Nichts geändert: das Spiel stand schon so."))
+            else:
+                messages.success(request, _("Korrigiert; alle späteren Spiele sind neu berechnet."))
             if request.htmx:
                 return _corrected(request, evening, membership)
             return redirect("evenings:detail", evening_id=evening.pk)

@@ -1,6 +1,7 @@
 import re
 import uuid
 
+import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -544,3 +545,72 @@ def test_the_correction_form_shows_the_players_in_the_order_the_entry_form_did(
         assert chip_names(page, field, names) == shown, field
     # The preview lists them in that order too.
     assert re.findall(r'<span class="who-gets">(\w+) ', page) == shown
+
+
+def checked(page: str, field: str) -> bool:
+    tag = re.search(rf'<input [^>]*name="{field}"[^>]*>', page)[0]
+    return " checked" in tag
+
+
+@pytest.mark.parametrize(
+    ("booked", "ticked"),
+    [
+        # As the entry form books them: a Tout is Schneider and Schwarz too, a Schwarz
+        # is Schneider too.
+        ({"tout": True, "schwarz": True, "schneider": True}, {"k-tout"}),
+        ({"schwarz": True, "schneider": True}, {"k-schwarz"}),
+        ({"schneider": True}, {"k-schneider"}),
+    ],
+)
+def test_the_correction_form_ticks_what_the_entry_form_was_sent_with(
+    client, scorekeeper, evening, players, booked, ticked
+):
+    vroni = players[1]
+    game, _ = services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "wenz", declarer=vroni.pk, **booked), scorekeeper)  # fmt: skip
+    client.force_login(scorekeeper)
+
+    page = client.get(reverse("evenings:game", args=[evening.pk, game.pk])).text
+
+    boxes = {"k-schneider", "k-schwarz", "k-tout"}
+    assert {box for box in boxes if checked(page, box)} == ticked
+
+
+def test_taking_back_a_tout_in_a_correction_leaves_a_plain_wenz(
+    client, scorekeeper, evening, players
+):
+    vroni = players[1]
+    tout = services.GameInput("wenz", declarer=vroni.pk, tout=True, schwarz=True, schneider=True)
+    game, _ = services.book_game(evening.pk, uuid.uuid4(), tout, scorekeeper)
+    client.force_login(scorekeeper)
+    url = reverse("evenings:game", args=[evening.pk, game.pk])
+    page = client.get(url).text
+    # The form as the browser sends it, with the Tout box unticked.
+    sent = dict(re.findall(r'<input type="hidden" name="(k-[a-z_]+)" value="([^"]*)"', page))
+    sent |= {"k-spiel": "wenz", "k-declarer": vroni.pk, "k-won": "1", "k-kontra": "0",
+             "k-doubled": "0", "k-laufende_wenz": "0"}  # fmt: skip
+    sent |= {box: "on" for box in ("k-schneider", "k-schwarz") if checked(page, box)}
+
+    client.post(url, sent)
+
+    game.refresh_from_db()
+    assert (game.tout, game.schwarz, game.schneider) == (False, False, False)
+    # A plain Wenz won: 0,50 € from each of the three.
+    assert services.balances(evening)[vroni.pk] == 150
+
+
+def test_a_correction_sent_unchanged_says_nothing_changed(client, scorekeeper, evening, players):
+    vroni, resi = players[1], players[3]
+    game, _ = services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "sauspiel", declarer=vroni.pk, partner=resi.pk), scorekeeper)  # fmt: skip
+    client.force_login(scorekeeper)
+
+    answer = client.post(
+        reverse("evenings:game", args=[evening.pk, game.pk]),
+        correction(evening, key=str(game.key), declarer=vroni.pk, partner=resi.pk),
+        follow=True,
+    )
+
+    assert "Nichts geändert: das Spiel stand schon so." in answer.text
+    assert "Korrigiert" not in answer.text
+    assert Change.objects.filter(kind="correct").count() == 0
