@@ -16,7 +16,7 @@ SUIT_NAMES = dict(Game.SuitChoice.choices)
 
 def kind(game_type: str, suit: str = "") -> str:
     """ "Sauspiel", "Herz-Solo", "Wenz", "Ramsch"."""
-    if game_type == Game.Type.FARBSOLO and suit:
+    if game_type in (Game.Type.FARBSOLO, Game.Type.SOLO) and suit:
         return _("%(suit)s-Solo") % {"suit": SUIT_NAMES.get(suit, suit)}
     return str(GAME_NAMES.get(game_type, game_type))
 
@@ -32,7 +32,7 @@ def caption(data: GameInput, names: dict[int, str]) -> str:
 
 def details(data: GameInput, names: dict[int, str]) -> list[str]:
     """Everything else the table decided: result, Laufende, Schneider, Schwarz, Tout,
-    Kontra, Doppler, Jungfrauen."""
+    Schneider angesagt (ProHof), Kontra, Doppler, Jungfrauen."""
     parts = []
     if data.type != Game.Type.RAMSCH:
         parts.append(_("gewonnen") if data.won else _("verloren"))
@@ -42,8 +42,12 @@ def details(data: GameInput, names: dict[int, str]) -> list[str]:
         parts.append(_("Tout"))
     elif data.schwarz:
         parts.append(_("Schwarz"))
+    elif data.schneider and data.angesagt:
+        parts.append(_("Schneider, angesagt"))
     elif data.schneider:
         parts.append(_("Schneider"))
+    if data.angesagt and not (data.schneider and not (data.schwarz or data.tout)):
+        parts.append(_("Schneider angesagt"))  # and missed, or beaten by Schwarz or Tout
     if data.kontra:
         parts.append([_("Kontra"), _("Re")][data.kontra - 1])
     if data.doubled:
