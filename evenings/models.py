@@ -96,6 +96,11 @@ class Evening(models.Model):
         return self.games.booked().count()
 
     @property
+    def all_played(self) -> bool:
+        """Whether a tournament table has played its round's games: no entry form."""
+        return self.game_limit is not None and self.counted_games >= self.game_limit
+
+    @property
     def entry_kind(self) -> str:
         """The kind of ledger entry its games make: cents, or a tournament's points."""
         return LedgerEntry.Kind.POINTS if self.tariff.is_prohof else LedgerEntry.Kind.GAME

@@ -60,14 +60,15 @@ def _live_context(
     seats = seats_of(evening)
     deal = services.next_deal(evening, seats)
     can_score = membership is not None and membership.can_score and evening.is_open
-    if can_score and form is None:
+    entry = can_score and not evening.all_played
+    if entry and form is None:
         form = GameForm(tariff=evening.tariff, playing=deal.seated, deal=deal)
     restorable = services.restorable(evening) if can_score else None
     return sheet.parts(sheet.build(evening, seats=seats), membership) | {
         "evening": evening,
         "membership": membership,
         "deal": deal,
-        "form": form if can_score else None,
+        "form": form if entry else None,
         "can_score": can_score,
         "notice": notice,
         "restorable": restorable,
@@ -272,7 +273,12 @@ def _moved_on(request, evening: Evening, membership) -> HttpResponse:
 
 
 def _booked(request, evening: Evening, membership, booking: services.Booking, form) -> HttpResponse:
-    """The answer to a booking: only what it changed on the screen."""
+    """The answer to a booking: only what it changed on the screen; the page again when
+    it was a tournament table's last game (the form goes)."""
+    if evening.game_limit is not None:
+        evening.__dict__.pop("counted_games", None)  # counted again, with this game
+        if evening.all_played:
+            return _reloaded()
     evening.version = booking.version
     deal = booking.next
     rows = sheet.parts(sheet.booked(evening, booking), membership, booking.game.number - 1)
@@ -390,6 +396,8 @@ def _changes_since(request, evening: Evening, membership, token=None) -> HttpRes
         # A phone with an entry form: closed meanwhile, the page without the form.
         messages.info(request, _("Der Abend wurde abgeschlossen."))
         return _reloaded()
+    if "deal" in request.GET and evening.all_played:
+        return _reloaded()  # the table's last game was booked elsewhere: no more form
     deal = services.next_deal(evening)
     context = _changes_context(seen, evening, membership, deal) | {
         "token": token,

@@ -6,6 +6,7 @@ import uuid
 
 import pytest
 from django.core.management import call_command
+from django.urls import reverse
 
 from clubs import services as clubs
 from clubs.models import Membership, Player
@@ -250,3 +251,36 @@ def test_a_table_prints_and_downloads_its_points_and_has_no_settlement(
     assert header == "Nr.;Datum;Spiel;Sepp;Vroni;Hias;Resi;Wastl"
     assert line.endswith(";;40;0;40;0")
     assert client.get(f"/abend/{table.pk}/abrechnung/").status_code == 404
+
+
+def rufspiel_form(table) -> dict:
+    """The entry form as a table's phone sends it, for the next deal."""
+    deal = services.next_deal(table)
+    p = [x.pk for x in deal.playing]
+    return {"key": str(uuid.uuid4()), "deal": deal.token, "spiel": "rufspiel", "won": "1",
+            "laufende": "1", "declarer": p[0], "partner": p[2]}  # fmt: skip
+
+
+def test_a_table_with_all_its_games_shows_no_entry_form_and_says_so(
+    client, table, players, admin
+):
+    client.force_login(admin)
+    page = reverse("evenings:detail", args=[table.pk])
+    htmx = {"HX-Request": "true"}
+    for _ in range(2):
+        client.post(reverse("evenings:book", args=[table.pk]), rufspiel_form(table), headers=htmx)
+    before_last = client.get(page).text
+    form = rufspiel_form(table)
+
+    last = client.post(reverse("evenings:book", args=[table.pk]), form, headers=htmx)
+    # Another phone's form polls with the deal it was made for.
+    poll = client.get(reverse("evenings:sheet", args=[table.pk]),
+                      {"v": "0", "deal": form["deal"]}, headers=htmx)  # fmt: skip
+    after = client.get(page).text
+
+    assert "Spiel 3 von 3" in before_last and 'id="entry-form"' in before_last
+    assert last["HX-Refresh"] == "true" and poll["HX-Refresh"] == "true"
+    assert "Alle 3 Spiele gespielt." in after
+    assert 'id="entry-form"' not in after and "Spiel 4 von 3" not in after
+    assert "Letztes Spiel zurücknehmen" in after  # corrections stay possible
+    assert table.games.count() == 3
