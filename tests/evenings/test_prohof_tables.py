@@ -261,9 +261,7 @@ def rufspiel_form(table) -> dict:
             "laufende": "1", "declarer": p[0], "partner": p[2]}  # fmt: skip
 
 
-def test_a_table_with_all_its_games_shows_no_entry_form_and_says_so(
-    client, table, players, admin
-):
+def test_a_table_with_all_its_games_shows_no_entry_form_and_says_so(client, table, players, admin):
     client.force_login(admin)
     page = reverse("evenings:detail", args=[table.pk])
     htmx = {"HX-Request": "true"}
