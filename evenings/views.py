@@ -11,6 +11,7 @@ from django.http import Http404, HttpRequest, HttpResponse, QueryDict, Streaming
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from clubs.access import login_required_keep_form, membership_of, scorekeeper_of
@@ -25,6 +26,9 @@ from scoring.model import MAX_JUNGFRAU_DOUBLINGS
 
 @require_http_methods(["GET", "POST"])
 @login_required
+# never_cache: a page whose forms carry a key is loaded anew on Back and Forward, with a
+# fresh key (from the browser's cache it would send a key that has booked already).
+@never_cache
 def start(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse:
     membership = scorekeeper_of(request, club_id)
     runde = get_object_or_404(membership.club.runden.money(), pk=runde_id)
@@ -80,6 +84,7 @@ def _live_context(
 
 @require_GET
 @login_required
+@never_cache
 def detail(request: HttpRequest, evening_id: int) -> HttpResponse:
     evening, membership = evening_of(request, evening_id)
     context = _live_context(evening, membership)
@@ -634,6 +639,7 @@ def history(request: HttpRequest, evening_id: int) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 @login_required
+@never_cache
 def settlement(request: HttpRequest, evening_id: int) -> HttpResponse:
     """Balances, who pays whom (rounded as the Runde wants), paying and closing."""
     evening, membership = evening_of(request, evening_id)

@@ -128,6 +128,26 @@ def test_a_stale_form_sent_anyway_is_refused_in_german_and_keeps_what_still_appl
     assert amounts(second) == {"Wastl": 540, "Hias": -180, "Resi": -180, "Sepp": -180}
 
 
+def test_back_and_forward_to_the_evening_show_it_as_it_is_and_book_the_next_game(
+    open_phone, runde, schreiber, players
+):
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    hias = open_phone(schreiber).page
+    hias.goto(f"/abend/{evening.pk}/abrechnung/")
+    hias.get_by_role("link", name="zurück zum Abend").tap()
+    book_sauspiel(hias, 1, "Vroni", "Resi")
+
+    # Back to the settlement and Forward to the evening again: the page is loaded anew,
+    # not taken from the browser's cache (its form carried the key game 1 was booked with).
+    hias.go_back()
+    expect(hias.get_by_role("heading", name="Abrechnung", exact=True)).to_be_visible()
+    hias.go_forward()
+    expect(deal_line(hias)).to_contain_text("Spiel 2 · Es gibt Vroni.")
+    book_sauspiel(hias, 2, "Hias", "Sepp")
+
+    assert Game.objects.filter(evening=evening).count() == 2
+
+
 def test_a_phone_whose_evening_is_closed_elsewhere_loses_its_form_and_books_nothing(
     open_phone, runde, schreiber, admin, players
 ):
