@@ -20,6 +20,7 @@ from tests.browser.evening_screen import (
     chip,
     chip_labels,
     flash,
+    no_horizontal_scroll,
     preview,
     save_button,
     sheet_row,
@@ -476,3 +477,53 @@ def test_a_long_caption_wraps_but_keeps_the_game_s_number_whole(
         " return r.getClientRects().length; }"
     )
     assert lines == 1
+
+
+def test_a_forty_letter_name_in_the_preview_keeps_speichern_on_a_narrow_phone(
+    page, log_in, runde, schreiber, players
+):
+    long = "Hans-Peter Schmidt-Oberreuther von und z"  # as long as a name may be: 40
+    five_on_a_narrow_phone(page, log_in, runde, schreiber, players, Hias=long)
+
+    tap = Taps(page)
+    tap(chip(page, "declarer", long))
+    tap(chip(page, "partner", "Sepp"))
+    expect(preview(page)).to_have_count(4)
+
+    box = save_button(page).bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 320
+    no_horizontal_scroll(page)
+    tap(save_button(page))
+    expect(flash(page)).to_contain_text("Gebucht: 2. Sauspiel")
+
+
+def test_six_at_the_table_keep_every_amount_whole_on_a_narrow_phone(
+    page, log_in, runde, schreiber, players
+):
+    # A Farbsolo of 35,20 € won against three: +105,60 € and -35,20 € each (with 0,00 and
+    # "setzt aus" beside them), then lost: "422,40" and "-140,80" in the columns.
+    tariff = runde.tariffs.latest()
+    tariff.farbsolo = 3520
+    club_services.change_tariff(runde, tariff, schreiber)
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi", "Wastl", "Kathi"],
+                    schreiber)  # fmt: skip
+    for won in (False, True, True, True, True):
+        deal = services.next_deal(evening)
+        book(evening, schreiber, type="farbsolo", suit="eichel", won=won,
+             declarer=deal.playing[0].pk)  # fmt: skip
+    log_in(schreiber)
+    page.set_viewport_size({"width": 320, "height": 640})
+    page.goto(f"/abend/{evening.pk}/")
+
+    figures = page.locator("table.block td .total, table.block td.grand, .standing .amount")
+    expect(figures.first).to_be_visible()
+    # Each figure on one line, inside its column.
+    lines = figures.evaluate_all(
+        "els => els.map(el => { const r = document.createRange(); r.selectNodeContents(el);"
+        " const rects = [...r.getClientRects()]; const cell = el.closest('td, .standing-cell')"
+        ".getBoundingClientRect(); return [el.textContent, new Set(rects.map(x => x.top)).size,"
+        " rects.every(x => x.left >= cell.left - 1 && x.right <= cell.right + 1)]; })"
+    )
+    assert any(len(text) >= 7 for text, _lines, _inside in lines), lines  # "-140,80"
+    assert [(text, n, inside) for text, n, inside in lines if n != 1 or not inside] == []
+    no_horizontal_scroll(page)
