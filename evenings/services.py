@@ -921,9 +921,30 @@ def close_evening(evening_id: int, by) -> Evening:
 
 @transaction.atomic
 def reopen_evening(evening_id: int, by) -> Evening:
+    """Open a closed evening again. A table of a finished tournament stays closed: its
+    ranking is final until the director opens the tournament again."""
+    # Here, not at the top: a money evening needs nothing of the tournaments app.
+    from tournaments.models import Tournament
+
+    # The tournament's lock before the evening's, in the order tournaments.services
+    # takes them: a table opened while its tournament is being finished is either
+    # closed with the others or refused here.
+    tournament = (
+        Tournament.objects.select_for_update(of=("self",))
+        .filter(rounds__tables__evening_id=evening_id)
+        .first()
+    )
     evening = _locked(evening_id)
     if evening.is_open:
         raise EveningError(_("Der Abend ist noch offen."))
+    if tournament is not None and tournament.status == Tournament.Status.FINISHED:
+        raise EveningError(
+            _(
+                "Das Turnier ist abgeschlossen, die Rangliste steht: der Tisch bleibt zu. "
+                "Für eine späte Korrektur öffnet die Turnierleitung zuerst das Turnier "
+                "wieder."
+            )
+        )
     evening.status = Evening.Status.OPEN
     evening.closed_at = None
     evening.save(update_fields=["status", "closed_at"])

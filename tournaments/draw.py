@@ -12,8 +12,10 @@ non-negative seed (``Random`` ignores the sign, so ``-7`` and ``7`` draw alike).
 
 Tables seat 4; when the number of participants is not a multiple of 4, some tables seat
 5 and their dealer sits out each game (``table_sizes``). From round 2 on the draw seats
-together as few players as possible who already sat together (``repeated_pairs``), and
-as a second aim keeps the tables of 5 for those who have not sat at one yet.
+together as few players as possible who already sat together, spreading the repeats
+that cannot be avoided rather than seating one pair together again and again
+(``repeats``); as a second aim it keeps the tables of 5 for those who have not sat at
+one yet.
 """
 
 from __future__ import annotations
@@ -62,14 +64,17 @@ class DrawError(ValueError):
 class DrawCost:
     """What a draw costs; the lower the better, and ``<`` compares the fields in order.
 
-    ``repeated_pairs``: pairs of players at the same table who already sat together in
-    an earlier round, each counted as often as they did (``repeated_pairs``).
+    ``repeats``: for each pair of players at the same table, the square of the number
+    of earlier rounds in which they sat together (``repeats``). A pair meeting a second
+    time costs 1, a third time 4, a fourth 9: the draw seats four pairs together a
+    second time rather than one pair a third time, and with as many repeats either way
+    it never seats a pair together a third time where it need not.
     ``repeated_big_tables``: for each player at a table of 5, the number of earlier
     rounds in which they already sat at one (``repeated_big_tables``).
-    One more repeated pair outweighs any number of repeated tables of 5.
+    One more unit of ``repeats`` outweighs any number of repeated tables of 5.
     """
 
-    repeated_pairs: int
+    repeats: int
     repeated_big_tables: int
 
 
@@ -95,14 +100,14 @@ def draw(participants: Sequence[int], seed: int, earlier: Sequence[Round] = ()) 
     ignored, and participants who are not in ``earlier`` (late arrivals) have sat with
     nobody yet. Every participant gets exactly one seat; the table sizes are
     ``table_sizes(len(participants))``, in that order. The same arguments always give
-    the same tables, seat for seat. The draw minimises ``cost`` (repeated table partners
-    first, then repeated tables of 5) by a seeded local search, which finds the minimum
-    in the measured small cases but does not promise it in general.
+    the same tables, seat for seat. The draw minimises ``cost`` (repeated table partners,
+    spread out, first; then repeated tables of 5) by a seeded local search, which finds
+    the minimum in the measured small cases but does not promise it in general.
 
     1. Sort the participants, so the draw depends on who plays and not on the order
        the app happened to list them in; refuse duplicates and impossible counts.
-    2. Count from ``earlier`` how often each two participants sat at one table, and how
-       often each sat at a table of 5.
+    2. Count from ``earlier`` how often each two participants sat at one table (their
+       cost together is the square of that), and how often each sat at a table of 5.
     3. Shuffle the participants with the seeded generator and seat them in that order,
        table by table: this is the draw of round 1, where nobody has sat together yet.
     4. Swap two players of different tables whenever that lowers the cost, until no
@@ -124,6 +129,7 @@ def draw(participants: Sequence[int], seed: int, earlier: Sequence[Round] = ()) 
 
     # 2. The history, as matrices over the positions in ``ids``.
     met, big_before = _history(ids, earlier)
+    together = [[times * times for times in row] for row in met]
     n = len(ids)
     big_seats = sum(size for size in sizes if size == BIG_TABLE)
     # The least the tables of 5 can cost; and a weight that makes one repeated pair
@@ -145,7 +151,7 @@ def draw(participants: Sequence[int], seed: int, earlier: Sequence[Round] = ()) 
             tables.append(order[start : start + size])
             start += size
         # 4. Down to a local minimum.
-        cost = _improve(tables, met, big_before, is_big, weight)
+        cost = _improve(tables, together, big_before, is_big, weight)
         if not best or cost < best_cost:
             best, best_cost = tables, cost
         # 5. Nothing can beat the least possible cost.
@@ -163,13 +169,22 @@ def pairs(tables: Round) -> Iterator[tuple[int, int]]:
 
 
 def repeated_pairs(tables: Round, earlier: Sequence[Round] = ()) -> int:
-    """How many pairs at ``tables`` already sat together in ``earlier`` rounds.
+    """How many pairs at ``tables`` already sat together in ``earlier`` rounds, each
+    pair once however often it did. 0 means everyone has new partners."""
+    met = _met(earlier)
+    return sum(1 for pair in pairs(tables) if met[pair])
 
-    A pair counts once for each earlier round in which it sat at one table, so two
-    players meeting for the third time count 2. 0 means everyone has new partners.
-    """
-    met = Counter(pair for tables_before in earlier for pair in pairs(tables_before))
-    return sum(met[pair] for pair in pairs(tables))
+
+def repeats(tables: Round, earlier: Sequence[Round] = ()) -> int:
+    """What the draw minimises first: over the pairs at ``tables``, the square of the
+    number of ``earlier`` rounds in which each sat together (``DrawCost.repeats``)."""
+    met = _met(earlier)
+    return sum(met[pair] ** 2 for pair in pairs(tables))
+
+
+def _met(earlier: Sequence[Round]) -> Counter[tuple[int, int]]:
+    """{pair: the earlier rounds in which it sat at one table}."""
+    return Counter(pair for tables_before in earlier for pair in pairs(tables_before))
 
 
 def repeated_big_tables(tables: Round, earlier: Sequence[Round] = ()) -> int:
@@ -187,7 +202,7 @@ def repeated_big_tables(tables: Round, earlier: Sequence[Round] = ()) -> int:
 
 def cost(tables: Round, earlier: Sequence[Round] = ()) -> DrawCost:
     """What ``draw`` minimises, for any seating ``tables`` after the ``earlier`` rounds."""
-    return DrawCost(repeated_pairs(tables, earlier), repeated_big_tables(tables, earlier))
+    return DrawCost(repeats(tables, earlier), repeated_big_tables(tables, earlier))
 
 
 def _history(ids: list[int], earlier: Sequence[Round]) -> tuple[list[list[int]], list[int]]:
@@ -218,7 +233,8 @@ def _improve(
     weight: int,
 ) -> int:
     """Swap players between ``tables`` (in place) while a swap lowers the cost; return
-    the cost reached, ``weight * repeated pairs + repeated tables of 5``.
+    the cost reached, ``weight * repeats + repeated tables of 5``, where ``met[p][q]``
+    is what seating ``p`` and ``q`` together costs (the square of their meetings).
 
     ``at[p][t]`` keeps the sum of ``met[p][x]`` over the players ``x`` at table ``t``,
     so a swap is judged in constant time and applied in time linear in the players.

@@ -20,7 +20,8 @@ def attachment(tournament: Tournament) -> str:
 
 
 def ranking(tournament: Tournament, standings: list[Standing]) -> str:
-    """Rank, start number, name, the points of each round, total, Soli won, games lost."""
+    """Rank, start number, name, the points of each round, total, Soli won, games lost,
+    and "ja" under "zurückgezogen" for who withdrew (their points stay in the ranking)."""
     out = io.StringIO()
     writer = csv.writer(out, delimiter=export.SEPARATOR, lineterminator="\r\n")
     rounds = len(standings[0].rounds) if standings else tournament.round_count
@@ -33,6 +34,7 @@ def ranking(tournament: Tournament, standings: list[Standing]) -> str:
             _("Gesamt"),
             _("Soli gewonnen"),
             _("Spiele verloren"),
+            _("zurückgezogen"),
         ]
     )
     for line in standings:
@@ -45,6 +47,7 @@ def ranking(tournament: Tournament, standings: list[Standing]) -> str:
                 line.total,
                 line.solos_won,
                 line.games_lost,
+                _("ja") if line.participant.withdrawn_at else "",
             ]
         )
     return export.BOM + out.getvalue()

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, Player, Runde
@@ -39,6 +40,13 @@ class Season(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def title(self) -> str:
+        """ "Saison 2026/27" – once, also when the name says "Saison" already."""
+        if self.name.casefold().split()[:1] == [gettext("Saison").casefold()]:
+            return self.name
+        return gettext("Saison %(name)s") % {"name": self.name}
 
 
 class Tournament(models.Model):
@@ -154,6 +162,10 @@ class Table(models.Model):
     evening = models.OneToOneField(
         Evening, on_delete=models.PROTECT, null=True, blank=True, related_name="table"
     )
+    # When the director ended the table before its games were played (someone left and
+    # the table cannot go on): its evening was closed then, its games count, and the
+    # round is complete without the missing ones. Who did it is in the evening's history.
+    ended_early_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["number"]

@@ -7,8 +7,9 @@ done and returns it, or is refused with a German message (TournamentError).
 The life of a tournament: participants join (club players, guests entered at the door);
 round 1 is drawn (and may be redrawn, swapped and given scorekeepers) until it starts;
 starting makes each table an evening of the tournament's Runde; once every table of a
-round has its games, the next round is drawn; after the last one the director closes
-the tournament.
+round has its games (or was ended early by the director, when someone left), the next
+round is drawn; after the last one the director closes the tournament, which closes its
+tables: the ranking is final until the director opens the tournament again.
 """
 
 import hashlib
@@ -25,6 +26,7 @@ from django.utils.translation import gettext as _
 from clubs import services as club_services
 from clubs.models import Club, Membership, Player
 from evenings import services as evening_services
+from evenings.models import Evening
 from tournaments.draw import BIG_TABLE, TABLE, DrawError, draw, repeated_pairs
 from tournaments.models import Participant, Round, Season, Table, TableSeat, Tournament
 
@@ -57,8 +59,14 @@ class TableProgress:
     limit: int  # the round's games
 
     @property
+    def ended_early(self) -> bool:
+        """The director ended the table before its games were played (end_table_early)."""
+        return self.table.ended_early_at is not None and self.booked < self.limit
+
+    @property
     def complete(self) -> bool:
-        return self.booked >= self.limit
+        """Played its games, or ended early with those played so far."""
+        return self.booked >= self.limit or self.table.ended_early_at is not None
 
     @property
     def current(self) -> int:
@@ -73,7 +81,7 @@ class RoundProgress:
 
     @property
     def complete(self) -> bool:
-        """Started, and every table has played its games."""
+        """Started, and every table has played its games or was ended early."""
         return self.round.is_started and all(t.complete for t in self.tables)
 
     @property
@@ -230,6 +238,13 @@ def add_guest(tournament: Tournament, name: str) -> Participant:
         raise TournamentError(_("Bitte den Namen des Gasts eingeben."), "name")
     player = tournament.club.players.filter(name__iexact=name).first()
     taking_part = player is not None and tournament.participants.filter(player=player).first()
+    if taking_part and taking_part.withdrawn_at is not None:
+        raise TournamentError(
+            _("%(name)s hat zurückgezogen (Startnummer %(number)s): bei den Teilnehmern "
+              "„Wieder aufnehmen“ wählen, dann wird %(name)s wieder ausgelost.")
+            % {"name": player.name, "number": taking_part.number},
+            "name",
+        )  # fmt: skip
     if taking_part:
         raise TournamentError(
             _("%(name)s spielt schon mit (Startnummer %(number)s).")
@@ -278,6 +293,20 @@ def remove_participant(participant: Participant) -> bool:
     return False
 
 
+@transaction.atomic
+def reinstate_participant(participant: Participant) -> Participant:
+    """Take back a withdrawal: the participant is drawn again from the next round drawn
+    (a round drawn but not started asks for a new draw, as for a late arrival). Their
+    start number and points are as they were; a double tap reinstates once."""
+    tournament = _locked(participant.tournament)
+    _require_open(tournament)
+    participant = tournament.participants.select_related("player").get(pk=participant.pk)
+    if participant.withdrawn_at is not None:
+        participant.withdrawn_at = None
+        participant.save(update_fields=["withdrawn_at"])
+    return participant
+
+
 def seatings(rounds: list[Round]) -> dict[int, list[list[int]]]:
     """{round id: its tables, each the participant ids in seat order}, in one query."""
     tables: dict[int, dict[int, list[int]]] = {r.pk: {} for r in rounds}
@@ -291,7 +320,8 @@ def seatings(rounds: list[Round]) -> dict[int, list[list[int]]]:
 
 
 def repeated_partners(round_: Round) -> int:
-    """How many pairs at the round's tables sat together in an earlier round."""
+    """How many pairs at the round's tables sat together in an earlier round, each pair
+    counted once however often it met."""
     rounds = list(round_.tournament.rounds.filter(number__lte=round_.number))
     seated = seatings(rounds)
     return repeated_pairs(seated[round_.pk], [seated[r.pk] for r in rounds if r != round_])
@@ -361,7 +391,8 @@ def draw_round(
         if last is not None and not round_progress(last).complete:
             raise TournamentError(
                 _("Runde %(number)s ist noch nicht fertig: erst wenn jeder Tisch seine "
-                  "%(games)s Spiele hat, wird die nächste ausgelost.")
+                  "%(games)s Spiele hat (oder vorzeitig beendet ist), wird die nächste "
+                  "ausgelost.")
                 % {"number": last.number, "games": tournament.games_per_round}
             )  # fmt: skip
 
@@ -560,9 +591,42 @@ def rounds_progress(rounds: list[Round], participants: list[Participant]) -> lis
 
 
 @transaction.atomic
-def finish(tournament: Tournament) -> Tournament:
-    """Close the tournament once its last round is complete: the ranking is final, and
-    nobody joins or is drawn any more. Corrections at the tables still count."""
+def end_table_early(table: Table, by) -> Table:
+    """End a table of the running round before its games are played, when it cannot go
+    on (someone left): its evening is closed by `by` (on its record), the games played
+    so far count, and the round is complete once every other table is. A table ended
+    already is returned as it is (a double tap ends it once)."""
+    tournament = _locked(table.round.tournament)
+    table = Table.objects.select_related("round", "evening").get(pk=table.pk)
+    if table.ended_early_at is not None:
+        return table
+    _require_open(tournament)
+    if table.evening is None:
+        raise TournamentError(
+            _("Runde %(number)s ist noch nicht gestartet.") % {"number": table.round.number}
+        )
+    if table.evening.counted_games >= tournament.games_per_round:
+        raise TournamentError(
+            _("Tisch %(table)s hat schon alle %(games)s Spiele.")
+            % {"table": table.number, "games": tournament.games_per_round}
+        )
+    if table.evening.is_open:
+        evening_services.close_evening(table.evening_id, by)
+    table.ended_early_at = timezone.now()
+    table.save(update_fields=["ended_early_at"])
+    return table
+
+
+@transaction.atomic
+def finish(tournament: Tournament, by) -> Tournament:
+    """Close the tournament once its last round is complete: the ranking is final.
+
+    Every table's evening still open is closed by `by` (on its record), and a table of a
+    finished tournament is not opened again (evenings.services.reopen_evening refuses),
+    so nothing changes the ranking, the hall display, the print or the CSV any more;
+    nobody joins or is drawn either. For a late correction the director opens the
+    tournament again (`reopen`), then the table.
+    """
     tournament = _locked(tournament)
     if tournament.status == Tournament.Status.FINISHED:
         return tournament
@@ -572,8 +636,23 @@ def finish(tournament: Tournament) -> Tournament:
             _("Abschließen lässt sich das Turnier, wenn alle %(count)s Runden gespielt sind.")
             % {"count": tournament.round_count}
         )
+    still_open = Evening.objects.open().filter(table__round__tournament=tournament)
+    for evening_id in still_open.order_by("pk").values_list("pk", flat=True):
+        evening_services.close_evening(evening_id, by)
     tournament.status = Tournament.Status.FINISHED
     tournament.save(update_fields=["status"])
+    return tournament
+
+
+@transaction.atomic
+def reopen(tournament: Tournament) -> Tournament:
+    """Open a finished tournament again for a late correction: its tables stay closed
+    until the director opens each one that needs it (as any evening); "Turnier
+    abschließen" then closes them again. Open already: returned as it is."""
+    tournament = _locked(tournament)
+    if tournament.status == Tournament.Status.FINISHED:
+        tournament.status = Tournament.Status.RUNNING
+        tournament.save(update_fields=["status"])
     return tournament
 
 

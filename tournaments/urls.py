@@ -10,16 +10,23 @@ round_urls = [
     path("tauschen/", views.swap, name="swap"),
     path("schreiber/", views.scorekeepers, name="scorekeepers"),
     path("starten/", views.start, name="start"),
+    path("tisch/<int:table>/beenden/", views.end_table, name="end_table"),
 ]
 tournament_urls = [
     path("", views.tournament_detail, name="detail"),
     path("einstellungen/", views.tournament_settings, name="settings"),
     path("teilnehmer/", views.participants_add, name="participants"),
     path("teilnehmer/<int:participant_id>/entfernen/", views.participant_remove, name="remove"),
+    path(
+        "teilnehmer/<int:participant_id>/wieder-aufnehmen/",
+        views.participant_reinstate,
+        name="reinstate",
+    ),
     path("gast/", views.guest_add, name="guest"),
     path("auslosen/", views.draw, name="draw"),
     path("runde/<int:number>/", include(round_urls)),
     path("abschliessen/", views.finish, name="finish"),
+    path("wieder-oeffnen/", views.reopen, name="reopen"),
     path("rangliste/", views.ranking, name="ranking"),
     path("rangliste.csv", views.ranking_csv, name="csv"),
     path("hallenanzeige/", views.display_link, name="display_link"),

@@ -218,9 +218,12 @@ def _page(request, tournament: Tournament, membership: Membership, **forms) -> H
         # At a table of five each plays four games of five (the dealer sits out).
         "big_table_games": (games * 4 // 5, games % 5 == 0),
         "finished": tournament.status == Tournament.Status.FINISHED,
+        "directing": directing,
     }
     if directing:
         context |= _director_forms(tournament, last, forms)
+    # A late correction: the director opens the finished tournament again.
+    context["can_reopen"] = membership.is_admin and context["finished"]
     _unplaced_errors_as_messages(request, forms, context, views)
     if membership.is_admin and tournament.display_token:
         url = request.build_absolute_uri(
@@ -375,6 +378,25 @@ def participant_remove(request: HttpRequest, tournament_id: int, participant_id:
 
 @require_POST
 @login_required
+def participant_reinstate(request: HttpRequest, tournament_id: int, participant_id: int):
+    """Take back a withdrawal ("Wieder aufnehmen"): drawn again from the next round."""
+    tournament, _membership = admin_tournament_of(request, tournament_id)
+    participant = get_object_or_404(tournament.participants, pk=participant_id)
+    try:
+        participant = services.reinstate_participant(participant)
+    except services.TournamentError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(
+            request,
+            _("%(name)s ist wieder dabei und wird ab der nächsten Auslosung wieder gesetzt.")
+            % {"name": participant.player.name},
+        )
+    return redirect(reverse("tournaments:detail", args=[tournament.pk]) + "#teilnehmer")
+
+
+@require_POST
+@login_required
 def draw(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """ "Runde n auslosen", "Neu auslosen", or a draw redone with a given seed."""
     tournament, membership = admin_tournament_of(request, tournament_id)
@@ -391,11 +413,19 @@ def draw(request: HttpRequest, tournament_id: int) -> HttpResponse:
         except services.TournamentError as error:
             _add_error(form, error)
         else:
-            messages.success(
-                request,
-                _("Runde %(number)s ist ausgelost (Seed %(seed)s).")
-                % {"number": round_.number, "seed": round_.seed},
-            )
+            if round_.is_started:
+                # A page from before the start (or a crafted request) asked to draw it.
+                messages.info(
+                    request,
+                    _("Runde %(number)s ist schon gestartet: die Tische stehen fest, "
+                      "es wurde nichts ausgelost.") % {"number": round_.number},
+                )  # fmt: skip
+            else:
+                messages.success(
+                    request,
+                    _("Runde %(number)s ist ausgelost (Seed %(seed)s).")
+                    % {"number": round_.number, "seed": round_.seed},
+                )
             return redirect(_round_anchor(tournament, round_.number))
     return _page(request, tournament, membership, draw=form)
 
@@ -475,14 +505,55 @@ def start(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse
 
 @require_POST
 @login_required
-def finish(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    tournament, _membership = admin_tournament_of(request, tournament_id)
+def end_table(request: HttpRequest, tournament_id: int, number: int, table: int):
+    """ "Tisch vorzeitig beenden": the table's evening closes with the games played."""
+    round_, _membership = admin_round_of(request, tournament_id, number)
+    found = get_object_or_404(round_.tables, number=table)
     try:
-        services.finish(tournament)
+        ended = services.end_table_early(found, request.user)
     except services.TournamentError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, _("Das Turnier ist abgeschlossen; die Rangliste steht."))
+        messages.success(
+            request,
+            _("Tisch %(table)s ist vorzeitig beendet: die Spiele bis dahin (%(played)s von "
+              "%(games)s) zählen.")
+            % {
+                "table": ended.number,
+                "played": ended.evening.counted_games if ended.evening else 0,
+                "games": round_.tournament.games_per_round,
+            },
+        )  # fmt: skip
+    return redirect(_round_anchor(round_.tournament, number))
+
+
+@require_POST
+@login_required
+def finish(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament, _membership = admin_tournament_of(request, tournament_id)
+    try:
+        services.finish(tournament, request.user)
+    except services.TournamentError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(
+            request,
+            _("Das Turnier ist abgeschlossen, die Tische sind zu: die Rangliste steht."),
+        )
+    return redirect("tournaments:detail", tournament_id=tournament.pk)
+
+
+@require_POST
+@login_required
+def reopen(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """ "Turnier wieder öffnen" for a late correction."""
+    tournament, _membership = admin_tournament_of(request, tournament_id)
+    services.reopen(tournament)
+    messages.success(
+        request,
+        _("Das Turnier ist wieder offen. Öffne den Tisch, der eine Korrektur braucht, "
+          "und schließe danach das Turnier wieder ab."),
+    )  # fmt: skip
     return redirect("tournaments:detail", tournament_id=tournament.pk)
 
 

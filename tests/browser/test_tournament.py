@@ -317,3 +317,111 @@ def test_the_ranking_with_its_tie_breaks_fits_a_phone(page, log_in, club, admin,
         return wrap.locator("tbody th", has_text=name).evaluate("cell => cell.clientHeight")
 
     assert height("Schorsch") == height("Kathi") == height("Sepp")
+
+
+def test_a_table_ends_early_and_the_finished_tournament_stays_final_until_reopened(
+    page, log_in, club, admin, players
+):
+    """Round 1 of 1 (two games a table): someone at table 2 leaves after one game. The
+    director withdraws them and ends the table early (each with a second tap), finishes
+    the tournament, which closes every table, finds a table of the finished tournament
+    cannot be opened again, and opens the tournament again for a late correction."""
+    import uuid
+
+    from evenings import services as evenings
+    from evenings.models import Change, Evening
+    from evenings.services import GameInput
+    from tournaments import services as tournaments
+
+    tournament = tournaments.create_tournament(
+        club, admin, name="Kirchweihturnier", venue="Post", round_count=1, games_per_round=2
+    )
+    tournaments.add_participants(tournament, list(players.values()))
+    for name in ("Toni", "Burgi"):
+        tournaments.add_guest(tournament, name)
+    round_ = tournaments.start_round(tournaments.draw_round(tournament, seed=5), admin)
+    first, second = round_.tables.select_related("evening").order_by("number")
+    for table, games in ((first, 2), (second, 1)):
+        for _ in range(games):
+            table.evening.refresh_from_db()
+            deal = evenings.next_deal(table.evening)
+            data = GameInput(
+                type="rufspiel", declarer=deal.playing[0].pk, partner=deal.playing[1].pk, won=True
+            )
+            evenings.book_game(table.evening_id, uuid.uuid4(), data, admin, deal.token)
+    leaving = second.seats.order_by("position").last().participant
+    name = leaving.player.name
+    log_in(admin)
+    page.goto(f"/turnier/{tournament.pk}/")
+
+    # 1. The withdrawal asks first: one tap opens it, the second withdraws.
+    card = page.locator("li.participant", has_text=name)
+    card.locator("summary").tap()
+    card.get_by_role("button", name=f"Ja, {name} zieht zurück").tap()
+    expect(messages(page)).to_contain_text(f"{name} zieht zurück")
+    card = page.locator("li.participant", has_text=name)
+    expect(card.locator(".name .muted")).to_have_text("zurück\u00adgezogen")
+    expect(card.get_by_role("button", name=f"{name} wieder aufnehmen")).to_be_visible()
+
+    # 2. Table 2 cannot finish its games: the director ends it early, after a second tap.
+    tables = page.locator("#runde-1 .round-table")
+    expect(tables.nth(0).locator("summary", has_text="Tisch vorzeitig beenden")).to_have_count(0)
+    tables.nth(1).locator("summary", has_text="Tisch vorzeitig beenden").tap()
+    expect(tables.nth(1).locator(".note")).to_contain_text("mit den bisher 1 von 2 Spielen")
+    no_horizontal_scroll(page)
+    tables.nth(1).get_by_role("button", name="Ja, Tisch 2 beenden").tap()
+    expect(messages(page)).to_have_text(
+        "Tisch 2 ist vorzeitig beendet: die Spiele bis dahin (1 von 2) zählen."
+    )
+    expect(tables.locator(".counter")).to_have_text(
+        ["2 von 2 Spielen · fertig", "1 von 2 Spielen · vorzeitig beendet"]
+    )
+    expect(page.locator("#runde-1 .round-state")).to_contain_text("Runde 1 ist fertig")
+
+    # 3. Finishing asks first too, and closes every table.
+    page.locator("summary", has_text="Turnier abschließen").tap()
+    page.get_by_role("button", name="Ja, Turnier abschließen").tap()
+    expect(messages(page)).to_have_text(
+        "Das Turnier ist abgeschlossen, die Tische sind zu: die Rangliste steht."
+    )
+    expect(page.locator("#stand-heading")).to_have_text("Endstand")
+    no_horizontal_scroll(page)
+    assert_accessible(page, "a finished tournament's page")
+    final = [row.inner_text() for row in standing_rows(page).all()]
+
+    # 4. At a table of the finished tournament nothing changes: it stays closed.
+    tables.nth(0).get_by_role("link", name="Zum Tisch (Eingabe)").click()
+    expect(page.locator(".closed-note")).to_contain_text("Dieser Abend ist abgeschlossen.")
+    page.get_by_role("button", name="Wieder öffnen").tap()
+    expect(messages(page)).to_contain_text("Das Turnier ist abgeschlossen, die Rangliste steht")
+    expect(page.locator(".closed-note")).to_be_visible()
+    page.goto(f"/turnier/{tournament.pk}/")
+    assert [row.inner_text() for row in standing_rows(page).all()] == final
+
+    # 5. For a late correction the director opens the tournament again, then the table.
+    page.locator("summary", has_text="Turnier wieder öffnen").tap()
+    page.get_by_role("button", name="Ja, Turnier wieder öffnen").tap()
+    expect(messages(page)).to_contain_text("Das Turnier ist wieder offen.")
+    expect(page.locator("#stand-heading")).to_have_text("Stand")
+    tables.nth(0).get_by_role("link", name="Zum Tisch (Eingabe)").click()
+    page.get_by_role("button", name="Wieder öffnen").tap()
+    expect(messages(page)).to_contain_text("Der Abend ist wieder offen.")
+
+    # The database: the withdrawal, the table ended early, each close and reopening on
+    # the record, the tournament running again with table 1 open and table 2 closed.
+    tournament.refresh_from_db()
+    leaving.refresh_from_db()
+    second.refresh_from_db()
+    assert tournament.status == Tournament.Status.RUNNING
+    assert leaving.withdrawn_at is not None
+    assert second.ended_early_at is not None
+    assert [Evening.objects.get(pk=t.evening_id).status for t in (first, second)] == [
+        Evening.Status.OPEN,
+        Evening.Status.CLOSED,
+    ]
+    assert [
+        list(Change.objects.filter(evening_id=t.evening_id, kind__in=["close", "reopen"])
+             .order_by("pk").values_list("kind", flat=True))
+        for t in (first, second)
+    ] == [["close", "reopen"], ["close"]]  # fmt: skip
+    assert "ledger ok" in verify_ledger()

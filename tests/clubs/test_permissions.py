@@ -89,6 +89,9 @@ TOURNAMENT_POSTS = (
     "scorekeepers",
     "start",
     "finish",
+    "reopen",
+    "reinstate",
+    "end_table",
     "display_link",
 )
 
@@ -291,9 +294,13 @@ class Cast:
     @cached_property
     def played_tournament(self) -> Tournament:
         """One round of one game, played at its table: ready to be closed."""
+        return self._one_game_played("Blitzturnier", games_per_round=1)
+
+    def _one_game_played(self, name: str, games_per_round: int) -> Tournament:
+        """A tournament of one round at one table, started, its first game booked."""
         admin = self.users["admin"]
         tournament = tournament_services.create_tournament(
-            self.club, admin, name="Blitzturnier", round_count=1, games_per_round=1
+            self.club, admin, name=name, round_count=1, games_per_round=games_per_round
         )
         tournament_services.add_participants(tournament, list(self.club.players.all()[:4]))
         round_ = tournament_services.start_round(tournament_services.draw_round(tournament), admin)
@@ -303,6 +310,19 @@ class Cast:
             type="rufspiel", declarer=deal.playing[0].pk, partner=deal.playing[1].pk
         )
         evening_services.book_game(evening.pk, uuid.uuid4(), rufspiel, admin, deal.token)
+        return tournament
+
+    @cached_property
+    def finished_tournament(self) -> Tournament:
+        """The played one, closed: ready to be opened again."""
+        return tournament_services.finish(self.played_tournament, self.users["admin"])
+
+    @cached_property
+    def running_tournament(self) -> Tournament:
+        """One round of two games, started, one game played; its last participant has
+        withdrawn: a table to end early, a withdrawal to take back."""
+        tournament = self._one_game_played("Abendturnier", games_per_round=2)
+        tournament_services.remove_participant(tournament.participants.last())
         return tournament
 
     @cached_property
@@ -462,8 +482,13 @@ def url_kwargs(name: str, params: frozenset[str], cast: Cast) -> dict[str, objec
 def _tournament_kwargs(name: str, params: frozenset[str], cast: Cast) -> dict[str, object]:
     """A tournament URL's parameters: the club's tournament with round 1 drawn (the
     played one for closing it), the hall display's token, the season."""
-    values = {"club_id": lambda: cast.club.pk, "number": lambda: 1}
-    tournament = cast.played_tournament if name == "tournaments:finish" else cast.tournament
+    values = {"club_id": lambda: cast.club.pk, "number": lambda: 1, "table": lambda: 1}
+    tournament = {
+        "tournaments:finish": lambda: cast.played_tournament,
+        "tournaments:reopen": lambda: cast.finished_tournament,
+        "tournaments:reinstate": lambda: cast.running_tournament,
+        "tournaments:end_table": lambda: cast.running_tournament,
+    }.get(name, lambda: cast.tournament)()
     values |= {
         "tournament_id": lambda: tournament.pk,
         "participant_id": lambda: tournament.participants.last().pk,

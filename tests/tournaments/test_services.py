@@ -8,7 +8,7 @@ from django.db import IntegrityError
 
 from clubs.models import Membership, Runde
 from evenings import services as evenings
-from evenings.models import Evening, LedgerEntry
+from evenings.models import Change, Evening, LedgerEntry
 from evenings.services import GameInput
 from tests.conftest import make_user
 from tests.evenings.test_concurrency import errors, run_at_once
@@ -39,6 +39,15 @@ def leaving_points(round_, participant) -> int:
             evening__table__round=round_, player=participant.player
         ).values_list("amount", flat=True)
     )
+
+
+def book_one(table, by) -> None:
+    """One Rufspiel at the table, won by the declarer's pair."""
+    table.evening.refresh_from_db()
+    deal = evenings.next_deal(table.evening)
+    declarer, partner = deal.playing[0], deal.playing[1]
+    data = GameInput(type="rufspiel", declarer=declarer.pk, partner=partner.pk, won=True)
+    evenings.book_game(table.evening_id, uuid.uuid4(), data, by, deal.token)
 
 
 def play_out(round_, by) -> None:
@@ -286,12 +295,12 @@ def test_after_the_last_round_nothing_is_drawn_and_the_tournament_can_be_closed(
     round_ = services.draw_round(tournament)
 
     with pytest.raises(TournamentError, match="wenn alle 1 Runden gespielt sind"):
-        services.finish(tournament)
+        services.finish(tournament, admin)
     services.start_round(round_, admin)
     play_out(round_, admin)
     with pytest.raises(TournamentError, match="Alle 1 Runden sind ausgelost"):
         services.draw_round(tournament)
-    services.finish(tournament)
+    services.finish(tournament, admin)
 
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
@@ -434,3 +443,168 @@ def test_a_new_display_link_replaces_the_old_one_and_revoking_leaves_none(tourna
 
     assert renewed and renewed != old
     assert revoked is None
+
+
+# -- the end: finishing, reopening, tables ended early ------------------------------------
+
+
+def finished_with_one_round(tournament, players, admin):
+    """Eight participants, one round of one game, played and finished."""
+    tournament.round_count = tournament.games_per_round = 1
+    tournament.save()
+    with_participants(tournament, players, 8)
+    round_ = services.start_round(services.draw_round(tournament, seed=5), admin)
+    play_out(round_, admin)
+    services.finish(tournament, admin)
+    return round_
+
+
+def test_finishing_closes_every_table_on_the_record_and_the_ranking_stays_final(
+    tournament, players, admin, scorekeeper
+):
+    round_ = finished_with_one_round(tournament, players, admin)
+    ranking = [(s.participant.pk, s.total) for s in tournament_standings(tournament)]
+    evening_ids = list(round_.tables.values_list("evening_id", flat=True))
+
+    assert set(Evening.objects.filter(pk__in=evening_ids).values_list("status", flat=True)) == {
+        Evening.Status.CLOSED
+    }
+    closes = Change.objects.filter(evening__in=evening_ids, kind=Change.Kind.CLOSE)
+    assert sorted(closes.values_list("evening_id", flat=True)) == sorted(evening_ids)
+    assert {change.by for change in closes} == {admin}
+    # Nothing at a table changes the final ranking: no undo, and the table stays closed.
+    with pytest.raises(evenings.EveningError, match="abgeschlossen"):
+        evenings.undo_last(evening_ids[0], scorekeeper)
+    with pytest.raises(evenings.EveningError, match="Das Turnier ist abgeschlossen"):
+        evenings.reopen_evening(evening_ids[0], admin)
+    assert not Evening.objects.filter(pk__in=evening_ids, status=Evening.Status.OPEN).exists()
+    assert not Change.objects.filter(evening__in=evening_ids, kind=Change.Kind.REOPEN).exists()
+    assert [(s.participant.pk, s.total) for s in tournament_standings(tournament)] == ranking
+
+
+def test_finishing_twice_closes_each_table_once(tournament, players, admin):
+    round_ = finished_with_one_round(tournament, players, admin)
+
+    services.finish(tournament, admin)
+
+    evening_ids = round_.tables.values_list("evening_id", flat=True)
+    assert Change.objects.filter(evening__in=evening_ids, kind=Change.Kind.CLOSE).count() == 2
+
+
+def test_the_director_reopens_a_finished_tournament_and_then_a_table_for_a_late_correction(
+    tournament, players, admin
+):
+    round_ = finished_with_one_round(tournament, players, admin)
+    table = round_.tables.select_related("evening").get(number=1)
+    game = table.evening.games.get()
+
+    services.reopen(tournament)
+
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.RUNNING
+    table.evening.refresh_from_db()
+    assert not table.evening.is_open, "the tables stay closed until opened one by one"
+    evenings.reopen_evening(table.evening_id, admin)
+    lost = GameInput(type="rufspiel", declarer=game.declarer_id, partner=game.partner_id, won=False)
+    evenings.correct_game(table.evening_id, game.pk, lost, admin)
+    # Finished again: the corrected table is closed again, and the ranking counts the loss.
+    services.finish(tournament, admin)
+    table.evening.refresh_from_db()
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+    assert not table.evening.is_open
+    points = {s.participant.player_id: s.total for s in tournament_standings(tournament)}
+    assert points[game.declarer_id] == points[game.partner_id] == 0
+
+
+def test_a_table_ended_early_keeps_its_games_and_completes_the_round(tournament, players, admin):
+    """Someone leaves during the round: their table cannot play its games. The director
+    ends it early; its games so far count, and the round (here the last) completes."""
+    tournament.round_count, tournament.games_per_round = 1, 2
+    tournament.save()
+    with_participants(tournament, players, 8)
+    round_ = services.start_round(services.draw_round(tournament, seed=5), admin)
+    first, second = round_.tables.select_related("evening").order_by("number")
+    for _ in range(2):
+        book_one(first, admin)
+    book_one(second, admin)
+    leaving = second.seats.first().participant
+    services.remove_participant(leaving)
+    with pytest.raises(TournamentError, match="wenn alle 1 Runden gespielt sind"):
+        services.finish(tournament, admin)
+    with pytest.raises(TournamentError, match="hat schon alle 2 Spiele"):
+        services.end_table_early(first, admin)
+
+    ended = services.end_table_early(second, admin)
+    again = services.end_table_early(second, admin)  # a double tap
+
+    assert ended.ended_early_at is not None and again.ended_early_at == ended.ended_early_at
+    second.evening.refresh_from_db()
+    assert not second.evening.is_open
+    close = Change.objects.get(evening=second.evening, kind=Change.Kind.CLOSE)
+    assert close.by == admin
+    progress = services.round_progress(round_)
+    assert [(t.booked, t.complete, t.ended_early) for t in progress.tables] == [
+        (2, True, False),
+        (1, True, True),
+    ]
+    assert progress.complete
+    # The one game played there counts: its winners have their 10 points.
+    points = {s.participant.player_id: s.total for s in tournament_standings(tournament)}
+    game = second.evening.games.get()
+    assert points[game.declarer_id] == points[game.partner_id] == 10
+    services.finish(tournament, admin)
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+
+
+def test_a_table_is_ended_early_only_while_its_round_runs(tournament, players, admin):
+    with_participants(tournament, players, 4)
+    round_ = services.draw_round(tournament, seed=5)
+    table = round_.tables.get()
+
+    with pytest.raises(TournamentError, match="noch nicht gestartet"):
+        services.end_table_early(table, admin)
+
+    table.refresh_from_db()
+    assert table.ended_early_at is None
+
+
+def test_a_withdrawal_is_taken_back_and_they_are_drawn_again_from_the_next_round(
+    tournament, players, admin
+):
+    tournament.games_per_round = 1
+    tournament.save()
+    with_participants(tournament, players, 8)
+    first = services.start_round(services.draw_round(tournament, seed=5), admin)
+    play_out(first, admin)
+    leaving = tournament.participants.get(number=8)
+    services.remove_participant(leaving)
+    with pytest.raises(TournamentError, match="hat zurückgezogen"):
+        services.add_guest(tournament, leaving.player.name)
+
+    services.reinstate_participant(leaving)
+    services.reinstate_participant(leaving)  # a double tap
+
+    leaving.refresh_from_db()
+    assert leaving.withdrawn_at is None
+    second = services.draw_round(tournament, seed=5)
+    assert TableSeat.objects.filter(round=second, participant=leaving).exists()
+    assert sum(len(table) for table in seating(second)) == 8
+
+
+def test_a_withdrawal_taken_back_after_the_draw_asks_for_a_new_draw(tournament, players, admin):
+    tournament.games_per_round = 1
+    tournament.save()
+    with_participants(tournament, players, 9)
+    play_out(services.start_round(services.draw_round(tournament, seed=5), admin), admin)
+    leaving = tournament.participants.get(number=9)
+    services.remove_participant(leaving)
+    second = services.draw_round(tournament, seed=5)
+
+    services.reinstate_participant(leaving)
+
+    with pytest.raises(TournamentError, match="Ohne Platz an einem Tisch"):
+        services.start_round(second, admin)
+    second = services.draw_round(tournament, seed=5)
+    assert TableSeat.objects.filter(round=second, participant=leaving).exists()

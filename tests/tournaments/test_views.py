@@ -9,10 +9,10 @@ from django.urls import reverse
 
 from clubs.models import Player
 from evenings import services as evenings
-from evenings.models import Evening
+from evenings.models import Change, Evening
 from evenings.services import GameInput
 from tests.conftest import make_user
-from tests.tournaments.test_services import play_out
+from tests.tournaments.test_services import book_one, play_out
 from tournaments import services
 from tournaments.models import Round, Season, TableSeat, Tournament
 from tournaments.standings import TIE_BREAK, tournament_standings
@@ -168,10 +168,12 @@ def test_a_participant_is_removed_until_they_have_played_then_withdraws(
     assert list(tournament.participants.values_list("number", flat=True)) == [1, 2, 3, 4]
     services.start_round(services.draw_round(tournament), admin)
     page = director.get(url("detail", tournament.pk))
-    # Who has played is not removed but withdraws, keeping the points.
+    # Who has played is not removed but withdraws, keeping the points: after a second
+    # tap that names them.
     assert "Entfernen" not in page.text
-    assert page.text.count("Zieht zurück</button>") == 4
+    assert page.text.count("Zieht zurück …</summary>") == 4
     played = tournament.participants.first()
+    assert f"Ja, {played.player.name} zieht zurück</button>" in page.text
 
     director.post(url("remove", tournament.pk, played.pk))
 
@@ -179,7 +181,8 @@ def test_a_participant_is_removed_until_they_have_played_then_withdraws(
     assert played.withdrawn_at is not None
     page = director.get(url("detail", tournament.pk))
     assert "zieht zurück: die Punkte bleiben" in page.text
-    assert page.text.count("Zieht zurück</button>") == 3
+    assert page.text.count("Zieht zurück …</summary>") == 3
+    assert page.text.count("Wieder aufnehmen</button>") == 1
     refused = director.post(url("remove", tournament.pk, tournament.participants.first().pk))
     assert refused.status_code == 302
     assert tournament.participants.count() == 4
@@ -422,11 +425,132 @@ def test_after_the_last_round_the_director_closes_the_tournament(
     director.post(url("finish", tournament.pk))
     closed = director.get(url("detail", tournament.pk))
 
-    assert "Turnier abschließen" in page.text
+    # A second step that says what finishing does.
+    assert "<summary>Turnier abschließen …</summary>" in page.text
+    assert "Danach sind alle Tische geschlossen" in page.text
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
     assert "Endstand" in closed.text
     assert "Gast melden" not in closed.text
+    assert "Turnier wieder öffnen" in closed.text
+    assert not Evening.objects.filter(table__round=round_, status=Evening.Status.OPEN).exists()
+
+
+def test_a_finished_tournament_is_reopened_by_the_director_and_its_tables_one_by_one(
+    director, client, tournament, players, admin
+):
+    tournament.round_count = tournament.games_per_round = 1
+    tournament.save()
+    round_ = services.start_round(drawn(tournament, players), admin)
+    play_out(round_, admin)
+    services.finish(tournament, admin)
+    table = round_.tables.get(number=1)
+
+    refused = director.post(reverse("evenings:reopen", args=[table.evening_id]), follow=True)
+
+    assert "Das Turnier ist abgeschlossen, die Rangliste steht" in refused.text
+    assert Evening.objects.get(pk=table.evening_id).status == Evening.Status.CLOSED
+
+    reopened = director.post(url("reopen", tournament.pk), follow=True)
+    director.post(reverse("evenings:reopen", args=[table.evening_id]))
+
+    assert "Das Turnier ist wieder offen." in reopened.text
+    assert "<summary>Turnier abschließen …</summary>" in reopened.text
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.RUNNING
+    assert list(
+        Evening.objects.filter(table__round=round_)
+        .order_by("table__number")
+        .values_list("status", flat=True)
+    ) == [Evening.Status.OPEN, Evening.Status.CLOSED]
+    assert Change.objects.filter(evening_id=table.evening_id, kind=Change.Kind.REOPEN).exists()
+
+
+def test_the_director_ends_a_table_early_and_the_page_says_so(
+    director, client, tournament, players, admin
+):
+    tournament.games_per_round = 2
+    tournament.save()
+    round_ = services.start_round(drawn(tournament, players), admin)
+    first, second = round_.tables.select_related("evening").order_by("number")
+    book_one(first, admin)
+    book_one(first, admin)
+    book_one(second, admin)
+    page = director.get(url("detail", tournament.pk))
+
+    answer = director.post(url("end_table", tournament.pk, 1, 2), follow=True)
+
+    # Offered with a second step at the table still playing only.
+    assert page.text.count("<summary>Tisch vorzeitig beenden …</summary>") == 1
+    assert "Ja, Tisch 2 beenden</button>" in page.text
+    assert "Tisch 2 ist vorzeitig beendet: die Spiele bis dahin (1 von 2) zählen." in answer.text
+    assert "1 von 2 Spielen · vorzeitig beendet" in answer.text
+    assert "Runde 1 ist fertig" in answer.text
+    assert "Runde 2 auslosen" in answer.text
+    assert "Tisch vorzeitig beenden" not in answer.text
+    second.refresh_from_db()
+    assert second.ended_early_at is not None
+    assert Evening.objects.get(pk=second.evening_id).status == Evening.Status.CLOSED
+    assert Change.objects.get(evening_id=second.evening_id, kind=Change.Kind.CLOSE).by == admin
+    hall = client.get(url("hall", tournament.display_token))
+    assert '<span class="hall-counter">vorzeitig beendet</span>' in hall.text
+
+
+def test_a_withdrawal_asks_first_and_is_taken_back_with_wieder_aufnehmen(
+    director, tournament, players, admin
+):
+    tournament.games_per_round = 1
+    tournament.save()
+    play_out(services.start_round(drawn(tournament, players), admin), admin)
+    leaving = tournament.participants.get(number=8)
+    director.post(url("remove", tournament.pk, leaving.pk))
+    again = director.post(url("guest", tournament.pk), {"name": leaving.player.name})
+
+    back = director.post(url("reinstate", tournament.pk, leaving.pk), follow=True)
+
+    assert "hat zurückgezogen (Startnummer 8)" in again.text
+    assert f"{leaving.player.name} ist wieder dabei" in back.text
+    assert "Wieder aufnehmen</button>" not in back.text
+    leaving.refresh_from_db()
+    assert leaving.withdrawn_at is None
+    director.post(url("draw", tournament.pk), {"number": "2"})
+    assert TableSeat.objects.filter(round__number=2, participant=leaving).exists()
+
+
+def test_a_draw_asked_for_a_started_round_says_nothing_was_drawn(
+    director, tournament, players, admin
+):
+    round_ = services.start_round(drawn(tournament, players, seed=5), admin)
+    seats = list(TableSeat.objects.filter(round=round_).values_list("pk", "participant"))
+
+    answer = director.post(
+        url("draw", tournament.pk), {"number": "1", "replacing": "5", "seed": "9"}, follow=True
+    )
+
+    assert "Runde 1 ist schon gestartet: die Tische stehen fest, es wurde nichts ausgelost." in (
+        answer.text
+    )
+    assert "ist ausgelost" not in answer.text
+    round_.refresh_from_db()
+    assert round_.seed == 5
+    assert list(TableSeat.objects.filter(round=round_).values_list("pk", "participant")) == seats
+
+
+def test_a_pair_meeting_a_third_time_is_one_pair_on_the_page(director, tournament, players, admin):
+    """Four participants sit at the one table every round: in round 3 its six pairs
+    meet again (for the third time), and the page says six, not twelve."""
+    tournament.games_per_round = 1
+    tournament.save()
+    services.add_participants(tournament, players[:4])
+    for _ in range(2):
+        play_out(services.start_round(services.draw_round(tournament), admin), admin)
+    services.draw_round(tournament)
+
+    page = director.get(url("detail", tournament.pk))
+
+    assert "6 Paare sitzen wieder zusammen" in page.text
+    assert "12 Paare" not in page.text
+    assert page.context["rounds"][-1].repeated == 6
 
 
 # -- standings, print, CSV -------------------------------------------------------------
@@ -457,6 +581,8 @@ def test_the_printable_table_cards_have_seats_and_a_box_for_every_game(
     response = client.get(url("cards", tournament.pk, 1))
 
     assert response.status_code == 200
+    assert response.text.count("<h1") == 1
+    assert '<h1 class="no-print">Tischkarten Runde 1 · Stadtmeisterschaft</h1>' in response.text
     assert response.text.count('class="table-card"') == 2
     assert "Runde 1 · Tisch 1" in response.text and "Runde 1 · Tisch 2" in response.text
     assert "Fünf am Tisch: wer gibt, setzt das Spiel aus." in response.text
@@ -486,12 +612,44 @@ def test_the_ranking_prints_and_downloads_as_a_german_csv(client, tournament, pl
     assert text.startswith("\ufeff")
     lines = text[1:].split("\r\n")
     assert lines[0] == (
-        "Platz;Startnummer;Name;Runde 1;Runde 2;Runde 3;Gesamt;Soli gewonnen;Spiele verloren"
+        "Platz;Startnummer;Name;Runde 1;Runde 2;Runde 3;Gesamt;Soli gewonnen;Spiele verloren;"
+        "zurückgezogen"
     )
     winner = tournament.participants.get(number=int(lines[1].split(";")[1])).player.name
-    assert lines[1].split(";")[2:] == [winner, "10", "0", "0", "10", "0", "0"]
+    assert lines[1].split(";")[2:] == [winner, "10", "0", "0", "10", "0", "0", ""]
     assert any(line.split(";")[2] == "'=Ferdl" for line in lines[1:-1])
     assert len(lines) == 1 + 9 + 1  # header, nine participants, the last line's end
+
+
+def test_the_csv_marks_who_withdrew(client, tournament, players, admin):
+    tournament.games_per_round = 1
+    tournament.save()
+    play_out(services.start_round(drawn(tournament, players), admin), admin)
+    leaving = tournament.participants.get(number=3)
+    services.remove_participant(leaving)
+    client.force_login(admin)
+
+    lines = client.get(url("csv", tournament.pk)).content.decode("utf-8")[1:].split("\r\n")
+
+    marked = {line.split(";")[1]: line.split(";")[-1] for line in lines[1:-1]}
+    assert marked == {str(n): "ja" if n == 3 else "" for n in range(1, 9)}
+
+
+def test_a_season_named_saison_is_called_so_once(client, club, admin):
+    tournament = services.create_tournament(club, admin, name="Hof", new_season="Saison 2026/27")
+    other = services.create_tournament(club, admin, name="Rehau", new_season="ProHof 2026")
+    client.force_login(admin)
+
+    pages = [
+        client.get(url("detail", tournament.pk)).text,
+        client.get(url("ranking", tournament.pk)).text,
+        client.get(url("list", club.pk)).text,
+        client.get(url("season", club.pk, tournament.season_id)).text,
+    ]
+
+    assert all("Saison Saison" not in page for page in pages)
+    assert all("Saison 2026/27" in page for page in pages)
+    assert "Saison ProHof 2026" in client.get(url("detail", other.pk)).text
 
 
 # -- the hall display -------------------------------------------------------------------
@@ -769,6 +927,10 @@ def test_only_the_clubs_admin_changes_a_tournament(client, cast, tournament, pla
         client.post(url("start", tournament.pk, 1)).status_code,
         client.post(url("display_link", tournament.pk), {"revoke": "1"}).status_code,
         client.post(url("remove", tournament.pk, a.participant_id)).status_code,
+        client.post(url("reinstate", tournament.pk, a.participant_id)).status_code,
+        client.post(url("end_table", tournament.pk, 1, 1)).status_code,
+        client.post(url("finish", tournament.pk)).status_code,
+        client.post(url("reopen", tournament.pk)).status_code,
     ]
 
     assert answers == [404] * len(answers)
