@@ -2,6 +2,7 @@
 {% url %}, LOGIN_URL and Django's own redirects find them; the paths are German."""
 
 from django.contrib.auth import views as auth_views
+from django.http import HttpRequest, HttpResponse
 from django.urls import path
 
 from clubs import accounts
@@ -15,12 +16,31 @@ from clubs.account_forms import (
 
 class PasswordResetView(auth_views.PasswordResetView):
     """Django's "forgot password" page with the throttled form, which needs the request
-    for the client's address."""
+    for the client's address.
+
+    On a server that sends no email the page says so instead of offering a link that
+    would never arrive, and points to whoever runs the server (`make password`); a form
+    sent anyway sends nothing and gets the same page."""
 
     form_class = ThrottledPasswordResetForm
 
     def get_form_kwargs(self) -> dict:
         return {**super().get_form_kwargs(), "request": self.request}
+
+    def get_context_data(self, **kwargs) -> dict:
+        return {**super().get_context_data(**kwargs), "sends_mail": accounts.sends_mail()}
+
+    def post(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        if not accounts.sends_mail():
+            return self.get(request, *args, **kwargs)
+        return super().post(request, *args, **kwargs)
+
+
+class PasswordResetDoneView(auth_views.PasswordResetDoneView):
+    """ "Schau in dein Postfach", unless the server sends no email (opened directly)."""
+
+    def get_context_data(self, **kwargs) -> dict:
+        return {**super().get_context_data(**kwargs), "sends_mail": accounts.sends_mail()}
 
 
 urlpatterns = [
@@ -47,7 +67,7 @@ urlpatterns = [
     path("passwort-vergessen/", PasswordResetView.as_view(), name="password_reset"),
     path(
         "passwort-vergessen/gesendet/",
-        auth_views.PasswordResetDoneView.as_view(),
+        PasswordResetDoneView.as_view(),
         name="password_reset_done",
     ),
     path(

@@ -137,10 +137,18 @@ def dumps(club: Club, *, with_passwords: bool = False) -> str:
     return "".join(chunks(club, with_passwords=with_passwords))
 
 
+# slugify drops what has no ASCII letter in it ("ß") and strips the dots off umlauts; a
+# German name keeps its letters as Germans write them without umlauts.
+_GERMAN_LETTERS = str.maketrans(
+    {"ß": "ss", "ẞ": "SS", "ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"}
+)
+
+
 def attachment(club: Club) -> str:
-    """The download's Content-Disposition: "schafkopffreunde-au-2026-03-12.json"."""
+    """The download's Content-Disposition: "schafkopffreunde-grosshadern-2026-03-12.json"."""
     day = timezone.localdate().isoformat()
-    return content_disposition_header(True, f"{slugify(club.name) or 'verein'}-{day}.json")
+    name = slugify(club.name.translate(_GERMAN_LETTERS)) or "verein"
+    return content_disposition_header(True, f"{name}-{day}.json")
 
 
 @contextmanager

@@ -6,14 +6,14 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext_lazy as _
 
-from clubs.models import Club, Invitation, Membership, Player, Runde, Tariff
+from clubs.models import Club, Invitation, Membership, Player, Runde, Tariff, german_order
 from scoring import BockMode, ScoringError, TariffRules, validate_rules
 
 # The largest amount a tariff field takes: 10.000,00 € (and a PositiveIntegerField fits it).
 MAX_CENTS = 1_000_000
 
-# "1.234,56" / "1234,5" / "0,10" / "1" / "0.10" / "1.000" (German thousands), "1,-" (whole
-# euros, as prices are written), "€" optional.
+# "1.234,56" / "1234,5" / "0,10" / "1" / "0.10" / "1.000.000" (German thousands), "1,-"
+# (whole euros, as prices are written), "€" optional.
 _EURO = re.compile(
     r"""^(?P<sign>[-+−]?)\s*
         (?P<euros>\d{1,3}(?:\.\d{3})+|\d+)?
@@ -27,9 +27,11 @@ def parse_euro(text: str) -> int:
     """Parse an amount as people type it ("0,10", "0,5", "1", "1,-", "1.000,00") into cents.
 
     Exact: only integers are involved, so "0,105" is refused rather than rounded. A dot
-    followed by exactly three digits and no comma is a German thousands separator; a dot
     followed by one or two digits is read as a decimal point ("0.10"), which is what a
-    phone's number pad often offers.
+    phone's number pad often offers; dots before a comma ("1.000,50") or more than one
+    ("1.000.000") separate thousands. A single dot followed by exactly three digits and no
+    comma could be either ("1.000": one euro as "1.5" is, or a thousand?), so it is
+    refused with both readings spelled out rather than guessed.
     """
     value = text.strip().replace(" ", "").replace("\u00a0", "")
     if not value:
@@ -41,10 +43,13 @@ def parse_euro(text: str) -> int:
             _("Bitte einen Betrag in Euro eingeben, z. B. 0,10 oder 1,50."), code="invalid"
         )
     euros, sep, cents = match["euros"] or "0", match["sep"], "" if whole else match["cents"] or ""
+    if sep is None and euros.count(".") == 1:
+        # "1.000": the pattern took the dot for a thousands separator, but it may as well
+        # be the decimal point.
+        (euros, cents), sep = euros.split("."), "."
     if sep == "." and len(cents) == 3 and "." not in euros:
-        # "1.000": a thousands separator, not a decimal point.
-        euros, cents = euros + cents, ""
-    elif sep == "." and "." in euros:
+        raise _ambiguous(text.strip(), euros, cents)
+    if sep == "." and "." in euros:
         raise ValidationError(
             _("Bitte ein Komma vor den Cent verwenden, z. B. 1.000,50."), code="invalid"
         )
@@ -58,6 +63,20 @@ def parse_euro(text: str) -> int:
     if amount > MAX_CENTS:
         raise ValidationError(_("Der Betrag darf höchstens 10.000,00 € sein."), code="max_value")
     return amount
+
+
+def _ambiguous(typed: str, euros: str, cents: str) -> ValidationError:
+    """ "1.500" could be 1,50 € or 1.500,00 €: the message spells out how to write either."""
+    whole = str(int(euros + cents))
+    if cents.endswith("0"):  # "1.500" reads as 1,50 €; "1.505" has no reading in cents
+        message = _("„%(typed)s“ ist mehrdeutig – bitte so schreiben: %(decimal)s oder %(whole)s.")
+    else:
+        message = _("„%(typed)s“ ist mehrdeutig – bitte ohne Punkt schreiben: %(whole)s.")
+    return ValidationError(
+        message,
+        code="ambiguous",
+        params={"typed": typed, "decimal": f"{euros},{cents[:2]}", "whole": whole},
+    )
 
 
 def euro_input(cents: int) -> str:
@@ -150,7 +169,11 @@ class PlayerEditForm(PlayerForm):
         # Members of the club whose login is not yet any player's (or is this one's).
         taken = club.players.exclude(pk=self.instance.pk).exclude(user=None).values("user")
         users = self.fields["user"].queryset
-        self.fields["user"].queryset = users.filter(memberships__club=club).exclude(pk__in=taken)
+        self.fields["user"].queryset = (
+            users.filter(memberships__club=club)
+            .exclude(pk__in=taken)
+            .order_by(german_order("first_name"), "username")
+        )
         self.fields["user"].label_from_instance = lambda u: u.get_short_name() or u.username
         self.fields["user"].empty_label = _("kein Konto")
 
@@ -174,11 +197,9 @@ class TariffForm(forms.ModelForm):
         model = Tariff
         fields = [*Tariff.RULE_FIELDS, "settle_unit"]
         widgets = {
-            "laufende_min": forms.NumberInput(attrs={"inputmode": "numeric", "min": 1, "max": 14}),
-            "laufende_max": forms.NumberInput(attrs={"inputmode": "numeric", "min": 1, "max": 14}),
-            "laufende_min_wenz": forms.NumberInput(
-                attrs={"inputmode": "numeric", "min": 1, "max": 4}
-            ),
+            "laufende_min": forms.NumberInput(attrs={"inputmode": "numeric", "max": 14}),
+            "laufende_max": forms.NumberInput(attrs={"inputmode": "numeric", "max": 14}),
+            "laufende_min_wenz": forms.NumberInput(attrs={"inputmode": "numeric", "max": 4}),
         }
         error_messages = {
             name: {
@@ -187,6 +208,15 @@ class TariffForm(forms.ModelForm):
             }
             for name in ("laufende_min", "laufende_max", "laufende_min_wenz")
         }
+
+    LAUFENDE_FIELDS = ("laufende_min", "laufende_max", "laufende_min_wenz")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # The model fields' own minimum is 0 (positive integers), and the form field writes
+        # it into the input over the widget's attributes; the rules start at one Laufender.
+        for name in self.LAUFENDE_FIELDS:
+            self.fields[name].widget.attrs["min"] = 1
 
     def clean(self):
         cleaned = super().clean()

@@ -6,17 +6,47 @@ evening on, so an evening keeps the tariff it was played with.
 """
 
 import secrets
+import unicodedata
 from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.sessions.base_session import AbstractBaseSession
 from django.db import models
-from django.db.models import Q
+from django.db.models import Q, Value
+from django.db.models.functions import Lower, Replace
 from django.utils import timezone
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 
 from scoring import BockMode, ProHofRules, TariffRules
+
+# Names in German alphabetical order (DIN 5007-1): "Ägidius" beside "Agnes", "Ödön"
+# before "Zenzi", lower and upper case alike. The database's own order (collation C) puts
+# umlauts after "Z" and "anna" after "Zenzi", and the embedded PostgreSQL has neither ICU
+# nor a German locale to collate with. So names are sorted by a key: in the database by
+# german_order (a plain expression any PostgreSQL has), in Python by german_key; the two
+# agree on the Latin letters that names are written with.
+_ACCENTED = "ÀÁÂÃÄÅàáâãäåÇçÈÉÊËèéêëÌÍÎÏìíîïÑñÒÓÔÕÖòóôõöÙÚÛÜùúûüÝýÿ"
+_PLAIN = "AAAAAAaaaaaaCcEEEEeeeeIIIIiiiiNnOOOOOoooooUUUUuuuuYyy"
+
+
+def german_key(name: str) -> str:
+    """A sort key for names in German alphabetical order (ä as a, ß as ss, any case)."""
+    decomposed = unicodedata.normalize("NFKD", name.casefold())
+    return "".join(char for char in decomposed if not unicodedata.combining(char))
+
+
+def german_order(field: str) -> models.Func:
+    """The database's german_key of `field`, for order_by() and Meta.ordering."""
+    sharp_s = Replace(Replace(models.F(field), Value("ß"), Value("ss")), Value("ẞ"), Value("SS"))
+    plain = models.Func(
+        sharp_s,
+        Value(_ACCENTED),
+        Value(_PLAIN),
+        function="TRANSLATE",
+        output_field=models.CharField(),
+    )
+    return Lower(plain)
 
 
 class Club(models.Model):
@@ -93,7 +123,7 @@ class Player(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["name"]
+        ordering = [german_order("name"), "pk"]
         constraints = [
             models.UniqueConstraint(
                 "club", models.functions.Lower("name"), name="player_name_unique_in_club"

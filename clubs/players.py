@@ -21,11 +21,12 @@ from django.db.models.functions import RowNumber
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.http import urlencode
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from clubs import periods
 from clubs.access import membership_of
-from clubs.models import Membership, Player, Runde, Tariff
+from clubs.models import Membership, Player, Runde, Tariff, german_key
 from evenings import wording
 from evenings.models import Evening, EveningTotal, Game, LedgerEntry, Seat
 from evenings.services import GameInput
@@ -243,11 +244,14 @@ def history_rows(player: Player, ids: list[int]) -> list[HistoryRow]:
     rows = []
     for game in games:
         data = GameInput.of(game)
+        # "gewonnen" is the declarer's result: an opponent's row says which side they were.
+        against = data.type != Game.Type.RAMSCH and player.pk not in (data.declarer, data.partner)
+        side = [_("als Gegenspieler")] if against else []
         rows.append(
             HistoryRow(
                 game,
                 wording.caption(data, names),
-                " · ".join(wording.details(data, names)),
+                " · ".join([*side, *wording.details(data, names)]),
                 amounts.get(game.pk, 0),
             )
         )
@@ -287,7 +291,7 @@ def runde_balances(runde: Runde, own_id: int | None) -> list[Balance]:
         Balance(pid, names[pid], kinds.get(GAME, 0), kinds.get(PAYMENT, 0), pid == own_id)
         for pid, kinds in sums.items()
     ]
-    return sorted(rows, key=lambda row: (-row.total, row.name.lower(), row.player_id))
+    return sorted(rows, key=lambda row: (-row.total, german_key(row.name), row.player_id))
 
 
 def evenings_page(runde: Runde, number) -> Page:

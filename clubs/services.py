@@ -11,6 +11,10 @@ class ClubError(Exception):
     """A request the club's state does not allow; the message is German, for the page."""
 
 
+class AlreadyMember(ClubError):
+    """An invitation opened by someone who is a member of its club already."""
+
+
 def display_name(user) -> str:
     return user.get_short_name() or user.get_username()
 
@@ -20,11 +24,14 @@ def _player_for(club: Club, user) -> Player:
     player = club.players.filter(user=user).first()
     if player:
         return player
+    # A first name may be longer than a player's name (150 characters against 40).
+    limit = Player._meta.get_field("name").max_length
     base = display_name(user)
-    name, n = base, 1
+    name, n = base[:limit], 1
     while club.players.filter(name__iexact=name).exists():
         n += 1
-        name = f"{base} {n}"
+        suffix = f" {n}"
+        name = f"{base[: limit - len(suffix)]}{suffix}"
     return Player.objects.create(club=club, name=name, user=user)
 
 
@@ -112,11 +119,15 @@ def accept_invitation(
     3. Otherwise `player`, an unlinked player the user picked, is linked to them; or,
        without one, a new player called `name` is made.
 
-    A member keeps a higher role than the link offers. A linked player is active again:
-    whoever joins comes to play.
+    A member of the club is refused (AlreadyMember) and nothing changes: a link is for
+    joining, not for another role (the admin changes roles on the members page), and the
+    personal link a member joined with must not greet them as new again. A linked player
+    is active again: whoever joins comes to play.
     """
     invitation = Invitation.objects.select_for_update().select_related("club").get(pk=invitation.pk)
     club = invitation.club
+    if club.memberships.filter(user=user).exists():
+        raise AlreadyMember(_("Du bist schon Mitglied in %(club)s.") % {"club": club.name})
     if invitation.player_id is not None:
         invitation.player = Player.objects.select_for_update().get(pk=invitation.player_id)
     if refusal := invitation_refusal(invitation, user):
@@ -126,13 +137,9 @@ def accept_invitation(
     elif not club.players.filter(user=user).exists():
         _become_player(club, user, player, name)
 
-    membership, created = Membership.objects.get_or_create(
+    membership, _created = Membership.objects.get_or_create(
         user=user, club=club, defaults={"role": invitation.role}
     )
-    ranks = [Membership.Role.PLAYER, Membership.Role.SCOREKEEPER, Membership.Role.ADMIN]
-    if not created and ranks.index(invitation.role) > ranks.index(membership.role):
-        membership.role = invitation.role
-        membership.save(update_fields=["role"])
     return membership
 
 
@@ -187,12 +194,19 @@ def change_role(membership: Membership, role: str) -> Membership:
 @transaction.atomic
 def remove_member(membership: Membership) -> None:
     """Take away a user's access; their player and everything booked for it stay, no
-    longer linked to the login: the player can be invited again, by a link for them."""
+    longer linked to the login: the player can be invited again, by a new link for them.
+
+    The links made for their player are revoked: unlinked, the player would count as
+    not yet joined, and the link they joined with would let them straight back in. Links
+    for anyone stay (others may be about to join with them); the members page names them.
+    """
     Club.objects.select_for_update().get(pk=membership.club_id)
     if membership.is_admin:
         _keep_an_admin(membership)
     membership.delete()
-    membership.club.players.filter(user_id=membership.user_id).update(user=None)
+    players = membership.club.players.filter(user_id=membership.user_id)
+    Invitation.objects.filter(player__in=players, revoked_at=None).update(revoked_at=timezone.now())
+    players.update(user=None)
 
 
 def _keep_an_admin(membership: Membership) -> None:

@@ -26,7 +26,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from clubs import periods
-from clubs.models import Player, Runde
+from clubs.models import Player, Runde, german_key
 from clubs.periods import Period
 from clubs.templatetags.money import euro
 from evenings.models import Evening, EveningTotal, Game
@@ -237,7 +237,8 @@ def runde_stats(runde: Runde, period: Period, now: datetime | None = None) -> di
             one.worst = EveningResult(evening_id, dates[evening_id], game)
 
     played = sorted(
-        (s for s in stats.values() if s.played), key=lambda s: (s.player.name.lower(), s.player.pk)
+        (s for s in stats.values() if s.played),
+        key=lambda s: (german_key(s.player.name), s.player.pk),
     )
     return {
         "period": period,
@@ -328,7 +329,7 @@ def balance_plot(
     at = {evening_id: x(moment) for evening_id, moment in dates.items()}
 
     # 3. A line per player, the highest balance first.
-    order = sorted(steps, key=lambda pk: (-balance[pk], players[pk].name.lower(), pk))
+    order = sorted(steps, key=lambda pk: (-balance[pk], german_key(players[pk].name), pk))
     series = []
     for i, pk in enumerate(order):
         before = opening.get(pk, 0)

@@ -7,6 +7,7 @@ from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from clubs import backup, periods, services, stats
@@ -22,7 +23,7 @@ from clubs.forms import (
     TariffForm,
     save_unless_taken,
 )
-from clubs.models import Invitation, Membership, Player
+from clubs.models import Invitation, Membership, Player, german_order
 from clubs.players import evenings_page, homes, runde_balances
 from scoring import worked_examples
 
@@ -139,7 +140,7 @@ def tariff_edit(request: HttpRequest, club_id: int, runde_id: int) -> HttpRespon
         if services.change_tariff(runde, form.save(commit=False), request.user):
             messages.success(request, _("Der neue Tarif gilt ab dem nächsten Spielabend."))
         else:
-            messages.info(request, _("Am Tarif hat sich nichts geändert."))
+            messages.info(request, _("Nichts geändert: der Tarif ist schon so."))
         return redirect("clubs:runde", club_id=club_id, runde_id=runde.pk)
     examples = worked_examples(current.rules) if request.method == "GET" else None
     return render(
@@ -220,7 +221,7 @@ def members(request: HttpRequest, club_id: int) -> HttpResponse:
         .prefetch_related(
             Prefetch("user__players", queryset=club.players.all(), to_attr="players_here")
         )
-        .order_by("user__first_name")
+        .order_by(german_order("user__first_name"), "user__username")
     )
     # A link for a player who has a login by now is of no use to anyone.
     invitations = club.invitations.usable().filter(Q(player=None) | Q(player__user=None))
@@ -269,7 +270,24 @@ def member_remove(request: HttpRequest, club_id: int, membership_id: int) -> Htt
         messages.success(request, _("Der Zugang ist entfernt; gebuchte Spiele bleiben."))
         if member.user_id == request.user.pk:
             return redirect("start")  # the club is no longer theirs to see
+        _warn_of_open_links(request, membership.club, services.display_name(member.user))
     return redirect("clubs:members", club_id=club_id)
+
+
+def _warn_of_open_links(request: HttpRequest, club, name: str) -> None:
+    """Links for anyone stay valid after a removal (others may be about to join with
+    them), but whoever was removed could rejoin with one: the admin decides."""
+    count = club.invitations.usable().filter(player=None).count()
+    if count:
+        message = ngettext(
+            "Ein Einladungslink für alle gilt noch: wer ihn hat, kann damit beitreten, "
+            "auch %(name)s. Widerrufe ihn unten bei „Einladungen“, wenn %(name)s ihn kennt.",
+            "%(count)d Einladungslinks für alle gelten noch: wer einen hat, kann damit "
+            "beitreten, auch %(name)s. Widerrufe sie unten bei „Einladungen“, wenn %(name)s "
+            "sie kennt.",
+            count,
+        )
+        messages.warning(request, message % {"count": count, "name": name})
 
 
 @require_POST
@@ -310,6 +328,10 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
     """
     invitation = get_object_or_404(Invitation.objects.select_related("club", "player"), token=token)
     refusal = services.invitation_refusal(invitation, request.user)
+    # A member is told so, unless the link is for another player: then that is the news.
+    member = _member_already(request, invitation)
+    if member and not (refusal and invitation.is_usable):
+        return _already_member(request, invitation, member)
     if refusal:
         return render(request, "clubs/join.html", {"invitation": invitation, "refusal": refusal})
     if not request.user.is_authenticated:
@@ -328,6 +350,9 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
                 player=form.player if form else None,
                 name=form.new_name if form else "",
             )
+        except services.AlreadyMember:
+            # A double tap's other request has made them a member meanwhile.
+            return _already_member(request, invitation, _member_already(request, invitation))
         except services.ClubError as error:
             # Revoked, expired or taken between the page and the tap: the page says so.
             invitation = Invitation.objects.select_related("club", "player").get(pk=invitation.pk)
@@ -346,6 +371,25 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
         "clubs/join.html",
         {"invitation": invitation, "player": own, "form": form, "refusal": refusal},
     )
+
+
+def _member_already(request: HttpRequest, invitation: Invitation) -> Membership | None:
+    if not request.user.is_authenticated:
+        return None
+    return invitation.club.memberships.filter(user=request.user).first()
+
+
+def _already_member(
+    request: HttpRequest, invitation: Invitation, member: Membership | None
+) -> HttpResponse:
+    """A member who opens a link of their club (the personal one they joined with, say):
+    the page says so and links to the club; a tap on an old page's "Beitreten" changes
+    nothing and lands there too."""
+    club = invitation.club
+    if request.method == "POST":
+        messages.info(request, _("Du bist schon Mitglied in %(club)s.") % {"club": club})
+        return redirect("clubs:detail", club_id=club.pk)
+    return render(request, "clubs/join.html", {"invitation": invitation, "member": member})
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:

@@ -61,3 +61,38 @@ def test_a_user_resets_a_forgotten_password_through_the_email_link(page, user, p
     user.refresh_from_db()
     assert user.check_password(NEW_PASSWORD)
     assert not user.check_password(password)
+
+
+def test_without_a_mail_server_the_reset_page_says_whom_to_ask(page, db, settings):
+    # As `make run` serves without EMAIL_HOST: the mail would only reach the console.
+    settings.MAILERS = {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
+    page.goto("/konto/login/")
+    page.get_by_role("link", name="Passwort vergessen?").click()
+
+    expect(page.get_by_text("Dieser Server verschickt keine E-Mails.")).to_be_visible()
+    expect(page.get_by_text("wende dich an die Person, die die App betreibt")).to_be_visible()
+    expect(page.get_by_text("make password user=BENUTZERNAME")).to_be_visible()
+    expect(page.get_by_role("button", name="Link schicken")).to_have_count(0)
+    expect(page.get_by_text("Schau in dein Postfach")).to_have_count(0)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert mail.outbox == []
+
+
+def test_a_long_first_name_leaves_abmelden_on_a_small_phone(page, user, log_in):
+    user.first_name = "Maximilian-Bartholomäus-Korbinian-Wolfgang"
+    user.save()
+    page.set_viewport_size({"width": 320, "height": 640})
+    log_in(user)
+    page.goto("/")
+
+    # The name ends in "…" (the whole of it in the tooltip), the page does not scroll
+    # sideways, and "Abmelden" is on the screen.
+    who = page.get_by_role("link", name=user.first_name)
+    expect(who).to_have_attribute("title", user.first_name)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    logout = page.get_by_role("button", name="Abmelden")
+    expect(logout).to_be_in_viewport()
+    box = logout.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= 320
+    logout.click()
+    expect(page).to_have_url(re.compile(r"/konto/login/"))

@@ -281,3 +281,72 @@ def test_the_tariff_preview_stays_in_view_while_typing_on_a_phone(page, log_in, 
     expect(error).to_have_count(0)
     expect(summary.locator("li").filter(has_text="Wenz")).to_contain_text("0,90 €")
     assert runde.tariffs.count() == 1  # typing saves nothing
+
+
+def test_a_tariff_saved_unchanged_says_so_and_an_ambiguous_amount_is_named(
+    page, log_in, admin, club, runde
+):
+    log_in(admin).goto(f"/verein/{club.pk}/runde/{runde.pk}/tarif/")
+
+    # 1. "1.000": a euro or a thousand? The field says how to write either.
+    sauspiel = page.get_by_label("Sauspiel", exact=True)
+    sauspiel.fill("1.000")
+    expect(page.locator("#id_sauspiel_error")).to_have_text(
+        "„1.000“ ist mehrdeutig – bitte so schreiben: 1,00 oder 1000."
+    )
+    page.get_by_role("button", name="Tarif speichern").click()
+    expect(page.locator("#id_sauspiel_error")).to_have_text(
+        "„1.000“ ist mehrdeutig – bitte so schreiben: 1,00 oder 1000."
+    )
+    assert runde.tariffs.count() == 1
+
+    # 2. Put back and saved as it was: no new version.
+    page.get_by_label("Sauspiel", exact=True).fill("0,10")
+    expect(page.get_by_label("Laufende ab", exact=True)).to_have_attribute("min", "1")
+    expect(page.get_by_label("Laufende beim Wenz ab")).to_have_attribute("min", "1")
+    page.get_by_role("button", name="Tarif speichern").click()
+    expect(page.get_by_text("Nichts geändert: der Tarif ist schon so.")).to_be_visible()
+    assert runde.tariffs.count() == 1
+
+
+def test_a_member_opening_their_link_again_and_after_removal(
+    page, log_in, phone, app_url, admin, club
+):
+    hias = Player.objects.create(club=club, name="Hias")
+    invitation = Invitation.objects.create(club=club, role="spieler", created_by=admin, player=hias)
+    Invitation.objects.create(club=club, role="spieler", created_by=admin)  # for anyone
+    matthias = make_user("matthias", "Matthias")
+    newcomer = phone()
+    log_in_on(newcomer, matthias, app_url)
+    newcomer.goto(f"/einladung/{invitation.token}/")
+    newcomer.get_by_role("button", name="Beitreten").click()
+    expect(newcomer.get_by_text("Willkommen im Verein Schafkopffreunde Au!")).to_be_visible()
+
+    # 1. The link again: already a member, a way to the club, nothing to join.
+    newcomer.goto(f"/einladung/{invitation.token}/")
+    expect(
+        newcomer.get_by_text("Du bist schon Mitglied in Schafkopffreunde Au, als Spieler.")
+    ).to_be_visible()
+    expect(newcomer.get_by_role("button", name="Beitreten")).to_have_count(0)
+    no_horizontal_scroll(newcomer)
+    newcomer.get_by_role("link", name="Zum Verein Schafkopffreunde Au").click()
+    expect(newcomer).to_have_url(re.compile(rf"/verein/{club.pk}/$"))
+
+    # 2. The admin removes Matthias and learns that the link for anyone still works.
+    log_in(admin).goto(f"/verein/{club.pk}/mitglieder/")
+    card = page.locator(".card.member").filter(has_text="Matthias")
+    card.get_by_text("Entfernen …").click()
+    card.get_by_role("button", name="Zugang von Matthias entfernen").click()
+    expect(page.get_by_text("Der Zugang ist entfernt; gebuchte Spiele bleiben.")).to_be_visible()
+    expect(
+        page.get_by_text("Ein Einladungslink für alle gilt noch: wer ihn hat, kann damit beitreten")
+    ).to_be_visible()
+    no_horizontal_scroll(page)
+
+    # 3. Matthias's own link lets him back in no more.
+    newcomer.goto(f"/einladung/{invitation.token}/")
+    expect(newcomer.get_by_text("Diese Einladung gilt nicht mehr")).to_be_visible()
+    expect(newcomer.get_by_role("button", name="Beitreten")).to_have_count(0)
+    hias.refresh_from_db()
+    assert hias.user is None
+    assert not Membership.objects.filter(club=club, user=matthias).exists()

@@ -494,8 +494,9 @@ def test_a_spectator_follows_by_the_read_only_link_until_it_is_revoked(
     evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
     log_in(schreiber).goto(f"/abend/{evening.pk}/")
     open_share_section(page)
+    expect(page.get_by_role("img", name="QR-Code des Zuschauer-Links")).to_be_visible()
     expect(page.locator(".qr svg")).to_be_visible()
-    link = page.get_by_label("Zuschauer-Link").input_value()
+    link = page.get_by_label("Zuschauer-Link", exact=True).input_value()
     assert link.endswith(f"/live/{evening.share_token}/")
 
     # 1. Someone at the next table opens the link without an account.

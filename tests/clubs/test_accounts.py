@@ -398,6 +398,54 @@ def test_an_invalid_email_on_the_reset_form_gets_a_german_error(client, user):
     assert mail.outbox == []
 
 
+NO_MAIL = "Dieser Server verschickt keine E-Mails."
+
+
+@pytest.fixture
+def no_mail_server(settings):
+    """As `make run` serves without EMAIL_HOST: mail goes to the console, not to anyone."""
+    settings.MAILERS = {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
+
+
+def test_without_a_mail_server_the_reset_page_says_so_and_whom_to_ask(client, no_mail_server):
+    page = client.get(reverse("password_reset"))
+
+    assert page.status_code == 200
+    assert NO_MAIL in page.text
+    assert "wende dich an die Person, die die App betreibt" in page.text
+    assert "make password user=BENUTZERNAME" in page.text
+    assert "Link schicken" not in page.text
+    assert 'name="email"' not in page.text
+
+
+def test_without_a_mail_server_a_reset_sent_anyway_sends_nothing(
+    client, user, no_mail_server, capsys
+):
+    response = request_reset(client)
+
+    assert response.status_code == 200
+    assert NO_MAIL in response.text
+    assert "Schau in dein Postfach" not in response.text
+    assert "sepp@example.org" not in capsys.readouterr().out  # not even to the console
+    assert not ResetRequest.objects.exists()
+
+
+def test_without_a_mail_server_the_sent_page_promises_no_mail(client, no_mail_server):
+    page = client.get(reverse("password_reset_done"))
+
+    assert NO_MAIL in page.text
+    assert "Schau in dein Postfach" not in page.text
+
+
+def test_with_a_mail_server_the_reset_page_offers_the_link(client, user):
+    page = client.get(reverse("password_reset"))
+    done = client.get(reverse("password_reset_done"))
+
+    assert "Link schicken" in page.text
+    assert NO_MAIL not in page.text
+    assert "Schau in dein Postfach" in done.text
+
+
 RESET_THROTTLED = (
     "Es wurden gerade zu viele neue Passwörter angefordert. Bitte in 60 Minuten erneut versuchen."
 )

@@ -321,6 +321,26 @@ def test_the_export_holds_this_club_only_with_exact_values(history, other_admin,
 # -- the download ------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize(
+    ("name", "file"),
+    [
+        ("Schafkopffreunde Großhadern", "schafkopffreunde-grosshadern"),
+        ("Kartler Ödön & Äbte über Grün", "kartler-oedoen-aebte-ueber-gruen"),
+        ("ß", "ss"),
+        ("!!!", "verein"),
+    ],
+)
+def test_the_download_is_named_with_german_letters_spelled_out(client, admin, club, name, file):
+    club.name = name
+    club.save()
+    client.force_login(admin)
+
+    response = client.get(reverse("clubs:backup", args=[club.pk]))
+
+    day = timezone.localdate().isoformat()
+    assert response["Content-Disposition"] == f'attachment; filename="{file}-{day}.json"'
+
+
 def test_the_admin_downloads_the_export_without_password_hashes(client, admin, history):
     client.force_login(admin)
 

@@ -3,6 +3,7 @@ import re
 from django.urls import reverse
 
 from clubs.models import Club, Invitation, Membership, Player, Runde, Tariff
+from tests.conftest import make_user
 
 
 def test_anyone_can_create_a_club_and_becomes_its_admin_and_player(client, user):
@@ -16,6 +17,31 @@ def test_anyone_can_create_a_club_and_becomes_its_admin_and_player(client, user)
     assert club.name == "Schafkopf-Stammtisch Haidhausen"
     assert Membership.objects.get(club=club, user=user).role == Membership.Role.ADMIN
     assert Player.objects.get(club=club).user == user
+
+
+def test_a_long_first_name_founds_a_club_as_a_player_of_the_longest_name_allowed(client, user):
+    user.first_name = "Maria-Theresia Kunigunde von Hohenzollern-Sigmaringen"
+    user.save()
+    client.force_login(user)
+
+    response = client.post(reverse("clubs:create"), {"name": "Hofkartler"})
+
+    assert response.status_code == 302
+    player = Player.objects.get(club__name="Hofkartler")
+    assert (player.name, player.user) == ("Maria-Theresia Kunigunde von Hohenzoller", user)
+
+
+def test_a_long_name_on_the_members_page_is_shortened_with_the_whole_name_in_a_title(
+    client, admin, club
+):
+    long = "Maria-Theresia Kunigunde von Hohenzollern-Sigmaringen"
+    Membership.objects.create(user=make_user("mt", long), club=club, role="spieler")
+    client.force_login(admin)
+
+    page = client.get(reverse("clubs:members", args=[club.pk])).text
+
+    assert f'<strong title="{long}">Maria-Theresia Kunigunde von Hohenzolle…</strong>' in page
+    assert "Zugang von Maria-Theresia Kunigunde von Hohenzolle… entfernen" in page
 
 
 def test_a_club_without_a_name_is_not_created(client, user):
@@ -110,8 +136,59 @@ def test_saving_an_unchanged_tariff_adds_no_version(client, admin, club, runde):
     }
     del unchanged["jungfrau"]
 
-    client.post(reverse("clubs:tariff", args=[club.pk, runde.pk]), unchanged)
+    response = client.post(
+        reverse("clubs:tariff", args=[club.pk, runde.pk]), unchanged, follow=True
+    )
 
+    assert "Nichts geändert: der Tarif ist schon so." in response.text
+    assert runde.tariffs.count() == 1
+
+
+def test_saving_the_tariff_form_as_shown_adds_no_version(client, admin, club, runde):
+    client.force_login(admin)
+    url = reverse("clubs:tariff", args=[club.pk, runde.pk])
+    form = client.get(url).context["form"]
+    # What a browser sends back untouched: each field's value as rendered.
+    shown = {
+        field.html_name: field.field.widget.format_value(field.field.prepare_value(field.value()))
+        for field in form
+        if field.name != "jungfrau"
+    }
+
+    response = client.post(url, shown, follow=True)
+
+    assert "Nichts geändert: der Tarif ist schon so." in response.text
+    assert "gilt ab dem nächsten Spielabend" not in response.text
+    assert runde.tariffs.count() == 1
+
+
+def test_the_laufende_thresholds_start_at_one_in_the_page_as_on_the_server(
+    client, admin, club, runde
+):
+    client.force_login(admin)
+
+    page = client.get(reverse("clubs:tariff", args=[club.pk, runde.pk])).text
+
+    for name, top in (("laufende_min", 14), ("laufende_max", 14), ("laufende_min_wenz", 4)):
+        (tag,) = re.findall(rf'<input type="number" name="{name}"[^>]*>', page)
+        assert 'min="1"' in tag
+        assert f'max="{top}"' in tag
+
+
+def test_an_ambiguous_amount_is_refused_at_its_field_and_nothing_changes(
+    client, admin, club, runde
+):
+    client.force_login(admin)
+
+    response = client.post(
+        reverse("clubs:tariff", args=[club.pk, runde.pk]), TARIFF | {"sauspiel": "1.000"}
+    )
+
+    assert response.status_code == 200
+    assert response.context["form"].errors["sauspiel"] == [
+        "„1.000“ ist mehrdeutig – bitte so schreiben: 1,00 oder 1000."
+    ]
+    assert 'id="id_sauspiel_error"' in response.text
     assert runde.tariffs.count() == 1
 
 

@@ -14,8 +14,10 @@ from clubs.forms import euro_input, parse_euro
         (",5", 50),
         ("0", 0),
         ("1.000,00", 100_000),
-        ("1.000", 100_000),
+        ("1.000,50", 100_050),
         ("0.10", 10),
+        ("0.20", 20),
+        ("1.5", 150),
         ("2.5", 250),
         (" 0,30 € ", 30),
         ("1,-", 100),
@@ -48,6 +50,7 @@ def test_amounts_are_parsed_exactly_into_cents(typed, cents):
         ("1.000.5", "invalid", "Komma vor den Cent"),
         ("10.000,01", "max_value", "höchstens 10.000,00 €"),
         ("1e3", "invalid", "Bitte einen Betrag in Euro eingeben"),
+        ("1.000.000", "max_value", "höchstens 10.000,00 €"),
     ],
 )
 def test_nonsense_gets_a_clear_german_message(typed, code, message):
@@ -62,3 +65,23 @@ def test_nonsense_gets_a_clear_german_message(typed, code, message):
 def test_cents_are_shown_in_the_field_as_people_type_them(cents, shown):
     assert euro_input(cents) == shown
     assert parse_euro(shown) == cents
+
+
+@pytest.mark.parametrize(
+    ("typed", "message"),
+    [
+        # A dot before exactly three digits, no comma: a decimal point as in "1.5", or a
+        # thousands separator as in "1.000,50"? Neither is guessed.
+        ("1.000", "„1.000“ ist mehrdeutig – bitte so schreiben: 1,00 oder 1000."),
+        ("1.500", "„1.500“ ist mehrdeutig – bitte so schreiben: 1,50 oder 1500."),
+        ("0.100", "„0.100“ ist mehrdeutig – bitte so schreiben: 0,10 oder 100."),
+        (" 1.000 € ", "„1.000 €“ ist mehrdeutig – bitte so schreiben: 1,00 oder 1000."),
+        ("1.505", "„1.505“ ist mehrdeutig – bitte ohne Punkt schreiben: 1505."),
+    ],
+)
+def test_a_dot_before_three_digits_without_a_comma_is_refused_as_ambiguous(typed, message):
+    with pytest.raises(ValidationError) as raised:
+        parse_euro(typed)
+
+    assert raised.value.code == "ambiguous"
+    assert raised.value.messages == [message]

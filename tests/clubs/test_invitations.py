@@ -192,15 +192,129 @@ def test_a_player_link_is_refused_to_someone_who_already_is_another_player(
     assert Membership.objects.get(club=club, user=scorekeeper).role == "schreiber"
 
 
-def test_the_player_who_was_invited_can_open_the_link_again(client, admin, club, hias, user):
+def test_a_member_who_opens_their_used_player_link_is_told_they_are_a_member(
+    client, admin, club, hias, user
+):
     invitation = invite(club, admin, player=hias)
     client.force_login(user)
     client.post(join_url(invitation))
 
+    page = client.get(join_url(invitation))
+
+    assert page.status_code == 200
+    assert "Du bist schon Mitglied in Schafkopffreunde Au, als Spieler." in page.text
+    assert f'href="{reverse("clubs:detail", args=[club.pk])}"' in page.text
+    assert "Beitreten" not in page.text
+    assert "aufgenommen" not in page.text
+
+
+def test_beitreten_on_an_old_page_changes_nothing_for_a_member(client, admin, club, hias, user):
+    invitation = invite(club, admin, player=hias)
+    client.force_login(user)
+    assert "Willkommen" in client.post(join_url(invitation), follow=True).text
+    joined = Membership.objects.get(club=club, user=user)
+
+    response = client.post(join_url(invitation), follow=True)
+
+    assert response.redirect_chain == [(reverse("clubs:detail", args=[club.pk]), 302)]
+    assert "Du bist schon Mitglied in Schafkopffreunde Au." in response.text
+    assert "Willkommen" not in response.text
+    assert Membership.objects.filter(club=club, user=user).get() == joined
+    assert club.players.filter(user=user).get() == hias
+
+
+def test_a_member_keeps_their_role_whatever_role_a_link_offers(
+    client, admin, club, hias, scorekeeper
+):
+    Player.objects.create(club=club, name="Hiasl", user=scorekeeper)
+    invitation = invite(club, admin, role="admin")
+    client.force_login(scorekeeper)
+
+    page = client.get(join_url(invitation))
+    client.post(join_url(invitation))
+
+    assert "Du bist schon Mitglied in Schafkopffreunde Au, als Schreiber." in page.text
+    assert "Eine andere Rolle gibt dir ein Admin" in page.text
+    assert Membership.objects.get(club=club, user=scorekeeper).role == "schreiber"
+    with pytest.raises(services.AlreadyMember):
+        services.accept_invitation(invitation, scorekeeper)
+    assert Membership.objects.get(club=club, user=scorekeeper).role == "schreiber"
+
+
+# Removing a member
+
+
+def remove(client, admin, club, user):
+    member = Membership.objects.get(club=club, user=user)
+    client.force_login(admin)
+    return client.post(reverse("clubs:member_remove", args=[club.pk, member.pk]), follow=True)
+
+
+def test_a_removed_member_cannot_rejoin_with_the_player_link_they_joined_with(
+    client, admin, club, hias, user
+):
+    invitation = invite(club, admin, player=hias)
+    client.force_login(user)
+    client.post(join_url(invitation))
+    remove(client, admin, club, user)
+    client.force_login(user)
+
+    page = client.get(join_url(invitation))
     response = client.post(join_url(invitation))
 
-    assert response.status_code == 302
-    assert club.players.filter(user=user).get() == hias
+    for answer in (page, response):
+        assert answer.status_code == 200
+        assert "Diese Einladung gilt nicht mehr" in answer.text
+        assert "Beitreten" not in answer.text
+    invitation.refresh_from_db()
+    assert invitation.revoked_at is not None
+    hias.refresh_from_db()
+    assert hias.user is None
+    assert not Membership.objects.filter(club=club, user=user).exists()
+
+
+def test_removing_a_member_revokes_only_the_links_for_their_player(client, admin, club, hias, user):
+    client.force_login(user)
+    client.post(join_url(invite(club, admin, player=hias)))
+    unused = invite(club, admin, player=hias)  # made meanwhile, never used
+    vroni = Player.objects.create(club=club, name="Vroni")
+    for_vroni, for_anyone = invite(club, admin, player=vroni), invite(club, admin)
+
+    remove(client, admin, club, user)
+
+    assert Invitation.objects.get(pk=unused.pk).revoked_at is not None
+    assert set(club.invitations.usable()) == {for_vroni, for_anyone}
+
+
+def test_after_a_removal_the_members_page_names_the_open_links_for_anyone(
+    client, admin, club, hias, user
+):
+    client.force_login(user)
+    client.post(join_url(invite(club, admin)), {"who": hias.pk})
+    invite(club, admin, role="schreiber")
+
+    page = remove(client, admin, club, user)
+
+    assert page.redirect_chain == [(reverse("clubs:members", args=[club.pk]), 302)]
+    assert "Der Zugang ist entfernt" in page.text
+    assert (
+        "2 Einladungslinks für alle gelten noch: wer einen hat, kann damit beitreten, auch "
+        "Sepp. Widerrufe sie unten bei „Einladungen“, wenn Sepp sie kennt."
+    ) in page.text
+    assert club.invitations.usable().count() == 2  # the admin decides
+
+
+def test_a_removal_names_no_links_when_none_for_anyone_is_open(client, admin, club, hias, user):
+    revoked = invite(club, admin)
+    client.force_login(user)
+    client.post(join_url(revoked), {"who": hias.pk})
+    services.revoke_invitation(revoked)
+
+    page = remove(client, admin, club, user)
+
+    assert "Der Zugang ist entfernt" in page.text
+    assert "gilt noch" not in page.text
+    assert "gelten noch" not in page.text
 
 
 def test_a_stranger_with_a_used_player_link_learns_it_before_signing_up(
@@ -319,20 +433,22 @@ def test_a_new_player_needs_a_name(client, admin, club, user):
     assert not Membership.objects.filter(user=user).exists()
 
 
-def test_someone_who_already_is_a_player_is_not_asked(client, admin, club, hias, scorekeeper):
-    own = Player.objects.create(club=club, name="Hiasl", user=scorekeeper)
-    client.force_login(scorekeeper)
-    invitation = invite(club, admin, role="admin")
+def test_someone_who_already_is_a_player_is_not_asked(client, admin, club, hias, user):
+    # A player linked to a login without a membership (as data from before removals
+    # unlinked the player can be).
+    own = Player.objects.create(club=club, name="Sepp", user=user)
+    client.force_login(user)
+    invitation = invite(club, admin, role="schreiber")
 
     page = client.get(join_url(invitation))
     assert "Wer bist du?" not in page.text
-    assert "Du spielst im Verein als <strong>Hiasl</strong>." in page.text
+    assert "Du spielst im Verein als <strong>Sepp</strong>." in page.text
     response = client.post(join_url(invitation))
 
     assert response.status_code == 302
-    assert club.players.filter(user=scorekeeper).get() == own
-    assert club.players.count() == 3  # Resi, Hias, Hiasl
-    assert Membership.objects.get(club=club, user=scorekeeper).role == "admin"
+    assert club.players.filter(user=user).get() == own
+    assert club.players.count() == 3  # Resi, Hias, Sepp
+    assert Membership.objects.get(club=club, user=user).role == "schreiber"
 
 
 def test_the_seat_picker_shows_a_joined_player_once(client, admin, club, runde, hias, user):

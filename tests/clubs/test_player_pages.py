@@ -296,6 +296,14 @@ def test_the_history_lists_every_game_played_newest_first_with_the_ledger_amount
     assert "Deine Spiele" in response.text
     assert "4 Spiele" in response.text
     assert "verloren" in response.text  # the corrected game's details
+    # Vroni sat against Sepp and Resi and against Resi's solo; her own games say nothing.
+    details = [row.details for row in response.context["rows"]]
+    assert details == [
+        "gewonnen",
+        "als Gegenspieler · verloren",
+        "als Gegenspieler · gewonnen",
+        "gewonnen",
+    ]
     assert reverse("evenings:detail", args=[first]) + "#game-3" in response.text
     assert '<span class="amount big">+1,50 €</span>' in response.text
     assert '<span class="amount big negative">-0,50 €</span>' in response.text
