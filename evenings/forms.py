@@ -1,3 +1,4 @@
+import copy
 import uuid
 from html import escape
 
@@ -73,6 +74,26 @@ class ChipSelect(forms.RadioSelect):
 
 class ChipMultiple(ChipSelect, forms.CheckboxSelectMultiple):
     input_type = "checkbox"
+
+
+class _FreshFields(dict):
+    """A form's declared fields, copied for each form as Django copies them, but sharing
+    their choices: Django deep-copies every choice list and normalises it again, which
+    was a tenth of answering a booking (two forms of some fifteen chip fields). Shared
+    is safe here: the form replaces a field's choices, it never changes them in place."""
+
+    def __deepcopy__(self, memo) -> dict:
+        return {name: _fresh(field) for name, field in self.items()}
+
+
+def _fresh(field: forms.Field) -> forms.Field:
+    """What Field.__deepcopy__ makes, the choices shared rather than copied."""
+    result = copy.copy(field)
+    result.widget = copy.copy(field.widget)
+    result.widget.attrs = field.widget.attrs.copy()
+    result.error_messages = field.error_messages.copy()
+    result.validators = field.validators[:]
+    return result
 
 
 class GameForm(forms.Form):
@@ -308,6 +329,10 @@ class GameForm(forms.Form):
             "loser": game.loser_id,
             "jungfrauen": list(game.jungfrauen),
         }
+
+
+# After the class: Django's form metaclass sets base_fields once the class is made.
+GameForm.base_fields = _FreshFields(GameForm.base_fields)
 
 
 class StartForm(forms.Form):
