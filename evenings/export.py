@@ -7,10 +7,10 @@ comma is the decimal sign), amounts with a decimal comma and no thousands separa
 column with the cents as an integer, for whoever computes with the file.
 
 One row per game that counts (struck games are left out): its number in its evening, the
-evening's date, the game in words, each player's amount (empty where they sat out), then
-the same amounts in cents. A player's amount is the sum of their ledger entries for the
-game, corrections included. A Runde's history is read fifty evenings at a time, so ten
-years stream out without being held in memory at once.
+evening's date, the game in words ("· Bock" for a Bock game), each player's amount (empty
+where they sat out), then the same amounts in cents. A player's amount is the sum of
+their ledger entries for the game, corrections included. A Runde's history is read fifty
+evenings at a time, so ten years stream out without being held in memory at once.
 """
 
 import csv
@@ -22,7 +22,7 @@ from django.utils.http import content_disposition_header
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from clubs.models import Player, Runde
+from clubs.models import Player, Runde, german_order
 from evenings import wording
 from evenings.models import Evening, Game, LedgerEntry
 from evenings.reads import seats_of
@@ -74,9 +74,11 @@ def evening_lines(evening: Evening) -> Iterator[str]:
 
 def runde_lines(runde: Runde) -> Iterator[str]:
     """The whole history of the Runde, oldest game first; a column for everyone who ever
-    sat at one of its evenings, by name."""
+    sat at one of its evenings, by name in German order."""
     players = list(
-        Player.objects.filter(seats__evening__runde=runde).distinct().order_by("name", "pk")
+        Player.objects.filter(seats__evening__runde=runde)
+        .distinct()
+        .order_by(german_order("name"), "pk")
     )
     evenings = list(runde.evenings.order_by("started_at", "pk").only("pk", "started_at"))
     chunks = (
@@ -100,6 +102,7 @@ def lines(
     player instead of euros and cents."""
     writer = csv.writer(_Line(), delimiter=SEPARATOR, lineterminator="\r\n")
     names = {player.pk: player.name for player in players}
+    bock = " · " + _("Bock")
     yield BOM + writer.writerow(
         [
             _("Nr."),
@@ -137,7 +140,7 @@ def lines(
                 [
                     game.number,
                     dates[game.evening_id],
-                    wording.line(GameInput.of(game), names),
+                    wording.line(GameInput.of(game), names) + (bock if game.bock else ""),
                     *(
                         "" if amount is None else amount if points else decimal_comma(amount)
                         for amount in cents

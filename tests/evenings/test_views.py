@@ -614,3 +614,33 @@ def test_a_correction_sent_unchanged_says_nothing_changed(client, scorekeeper, e
     assert "Nichts geändert: das Spiel stand schon so." in answer.text
     assert "Korrigiert" not in answer.text
     assert Change.objects.filter(kind="correct").count() == 0
+
+
+def test_the_csv_marks_the_bock_games_and_names_the_players_in_german_order(
+    client, admin, runde, players, set_tariff
+):
+    set_tariff(runde, bock="ramsch")
+    sepp, vroni, hias, resi = players[:4]
+    vroni.name = "Ägidius"
+    vroni.save()
+    evening = services.start_evening(runde, [sepp, vroni, hias, resi], 0, admin)
+    services.book_game(
+        evening.pk, uuid.uuid4(), services.GameInput(type="ramsch", won=False, loser=hias.pk), admin
+    )
+    deal = services.next_deal(evening)
+    sauspiel = services.GameInput(
+        type="sauspiel", declarer=deal.playing[0].pk, partner=deal.playing[1].pk
+    )
+    services.book_game(evening.pk, uuid.uuid4(), sauspiel, admin)
+    client.force_login(admin)
+
+    evening_lines = client.get(reverse("evenings:csv", args=[evening.pk])).content.decode()
+    runde_csv = client.get(reverse("evenings:runde_csv", args=[runde.club_id, runde.pk]))
+    runde_lines = b"".join(runde_csv.streaming_content).decode()
+
+    for lines in (evening_lines, runde_lines):
+        ramsch, bock = lines.split("\r\n")[1:3]
+        assert "Bock" not in ramsch
+        assert bock.split(";")[2].endswith("· gewonnen · Bock")
+    assert runde_lines.startswith("\ufeffNr.;Datum;Spiel;Ägidius;Hias;Resi;Sepp;")
+    assert Game.objects.get(evening=evening, number=2).bock
