@@ -275,13 +275,14 @@ def wire(port: int, client: dict, evening: Evening, admin) -> list[tuple[str, st
         "k-kontra": "0",
         "k-doubled": "0",
         "k-laufende": "0",
-        "k-loser": first.seating[0],
+        # A Ramsch lost by someone else than before: the correction changes the game.
+        "k-loser": next(pk for pk in first.seating if pk != first.loser_id),
         "v": evening.version,
     }
     status, sent, plain, _ = get(
         port, f"/abend/{evening.pk}/spiel/{first.pk}/", client, "POST", urlencode(form)
     )
-    assert status == 200 and b"Korrigiert" in plain
+    assert status == 200 and b"Korrigiert" in plain, (status, plain[:3000])
     rows.append(("a correction's answer (6 games back)", kb(sent, len(plain))))
     return rows
 

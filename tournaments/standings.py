@@ -15,7 +15,7 @@ from django.db import connection
 from django.db.models import QuerySet, Sum
 from django.utils.translation import gettext_lazy
 
-from clubs.models import Player
+from clubs.models import Player, german_key
 from evenings.models import EveningTotal, Game, LedgerEntry
 from scoring.model import PAIR_GAMES, SOLO_GAMES
 from tournaments.models import Participant, Season, TableSeat, Tournament
@@ -158,7 +158,7 @@ def season_standings(season: Season) -> tuple[list[Tournament], list[SeasonStand
     lines = [
         (player, tuple(points[pk]), tallies.get(pk, _Tally())) for pk, player in players.items()
     ]
-    ranked = _ranked(lines, order=lambda player: (player.name.casefold(), player.pk))
+    ranked = _ranked(lines, order=lambda player: (german_key(player.name), player.pk))
     standings = [
         SeasonStanding(
             rank, player, per_tournament, sum(per_tournament), tally.solos_won, tally.games_lost

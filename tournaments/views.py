@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from clubs.access import admin_of, membership_of
 from clubs.forms import save_unless_taken
-from clubs.models import Membership, Player
+from clubs.models import Membership, Player, german_key
 from clubs.services import display_name
 from evenings.views import qr_svg
 from tournaments import export, services
@@ -150,7 +150,7 @@ def _members(membership: Membership) -> dict[int, str]:
         m.user_id: m.player_name or display_name(m.user)
         for m in club.memberships.select_related("user").annotate(player_name=Subquery(played_as))
     }
-    return dict(sorted(members.items(), key=lambda item: item[1].casefold()))
+    return dict(sorted(members.items(), key=lambda item: german_key(item[1])))
 
 
 def _round_view(
