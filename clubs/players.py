@@ -21,7 +21,6 @@ from django.db.models.functions import RowNumber
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.http import urlencode
-from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from clubs import periods
@@ -244,14 +243,13 @@ def history_rows(player: Player, ids: list[int]) -> list[HistoryRow]:
     rows = []
     for game in games:
         data = GameInput.of(game)
-        # "gewonnen" is the declarer's result: an opponent's row says which side they were.
+        # An opponent's row tells the result as theirs, as the amount does.
         against = data.type != Game.Type.RAMSCH and player.pk not in (data.declarer, data.partner)
-        side = [_("als Gegenspieler")] if against else []
         rows.append(
             HistoryRow(
                 game,
                 wording.caption(data, names),
-                " · ".join([*side, *wording.details(data, names)]),
+                " · ".join(wording.details(data, names, against)),
                 amounts.get(game.pk, 0),
             )
         )

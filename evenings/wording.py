@@ -30,11 +30,15 @@ def caption(data: GameInput, names: dict[int, str]) -> str:
     return text
 
 
-def details(data: GameInput, names: dict[int, str]) -> list[str]:
+def details(data: GameInput, names: dict[int, str], against: bool = False) -> list[str]:
     """Everything else the table decided: result, Laufende, Schneider, Schwarz, Tout,
-    Schneider angesagt (ProHof), Kontra, Doppler, Jungfrauen."""
+    Schneider angesagt (ProHof), Kontra, Doppler, Jungfrauen. The result is the
+    declarer's; `against`: told to one of their opponents, it is theirs ("als
+    Gegenspieler gewonnen" when the declarer lost)."""
     parts = []
-    if data.type != Game.Type.RAMSCH:
+    if against:
+        parts.append(_("als Gegenspieler verloren") if data.won else _("als Gegenspieler gewonnen"))
+    elif data.type != Game.Type.RAMSCH:
         parts.append(_("gewonnen") if data.won else _("verloren"))
     if data.laufende:
         parts.append(_("%(n)s Laufende") % {"n": data.laufende})

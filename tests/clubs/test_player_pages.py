@@ -296,12 +296,13 @@ def test_the_history_lists_every_game_played_newest_first_with_the_ledger_amount
     assert "Deine Spiele" in response.text
     assert "4 Spiele" in response.text
     assert "verloren" in response.text  # the corrected game's details
-    # Vroni sat against Sepp and Resi and against Resi's solo; her own games say nothing.
+    # Vroni sat against Sepp and Resi, who lost, and against Resi's solo, which she won:
+    # the result is told as hers, as the amount is; her own games are told as they were.
     details = [row.details for row in response.context["rows"]]
     assert details == [
         "gewonnen",
-        "als Gegenspieler · verloren",
-        "als Gegenspieler · gewonnen",
+        "als Gegenspieler gewonnen",
+        "als Gegenspieler verloren",
         "gewonnen",
     ]
     assert reverse("evenings:detail", args=[first]) + "#game-3" in response.text
