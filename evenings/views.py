@@ -136,18 +136,32 @@ def _carried_over(request, evening: Evening, deal: services.Deal) -> tuple[GameF
     return form, _stale_notice(evening, request.POST.get("deal", ""), deal, form)
 
 
+# A stale form's notice names this many of the games since; the ones before are counted.
+NAMED_SINCE = 3
+
+
 def _stale_notice(evening: Evening, token: str, deal: services.Deal, form: GameForm) -> str:
-    """What another phone did since the form for `token` was shown, in German."""
+    """What another phone did since the form for `token` was shown, in German: the last
+    few games booked or taken back, and how many there were in all if more (a phone that
+    slept through a round), so the notice and its cost stay small."""
     number = token.partition("-")[0]
     since = int(number) if re.fullmatch(r"\d{1,9}", number) else deal.number
+    named_from = max(since, evening.last_number - NAMED_SINCE + 1)
+    games = _games_since(evening, named_from)
+    earlier = named_from - since + max(0, len(games) - NAMED_SINCE)
     names = _names(evening)
-    happened = [
+    what = "; ".join(
         (_("%(game)s gebucht") if game.is_booked else _("%(game)s zurückgenommen"))
         % {"game": wording.describe(game, names)}
-        for game in _games_since(evening, since)
-    ]
+        for game in games[-NAMED_SINCE:]
+    )
+    if earlier:
+        what = _("%(count)s Spiele, zuletzt %(what)s") % {
+            "count": earlier + min(len(games), NAMED_SINCE),
+            "what": what,
+        }
     notice = _("Inzwischen auf einem anderen Handy: %(what)s. Jetzt gibt %(dealer)s.") % {
-        "what": "; ".join(happened) or _("die Reihenfolge hat sich geändert"),
+        "what": what or _("die Reihenfolge hat sich geändert"),
         "dealer": deal.dealer.name,
     }
     if form.has_choices():

@@ -336,6 +336,32 @@ def test_a_stale_form_is_answered_from_the_bookings_one_read(
     assert Game.objects.count() == 1
 
 
+def test_a_form_many_games_behind_names_the_last_three_and_counts_the_rest(
+    client, scorekeeper, admin, runde, players
+):
+    # A phone that slept through a round: its notice stays short, and is still made from
+    # the booking's one read.
+    evening = services.start_evening(runde, players[:4], 0, admin)
+    client.force_login(scorekeeper)
+    stale = entry(evening, declarer=players[1].pk, partner=players[2].pk)
+    for number in range(6):
+        declarer, partner = players[number % 4], players[(number + 1) % 4]
+        services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+            "sauspiel", declarer=declarer.pk, partner=partner.pk), admin)  # fmt: skip
+
+    with CaptureQueriesContext(connection) as queries:
+        response = client.post(reverse("evenings:book", args=[evening.pk]), stale, headers=HTMX)
+
+    assert len(queries) == 2
+    names = [p.name for p in players[:4]]
+    assert (
+        f"Inzwischen auf einem anderen Handy: 6 Spiele, zuletzt 4. Sauspiel ({names[3]}) "
+        f"gebucht; 5. Sauspiel ({names[0]}) gebucht; 6. Sauspiel ({names[1]}) gebucht."
+    ) in response.text
+    assert f"1. Sauspiel ({names[0]})" not in response.text
+    assert Game.objects.filter(evening=evening).count() == 6
+
+
 def test_without_script_a_stale_form_answers_the_page_with_the_current_form(
     client, scorekeeper, admin, runde, players
 ):
