@@ -59,3 +59,44 @@ def test_an_outdated_form_without_javascript_gets_a_german_page_and_saves_nothin
     expect(page.get_by_text("Es wurde nichts gespeichert.")).to_be_visible()
     assert runde.tariffs.count() == 1
     context.close()
+
+
+def test_a_forty_letter_name_in_one_word_fits_every_page_of_a_small_phone(
+    page, log_in, club, runde, admin, players
+):
+    """Names are up to forty letters, and some are one word: each page breaks it where it
+    must instead of growing wider than the phone (taps then missed their buttons)."""
+    import uuid
+
+    from django.urls import reverse
+
+    from clubs.models import Player
+    from evenings import services as evenings
+    from evenings.services import GameInput
+    from tournaments import services as tournaments
+
+    long = Player.objects.create(club=club, name="Großkopfhuberbauernhofmaximilianseppherr")
+    seated = [long, players["Sepp"], players["Vroni"], players["Resi"]]
+    evening = evenings.start_evening(runde, seated, 0, admin)
+    deal = evenings.next_deal(evening)
+    wenz = GameInput(type="wenz", declarer=long.pk, won=False)
+    evenings.book_game(evening.pk, uuid.uuid4(), wenz, admin, deal.token)
+    tournament = tournaments.create_tournament(club, admin, name="Adventsturnier", venue="Post")
+    tournaments.add_participants(tournament, [*seated, players["Hias"]])
+    tournaments.start_round(tournaments.draw_round(tournament, seed=1), admin)
+    page.set_viewport_size({"width": 320, "height": 640})
+    log_in(admin)
+
+    for url in [
+        reverse("clubs:players", args=[club.pk]),
+        reverse("clubs:player", args=[club.pk, long.pk]),
+        reverse("clubs:runde", args=[club.pk, runde.pk]),
+        reverse("evenings:detail", args=[evening.pk]),
+        reverse("evenings:settlement", args=[evening.pk]),
+        reverse("evenings:runde_balances", args=[club.pk, runde.pk]),
+        reverse("tournaments:detail", args=[tournament.pk]),
+        reverse("tournaments:hall", args=[tournament.display_token]),
+    ]:
+        page.goto(url)
+        expect(page.get_by_text("Großkopfhuber").first).to_be_attached()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 320, url

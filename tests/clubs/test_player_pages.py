@@ -419,7 +419,7 @@ def test_the_runde_page_shows_each_evenings_results_newest_first(client, history
         [("Vroni", 150), ("Hias", -50), ("Resi", -50), ("Wastl", -50)],
         [("Resi", 130), ("Hias", -30), ("Vroni", -30), ("Sepp", -70)],
     ]
-    assert 'Resi <span class="amount">+1,30</span>' in response.text
+    assert 'Resi&nbsp;<span class="amount">+1,30</span>' in response.text
     # What the page showed before stays: the tariff, its history, the stats' place.
     assert "Tarifverlauf" in response.text and "gültig ab" in response.text
     assert reverse("evenings:runde_csv", args=[history.runde.club_id, history.runde.pk]) in (
