@@ -33,7 +33,7 @@ from django.utils import timezone
 from clubs import periods
 from clubs import players as player_pages
 from clubs import services as club_services
-from clubs.models import Club, Player, Runde
+from clubs.models import Club, Player, Runde, Tariff
 from evenings import export
 from evenings import services as evening_services
 from evenings.models import Evening, Game, LedgerEntry, Seat
@@ -276,6 +276,29 @@ def rows_of(response) -> list[tuple[int, int, str, int]]:
     return [
         (row.game.evening_id, row.game.number, row.caption, row.amount)
         for row in response.context["rows"]
+    ]
+
+
+def test_a_bock_game_in_the_history_says_bock_as_its_doubled_amount_does(
+    client, club, runde, admin, player_user
+):
+    tariff = runde.tariffs.latest()
+    tariff.bock = Tariff.Bock.RAMSCH
+    club_services.change_tariff(runde, tariff, admin)
+    resi = club.players.get(user=admin)
+    vroni = Player.objects.create(club=club, name="Vroni", user=player_user)
+    sepp, hias = (Player.objects.create(club=club, name=name) for name in ("Sepp", "Hias"))
+    evening = evening_services.start_evening(runde, [sepp, vroni, hias, resi], 0, admin)
+    book(evening, admin, type="ramsch", won=False, loser=sepp.pk)
+    book(evening, admin, type="sauspiel", declarer=vroni.pk, partner=hias.pk)
+    client.force_login(player_user)
+
+    response = client.get(history_url(club.pk, vroni))
+
+    rows = response.context["rows"]
+    assert [(row.caption, row.details, row.amount) for row in rows] == [
+        ("Sauspiel Vroni mit Hias", "gewonnen · Bock", 20),  # 0,10 € doubled
+        ("Ramsch Sepp", "", 10),
     ]
 
 
