@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, Invitation, Membership, Player, Runde, Tariff, german_order
 from scoring import BockMode, ScoringError, TariffRules, validate_rules
+from scoring.model import MAX_LAUFENDE, MAX_LAUFENDE_WENZ
 
 # The largest amount a tariff field takes: 10.000,00 € (and a PositiveIntegerField fits it).
 MAX_CENTS = 1_000_000
@@ -19,7 +20,8 @@ _EURO = re.compile(
         (?P<euros>\d{1,3}(?:\.\d{3})+|\d+)?
         (?:(?P<sep>[,.])(?P<cents>\d*|[-–]))?
         \s*(?:€|EUR|Euro)?$""",
-    re.VERBOSE | re.IGNORECASE,
+    # Digits are 0-9 only: an Arabic-Indic or a full-width digit is no amount.
+    re.VERBOSE | re.IGNORECASE | re.ASCII,
 )
 
 
@@ -205,8 +207,22 @@ class TariffForm(forms.ModelForm):
             name: {
                 "required": _("Bitte eine Zahl eingeben."),
                 "invalid": _("Bitte eine ganze Zahl eingeben."),
+                # Below the model field's own minimum (0), the range the engine asks for,
+                # as it says it for 0 ("-1" was "größer oder gleich 0", and then 0 was not).
+                "min_value": message,
             }
-            for name in ("laufende_min", "laufende_max", "laufende_min_wenz")
+            for name, message in {
+                "laufende_min": _("Die Schwelle für Laufende muss zwischen 1 und %(max)s liegen.")
+                % {"max": MAX_LAUFENDE},
+                "laufende_max": _(
+                    "Die Obergrenze für Laufende muss zwischen der Schwelle und %(max)s liegen."
+                )
+                % {"max": MAX_LAUFENDE},
+                "laufende_min_wenz": _(
+                    "Die Schwelle für Laufende beim Wenz muss zwischen 1 und %(max)s liegen."
+                )
+                % {"max": MAX_LAUFENDE_WENZ},
+            }.items()
         }
 
     LAUFENDE_FIELDS = ("laufende_min", "laufende_max", "laufende_min_wenz")

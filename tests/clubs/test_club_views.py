@@ -1,5 +1,6 @@
 import re
 
+import pytest
 from django.urls import reverse
 
 from clubs.models import Club, Invitation, Membership, Player, Runde, Tariff
@@ -121,6 +122,29 @@ def test_changing_the_tariff_adds_a_version_and_keeps_the_old_one(client, admin,
     old.refresh_from_db()
     assert old.sauspiel == 10  # the old version is untouched
     assert Tariff.objects.filter(runde=runde).valid_at(old.valid_from) == old
+
+
+@pytest.mark.parametrize(
+    ("field", "message"),
+    [
+        ("laufende_min", "Die Schwelle für Laufende muss zwischen 1 und 14 liegen."),
+        ("laufende_min_wenz", "Die Schwelle für Laufende beim Wenz muss zwischen 1 und 4 liegen."),
+    ],
+)
+@pytest.mark.parametrize("typed", ["-1", "0"])
+def test_a_laufende_threshold_below_one_gets_one_message_whatever_is_typed(
+    client, admin, club, runde, field, message, typed
+):
+    # -1 was "größer oder gleich 0", and then 0 was "zwischen 1 und 14".
+    client.force_login(admin)
+
+    response = client.post(
+        reverse("clubs:tariff", args=[club.pk, runde.pk]), TARIFF | {field: typed}
+    )
+
+    assert response.status_code == 200
+    assert response.context["form"].errors[field] == [message]
+    assert runde.tariffs.count() == 1
 
 
 def test_saving_an_unchanged_tariff_adds_no_version(client, admin, club, runde):

@@ -51,6 +51,8 @@ def test_amounts_are_parsed_exactly_into_cents(typed, cents):
         ("10.000,01", "max_value", "höchstens 10.000,00 €"),
         ("1e3", "invalid", "Bitte einen Betrag in Euro eingeben"),
         ("1.000.000", "max_value", "höchstens 10.000,00 €"),
+        ("\u0661", "invalid", "Bitte einen Betrag in Euro eingeben"),  # Arabic-Indic one
+        ("\uff10,\uff15\uff10", "invalid", "Bitte einen Betrag in Euro eingeben"),  # 0,50
     ],
 )
 def test_nonsense_gets_a_clear_german_message(typed, code, message):
