@@ -28,7 +28,9 @@ PERSONAL_HELP_TEXTS = {
     "first_name": _(
         "So grüßt dich die App. Am Tisch und auf den Blättern steht der Name deines Spielers."
     ),
-    "email": _("Nur für den Fall, dass du dein Passwort vergisst."),
+    "email": _(
+        "Wird gebraucht, falls du dein Passwort vergisst; sonst schreibt dir die App nicht."
+    ),
 }
 PERSONAL_WIDGETS = {
     "first_name": forms.TextInput(attrs={"autocomplete": "given-name"}),

@@ -391,7 +391,7 @@ def test_a_table_ends_early_and_the_finished_tournament_stays_final_until_reopen
 
     # 4. At a table of the finished tournament nothing changes: it stays closed.
     tables.nth(0).get_by_role("link", name="Zum Tisch (Eingabe)").click()
-    expect(page.locator(".closed-note")).to_contain_text("Dieser Abend ist abgeschlossen.")
+    expect(page.locator(".closed-note")).to_contain_text("Dieser Tisch ist beendet.")
     page.get_by_role("button", name="Wieder öffnen").tap()
     expect(messages(page)).to_contain_text("Das Turnier ist abgeschlossen, die Rangliste steht")
     expect(page.locator(".closed-note")).to_be_visible()
