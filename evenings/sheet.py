@@ -39,6 +39,8 @@ class Cell:
 class Row:
     game: Game
     caption: str
+    # What else was booked, to check at a glance: "verloren · 3 Laufende · Kontra".
+    details: str = ""
     unit: int = 0
     bock: bool = False
     cells: list[Cell] = field(default_factory=list)
@@ -150,6 +152,7 @@ def rows_html(
             )
             continue
         title = f'<span class="num">{n}.</span> {caption} · {amount(row.unit, points)}'
+        title += f" · {escape(row.details)}" if row.details else ""
         title += bock if row.bock else ""
         if correct:
             # Opens the correction in place on the evening screen; a page without JS.
@@ -176,13 +179,21 @@ def rows_html(
     return mark_safe("".join(html))
 
 
+def _row(game: Game, names: dict[int, str]) -> Row:
+    """A game's row with its caption and details, before its amounts."""
+    data = services.GameInput.of(game)
+    details = wording.details(data, names, quiet_win=True)
+    return Row(game, wording.caption(data, names), " · ".join(details))
+
+
 def booked(evening: Evening, booking: services.Booking) -> Sheet:
     """The sheet's one new row after a booking, from what the booking knows: the game,
     its amounts from the engine and the standing after it."""
     players = [seat.player for seat in booking.seats]
     names = {p.pk: p.name for p in players}
     game, result, standing = booking.game, booking.result, booking.standing
-    row = Row(game, wording.caption(services.GameInput.of(game), names), result.unit, result.bock)
+    row = _row(game, names)
+    row.unit, row.bock = result.unit, result.bock
     for player in players:
         amount = result.payouts.get(str(player.pk))
         row.cells.append(Cell(amount, standing[player.pk]))
@@ -230,7 +241,7 @@ def build(evening: Evening, first: int = 1, seats: list | None = None) -> Sheet:
     running = dict(standing)
     rows = []
     for game in reversed(games):
-        row = Row(game, wording.caption(services.GameInput.of(game), names))
+        row = _row(game, names)
         if not game.is_booked:
             row.taken_back = taken_back.get(game.pk, Change.Kind.VOID)
         else:

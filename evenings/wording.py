@@ -5,6 +5,7 @@ history's line never disagree. Players are named through `names` ({player id: na
 """
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from evenings.models import Change, Game
 from evenings.services import GameInput
@@ -30,18 +31,23 @@ def caption(data: GameInput, names: dict[int, str]) -> str:
     return text
 
 
-def details(data: GameInput, names: dict[int, str], against: bool = False) -> list[str]:
+def details(
+    data: GameInput, names: dict[int, str], against: bool = False, quiet_win: bool = False
+) -> list[str]:
     """Everything else the table decided: result, Laufende, Schneider, Schwarz, Tout,
     Schneider angesagt (ProHof), Kontra, Doppler, Jungfrauen. The result is the
     declarer's; `against`: told to one of their opponents, it is theirs ("als
-    Gegenspieler gewonnen" when the declarer lost)."""
+    Gegenspieler gewonnen" when the declarer lost). `quiet_win`: "gewonnen", the common
+    case, goes unsaid (the sheet's rows: only what to check at a glance)."""
     parts = []
     if against:
         parts.append(_("als Gegenspieler verloren") if data.won else _("als Gegenspieler gewonnen"))
-    elif data.type != Game.Type.RAMSCH:
+    elif data.type != Game.Type.RAMSCH and not (data.won and quiet_win):
         parts.append(_("gewonnen") if data.won else _("verloren"))
     if data.laufende:
-        parts.append(_("%(n)s Laufende") % {"n": data.laufende})
+        parts.append(
+            ngettext("%(n)s Laufender", "%(n)s Laufende", data.laufende) % {"n": data.laufende}
+        )
     if data.tout:
         parts.append(_("Tout"))
     elif data.schwarz:

@@ -85,6 +85,29 @@ def test_booking_a_sauspiel_answers_with_the_new_totals(client, scorekeeper, eve
     assert LedgerEntry.objects.filter(player=vroni).get().amount == 40
 
 
+def test_a_sheet_row_names_what_to_check_at_the_table_and_leaves_a_plain_win_unsaid(
+    client, scorekeeper, evening, players
+):
+    sepp, vroni, hias, resi = players[:4]
+    client.force_login(scorekeeper)
+    url = reverse("evenings:book", args=[evening.pk])
+    booked = client.post(
+        url,
+        entry(evening, declarer=vroni.pk, partner=resi.pk, won="0", laufende="3", kontra="1"),
+        headers=HTMX,
+    )
+    client.post(url, entry(evening, declarer=hias.pk, partner=sepp.pk), headers=HTMX)
+
+    page = client.get(reverse("evenings:detail", args=[evening.pk]))
+
+    # The booking's answer and the page read alike: lost, 3 Laufende, Kontra (the game's
+    # value 0,80 €); the plain Sauspiel that was won says no more than its value.
+    row = "Sauspiel Vroni mit Resi · 0,80 € · verloren · 3 Laufende · Kontra<"
+    assert row in booked.text and row in page.text
+    assert 'Sauspiel Hias mit Sepp · 0,10 €<span class="edit">' in page.text
+    assert Game.objects.filter(evening=evening).count() == 2
+
+
 def test_a_retried_booking_books_once_and_says_so(client, scorekeeper, evening, players):
     client.force_login(scorekeeper)
     data = entry(evening, declarer=players[1].pk, partner=players[3].pk)

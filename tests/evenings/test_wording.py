@@ -18,11 +18,11 @@ NAMES = {1: "Sepp", 2: "Vroni", 3: "Hias", 4: "Resi"}
         # "Schneider angesagt" counts 10 points: made, missed, or beaten by Schwarz.
         (
             GameInput("wenz", declarer=3, laufende=1, schneider=True, angesagt=True),
-            "Wenz Hias · gewonnen · 1 Laufende · Schneider, angesagt",
+            "Wenz Hias · gewonnen · 1 Laufender · Schneider, angesagt",
         ),
         (
             GameInput("wenz", declarer=3, won=False, laufende=1, angesagt=True),
-            "Wenz Hias · verloren · 1 Laufende · Schneider angesagt",
+            "Wenz Hias · verloren · 1 Laufender · Schneider angesagt",
         ),
         (
             GameInput(
