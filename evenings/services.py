@@ -133,6 +133,11 @@ class Deal:
     seated: list[Player]  # the same four in the order they sit, as the chips show them
 
     @property
+    def only_dealer_out(self) -> bool:
+        """Five at the table: the dealer, and only the dealer, sits this game out."""
+        return [p.pk for p in self.sitting_out] == [self.dealer.pk]
+
+    @property
     def token(self) -> str:
         """Names this deal on an entry form: when a booking, an undo or a restore on
         another phone has moved the deal on, the form's token no longer matches."""

@@ -55,12 +55,12 @@ def test_two_phones_book_alternately_and_each_form_follows_the_deal(
     resi = open_phone(admin).page
     for page in (hias, resi):
         page.goto(f"/abend/{evening.pk}/")
-        expect(deal_line(page)).to_contain_text("Spiel 1 · Es gibt Sepp.")
+        expect(deal_line(page)).to_contain_text("Spiel 1 · Sepp gibt")
 
     # 1. Hias books game 1. Resi's phone, untouched, follows within a poll: the deal, the
     # players on the chips (Sepp sat out, now Vroni does) and the standing.
     book_sauspiel(hias, 1, "Vroni", "Resi")
-    expect(deal_line(resi)).to_contain_text("Spiel 2 · Es gibt Vroni.", timeout=10_000)
+    expect(deal_line(resi)).to_contain_text("Spiel 2 · Vroni gibt", timeout=10_000)
     expect(chip_labels(resi, "declarer")).to_have_text(["Sepp", "Hias", "Resi", "Wastl"])
     expect(resi.locator("#standing .amount")).to_have_text(
         ["0,00", "0,10", "-0,10", "0,10", "-0,10"]
@@ -68,9 +68,9 @@ def test_two_phones_book_alternately_and_each_form_follows_the_deal(
 
     # 2. Resi books game 2 on her phone, without a refusal; then Hias books game 3.
     book_sauspiel(resi, 2, "Hias", "Wastl")
-    expect(deal_line(hias)).to_contain_text("Spiel 3 · Es gibt Hias.", timeout=10_000)
+    expect(deal_line(hias)).to_contain_text("Spiel 3 · Hias gibt", timeout=10_000)
     book_sauspiel(hias, 3, "Resi", "Sepp")
-    expect(deal_line(resi)).to_contain_text("Spiel 4 · Es gibt Resi.", timeout=10_000)
+    expect(deal_line(resi)).to_contain_text("Spiel 4 · Resi gibt", timeout=10_000)
     book_sauspiel(resi, 4, "Wastl", "Vroni")
 
     games = list(Game.objects.order_by("number"))
@@ -112,7 +112,7 @@ def test_a_stale_form_sent_anyway_is_refused_in_german_and_keeps_what_still_appl
     expect(notice).to_contain_text("Jetzt gibt Vroni.")
     expect(notice).not_to_contain_text("keine gültige Auswahl")
     assert Game.objects.count() == 1
-    expect(deal_line(resi)).to_contain_text("Spiel 2 · Es gibt Vroni.")
+    expect(deal_line(resi)).to_contain_text("Spiel 2 · Vroni gibt")
     expect(chip_labels(resi, "declarer")).to_have_text(["Sepp", "Hias", "Resi", "Wastl"])
     expect(checked(resi, "spiel")).to_have_text("Herz-Solo")
     expect(checked(resi, "declarer")).to_have_text("Wastl")
@@ -143,7 +143,7 @@ def test_back_and_forward_to_the_evening_show_it_as_it_is_and_book_the_next_game
     hias.go_back()
     expect(hias.get_by_role("heading", name="Abrechnung", exact=True)).to_be_visible()
     hias.go_forward()
-    expect(deal_line(hias)).to_contain_text("Spiel 2 · Es gibt Vroni.")
+    expect(deal_line(hias)).to_contain_text("Spiel 2 · Vroni gibt")
     book_sauspiel(hias, 2, "Hias", "Sepp")
 
     assert Game.objects.filter(evening=evening).count() == 2
@@ -189,7 +189,7 @@ def test_a_form_whose_players_changed_drops_only_the_player_who_no_longer_plays(
     taps(chip(resi, "partner", "Hias"))
     book(evening, schreiber, type="wenz", declarer=players["Resi"].pk)
 
-    expect(deal_line(resi)).to_contain_text("Spiel 2 · Es gibt Vroni.", timeout=10_000)
+    expect(deal_line(resi)).to_contain_text("Spiel 2 · Vroni gibt", timeout=10_000)
     expect(resi.locator("#entry-status [role=alert]")).to_contain_text("1. Wenz (Resi) gebucht")
     expect(checked(resi, "declarer")).to_have_count(0)
     expect(checked(resi, "partner")).to_have_text("Hias")
@@ -257,7 +257,7 @@ def test_undo_and_strike_keep_the_row_struck_through_and_can_be_taken_back(
     expect(sheet_row(page, 3).locator("s")).to_have_text("Gras-Solo Resi")
     expect(sheet_row(page, 3)).to_contain_text("zurückgenommen")
     expect(totals(page)).to_have_text(["0,00", "0,00", "0,00", "0,00"])
-    expect(deal_line(page)).to_contain_text("Spiel 4 · Es gibt Hias.")
+    expect(deal_line(page)).to_contain_text("Spiel 4 · Hias gibt")
     third = Game.objects.get(number=3)
     assert third.voided_at is not None and amounts(third) == {
         "Resi": 0, "Vroni": 0, "Hias": 0, "Sepp": 0
@@ -268,7 +268,7 @@ def test_undo_and_strike_keep_the_row_struck_through_and_can_be_taken_back(
     expect(page.locator(".restore-bar")).to_have_count(0)
     expect(sheet_row(page, 3)).not_to_have_class(re.compile(r"\btaken-back\b"))
     expect(totals(page)).to_have_text(["-0,50", "-0,50", "-0,50", "1,50"])
-    expect(deal_line(page)).to_contain_text("Spiel 4 · Es gibt Resi.")
+    expect(deal_line(page)).to_contain_text("Spiel 4 · Resi gibt")
     third.refresh_from_db()
     assert third.voided_at is None
     assert amounts(third) == {"Resi": 150, "Vroni": -50, "Hias": -50, "Sepp": -50}

@@ -168,9 +168,7 @@ def test_a_director_runs_round_one_two_phones_book_and_the_hall_display_follows(
     #     Rufspiel with the fourth, with 2 Laufende, and they make the others Schneider.
     tables.nth(0).get_by_role("link", name="Zum Tisch (Eingabe)").click()
     expect(page.get_by_role("heading", level=1)).to_contain_text("Runde 1 · Tisch 1")
-    expect(deal_line(page)).to_contain_text(
-        f"Spiel 1 von 40 · Es gibt {table_1[0]}. Setzt aus: {table_1[0]}"
-    )
+    expect(deal_line(page)).to_contain_text(f"Spiel 1 von 40 · {table_1[0]} gibt und setzt aus.")
     playing = table_1[1:]
     expect(chip_labels(page, "declarer")).to_have_text(playing)
     expect(page.locator(".f-spiel input:checked + span")).to_have_text("Rufspiel")
@@ -199,7 +197,7 @@ def test_a_director_runs_round_one_two_phones_book_and_the_hall_display_follows(
     vroni_tables = vroni_phone.locator("#runde-1 .round-table")
     vroni_tables.nth(1).get_by_role("link", name="Zum Tisch (Eingabe)").click()
     expect(vroni_phone.get_by_role("heading", level=1)).to_contain_text("Runde 1 · Tisch 2")
-    expect(deal_line(vroni_phone)).to_contain_text(f"Spiel 1 von 40 · Es gibt {table_2[0]}.")
+    expect(deal_line(vroni_phone)).to_contain_text(f"Spiel 1 von 40 · {table_2[0]} gibt.")
     wenz = table_2[1]
     tap = Taps(vroni_phone)
     tap(chip(vroni_phone, "spiel", "Wenz"))
@@ -212,7 +210,7 @@ def test_a_director_runs_round_one_two_phones_book_and_the_hall_display_follows(
     no_horizontal_scroll(vroni_phone)
     tap(save_button(vroni_phone))
     expect(flash(vroni_phone)).to_have_text(f"Gebucht: 1. Wenz ({wenz})")
-    expect(deal_line(vroni_phone)).to_contain_text(f"Spiel 2 von 40 · Es gibt {table_2[1]}.")
+    expect(deal_line(vroni_phone)).to_contain_text(f"Spiel 2 von 40 · {table_2[1]} gibt.")
     assert tap.count == 3
 
     # 6. The hall display catches up within a poll (every 10 s), without being reloaded:

@@ -46,8 +46,19 @@ def test_a_scorekeeper_starts_an_evening_with_five_players(
     assert evening.first_dealer == 2
     assert evening.tariff == runde.tariff
     page = client.get(response["Location"])
-    assert "Es gibt <strong>Hias</strong>" in page.text
-    assert "Setzt aus: Hias" in page.text
+    assert "<strong>Hias</strong> gibt und setzt aus." in page.text
+
+
+def test_at_six_the_deal_line_names_both_who_sit_out(client, scorekeeper, runde, players, admin):
+    evening = services.start_evening(runde, players[:6], 0, admin)
+    client.force_login(scorekeeper)
+
+    page = client.get(reverse("evenings:detail", args=[evening.pk]))
+
+    deal = services.next_deal(evening)
+    assert len(deal.sitting_out) == 2 and deal.dealer in deal.sitting_out
+    out = ", ".join(p.name for p in deal.sitting_out)
+    assert f"<strong>{deal.dealer.name}</strong> gibt. Setzen aus: {out}</p>" in page.text
 
 
 def test_three_players_are_not_an_evening(client, scorekeeper, club, runde, players):
