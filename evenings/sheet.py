@@ -151,9 +151,12 @@ def rows_html(
                 f"{escape(str(row.taken_back_label))}</th></tr></tbody>"
             )
             continue
-        title = f'<span class="num">{n}.</span> {caption} · {amount(row.unit, points)}'
-        title += f" · {escape(row.details)}" if row.details else ""
-        title += bock if row.bock else ""
+        # One box for the words, so that where the caption is a row of boxes (the link to
+        # correct it) "Bock" wraps with them rather than standing beside them.
+        what = f"{caption} · {amount(row.unit, points)}"
+        what += f" · {escape(row.details)}" if row.details else ""
+        what += bock if row.bock else ""
+        title = f'<span class="num">{n}.</span> <span class="what">{what}</span>'
         if correct:
             # Opens the correction in place on the evening screen; a page without JS.
             url = f"{link}{row.game.pk}/"

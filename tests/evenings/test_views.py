@@ -115,7 +115,7 @@ def test_a_sheet_row_names_what_to_check_at_the_table_and_leaves_a_plain_win_uns
     # value 0,80 €); the plain Sauspiel that was won says no more than its value.
     row = "Sauspiel Vroni mit Resi · 0,80 € · verloren · 3 Laufende · Kontra<"
     assert row in booked.text and row in page.text
-    assert 'Sauspiel Hias mit Sepp · 0,10 €<span class="edit">' in page.text
+    assert "Sauspiel Hias mit Sepp · 0,10 €</span>" in page.text
     assert Game.objects.filter(evening=evening).count() == 2
 
 
@@ -200,7 +200,7 @@ def test_the_read_only_link_shows_the_final_sheet_after_the_evening_closes(
     page = client.get(url)
     assert page.status_code == 200
     assert "Dieser Abend ist abgeschlossen." in page.text
-    assert "1.</span> Ramsch Vroni" in page.text
+    assert '1.</span> <span class="what">Ramsch Vroni' in page.text
     assert "hx-trigger" not in page.text  # final: nothing polls
     assert "bock-banner" not in page.text
     # A phone that was following gets the final sheet once, and the order to stop (286).
