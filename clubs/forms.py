@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, Invitation, Membership, Player, Runde, Tariff, german_order
 from scoring import BockMode, ScoringError, TariffRules, validate_rules
-from scoring.model import MAX_LAUFENDE, MAX_LAUFENDE_WENZ
+from scoring.validation import laufende_range_de
 
 # The largest amount a tariff field takes: 10.000,00 € (and a PositiveIntegerField fits it).
 MAX_CENTS = 1_000_000
@@ -207,22 +207,11 @@ class TariffForm(forms.ModelForm):
             name: {
                 "required": _("Bitte eine Zahl eingeben."),
                 "invalid": _("Bitte eine ganze Zahl eingeben."),
-                # Below the model field's own minimum (0), the range the engine asks for,
-                # as it says it for 0 ("-1" was "größer oder gleich 0", and then 0 was not).
-                "min_value": message,
+                # Below the model field's own minimum (0), the engine's words for 0
+                # ("-1" was "größer oder gleich 0", and then 0 was not).
+                "min_value": laufende_range_de(name),
             }
-            for name, message in {
-                "laufende_min": _("Die Schwelle für Laufende muss zwischen 1 und %(max)s liegen.")
-                % {"max": MAX_LAUFENDE},
-                "laufende_max": _(
-                    "Die Obergrenze für Laufende muss zwischen der Schwelle und %(max)s liegen."
-                )
-                % {"max": MAX_LAUFENDE},
-                "laufende_min_wenz": _(
-                    "Die Schwelle für Laufende beim Wenz muss zwischen 1 und %(max)s liegen."
-                )
-                % {"max": MAX_LAUFENDE_WENZ},
-            }.items()
+            for name in ("laufende_min", "laufende_max", "laufende_min_wenz")
         }
 
     LAUFENDE_FIELDS = ("laufende_min", "laufende_max", "laufende_min_wenz")

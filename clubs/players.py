@@ -21,7 +21,6 @@ from django.db.models.functions import RowNumber
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.http import urlencode
-from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from clubs import periods
@@ -247,7 +246,7 @@ def history_rows(player: Player, ids: list[int]) -> list[HistoryRow]:
         # An opponent's row tells the result as theirs, as the amount does; a Bock game
         # says so, as the sheet does (its amount is doubled).
         against = data.type != Game.Type.RAMSCH and player.pk not in (data.declarer, data.partner)
-        details = wording.details(data, names, against) + ([_("Bock")] if game.bock else [])
+        details = wording.details(data, names, against, bock=game.bock)
         rows.append(
             HistoryRow(
                 game, wording.caption(data, names), " · ".join(details), amounts.get(game.pk, 0)

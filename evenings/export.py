@@ -102,7 +102,6 @@ def lines(
     player instead of euros and cents."""
     writer = csv.writer(_Line(), delimiter=SEPARATOR, lineterminator="\r\n")
     names = {player.pk: player.name for player in players}
-    bock = " · " + _("Bock")
     yield BOM + writer.writerow(
         [
             _("Nr."),
@@ -140,7 +139,7 @@ def lines(
                 [
                     game.number,
                     dates[game.evening_id],
-                    wording.line(GameInput.of(game), names) + (bock if game.bock else ""),
+                    wording.line(GameInput.of(game), names, bock=game.bock),
                     *(
                         "" if amount is None else amount if points else decimal_comma(amount)
                         for amount in cents

@@ -32,13 +32,18 @@ def caption(data: GameInput, names: dict[int, str]) -> str:
 
 
 def details(
-    data: GameInput, names: dict[int, str], against: bool = False, quiet_win: bool = False
+    data: GameInput,
+    names: dict[int, str],
+    against: bool = False,
+    quiet_win: bool = False,
+    bock: bool = False,
 ) -> list[str]:
     """Everything else the table decided: result, Laufende, Schneider, Schwarz, Tout,
     Schneider angesagt (ProHof), Kontra, Doppler, Jungfrauen. The result is the
     declarer's; `against`: told to one of their opponents, it is theirs ("als
     Gegenspieler gewonnen" when the declarer lost). `quiet_win`: "gewonnen", the common
-    case, goes unsaid (the sheet's rows: only what to check at a glance)."""
+    case, goes unsaid (the sheet's rows: only what to check at a glance). `bock`: a
+    Bock game (its amount doubled) says so last."""
     parts = []
     if against:
         parts.append(_("als Gegenspieler verloren") if data.won else _("als Gegenspieler gewonnen"))
@@ -65,6 +70,8 @@ def details(
     if data.jungfrauen:
         who = ", ".join(names.get(p, "") for p in data.jungfrauen)
         parts.append(_("Jungfrau: %(who)s") % {"who": who})
+    if bock:
+        parts.append(_("Bock"))
     return parts
 
 
@@ -75,9 +82,9 @@ def describe(game: Game, names: dict[int, str]) -> str:
     return f"{what} ({who})" if who else what
 
 
-def line(data: GameInput, names: dict[int, str]) -> str:
+def line(data: GameInput, names: dict[int, str], bock: bool = False) -> str:
     """The caption and every detail: "Sauspiel Sepp mit Hias · gewonnen · Kontra"."""
-    return " · ".join([caption(data, names), *details(data, names)])
+    return " · ".join([caption(data, names), *details(data, names, bock=bock)])
 
 
 def is_cancellation(change: Change) -> bool:

@@ -98,6 +98,16 @@ RULE_LABELS_DE = {
 TARIFF_INT_KEYS = tuple(RULE_LABELS_DE)
 
 
+def laufende_range_de(key: str, threshold: int | None = None) -> str:
+    """The German message for a Laufende setting out of its range ("laufende_min",
+    "laufende_max", "laufende_min_wenz"); the Obergrenze's names the threshold if given."""
+    low = {"laufende_max": "der Schwelle"}.get(key, "1")
+    if key == "laufende_max" and threshold is not None:
+        low += f" ({threshold})"
+    high = MAX_LAUFENDE_WENZ if key == "laufende_min_wenz" else MAX_LAUFENDE
+    return f"{RULE_LABELS_DE[key]} muss zwischen {low} und {high} liegen."
+
+
 def _game_error(position: int | None, key: str, message: str, message_de: str) -> ScoringError:
     return ScoringError(key, message, message_de, position)
 
@@ -126,21 +136,19 @@ def validate_rules(rules: Rules) -> None:
         raise ScoringError(
             "laufende_min",
             f"must be between 1 and {MAX_LAUFENDE}",
-            f"{RULE_LABELS_DE['laufende_min']} muss zwischen 1 und {MAX_LAUFENDE} liegen.",
+            laufende_range_de("laufende_min"),
         )
     if not rules.laufende_min <= rules.laufende_max <= MAX_LAUFENDE:
         raise ScoringError(
             "laufende_max",
             f"must be between laufende_min ({rules.laufende_min}) and {MAX_LAUFENDE}",
-            f"{RULE_LABELS_DE['laufende_max']} muss zwischen der Schwelle "
-            f"({rules.laufende_min}) und {MAX_LAUFENDE} liegen.",
+            laufende_range_de("laufende_max", rules.laufende_min),
         )
     if not 1 <= rules.wenz_threshold <= MAX_LAUFENDE_WENZ:
         raise ScoringError(
             "laufende_min_wenz",
             f"must be between 1 and {MAX_LAUFENDE_WENZ}",
-            f"{RULE_LABELS_DE['laufende_min_wenz']} muss zwischen 1 und "
-            f"{MAX_LAUFENDE_WENZ} liegen.",
+            laufende_range_de("laufende_min_wenz"),
         )
     if not isinstance(rules.bock, BockMode):
         raise ScoringError(
