@@ -20,11 +20,11 @@ from django.core.exceptions import ValidationError
 from django.db import connection
 from django.utils import timezone
 
-from evenings.reads import from_row
+from evenings.reads import Prepared, from_row
 
 
 @functools.cache
-def _load_sql() -> tuple[str, int]:
+def _load_sql() -> tuple[Prepared, int]:
     """The query that loads a session with its user's columns, and where the user's
     primary key is among those columns (NULL when no user joined)."""
     from clubs.models import Session
@@ -33,11 +33,12 @@ def _load_sql() -> tuple[str, int]:
     quote = connection.ops.quote_name
     fields = user_model._meta.concrete_fields
     columns = ", ".join(f"u.{quote(field.column)}" for field in fields)
-    sql = (
+    sql = Prepared(
+        "session_load",
         f"SELECT s.session_data, {columns} FROM {quote(Session._meta.db_table)} s "
         f"LEFT JOIN {quote(user_model._meta.db_table)} u "
         f"ON u.{quote(user_model._meta.pk.column)} = s.user_id "
-        "WHERE s.session_key = %s AND s.expire_date > %s"
+        "WHERE s.session_key = %s AND s.expire_date > %s",
     )
     return sql, fields.index(user_model._meta.pk)
 
@@ -81,7 +82,7 @@ class SessionStore(db.SessionStore):
         self.loaded_user = None
         sql, pk_at = _load_sql()
         with connection.cursor() as cursor:
-            cursor.execute(sql, [self.session_key, timezone.now()])
+            cursor.execute(sql.sql(), [self.session_key, timezone.now()])
             row = cursor.fetchone()
         if row is None:
             self._session_key = None

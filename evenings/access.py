@@ -14,19 +14,20 @@ _READ = (Evening, Runde, Club, Tariff)
 
 
 @functools.cache
-def _evening_sql() -> str:
+def _evening_sql() -> reads.Prepared:
     """One statement for the evening, its Runde, club and tariff, and the caller's role.
 
     Written out rather than built by the ORM for each request: the ORM spent ten times
     as long building this query as the database took to answer it, and the phones at a
     table ask for their evening with every tap and every poll."""
     columns = reads.columns(*zip(_READ, ("e", "r", "c", "t"), strict=True))
-    return (
+    return reads.Prepared(
+        "evening_read",
         f"SELECT {columns}, (SELECT m.role FROM clubs_membership m "
         "WHERE m.club_id = r.club_id AND m.user_id = %s) "
         "FROM evenings_evening e JOIN clubs_runde r ON r.id = e.runde_id "
         "JOIN clubs_club c ON c.id = r.club_id JOIN clubs_tariff t ON t.id = e.tariff_id "
-        "WHERE e.id = %s"
+        "WHERE e.id = %s",
     )
 
 
@@ -40,8 +41,10 @@ def evening_of(
     with `state`, the evening's state and its last `state` booked games, as a booking
     reads them (evening.state), and whether the form's `key` has booked a game.
     """
+    if evening_id not in reads.BIGINT:  # a prepared statement's bigint would refuse it
+        raise Http404
     statements = [
-        (_evening_sql(), [request.user.pk, evening_id]),
+        (_evening_sql().sql(), [request.user.pk, evening_id]),
         reads.seats_statement(evening_id),
     ]
     if state is not None:
@@ -66,16 +69,19 @@ def evening_of(
 
 # The answer to most polls: is the evening, which the caller may see, still at the version
 # the phone shows?
-_UNCHANGED_SQL = (
+_UNCHANGED = reads.Prepared(
+    "evening_unchanged",
     "SELECT 1 FROM evenings_evening e JOIN clubs_runde r ON r.id = e.runde_id "
     "JOIN clubs_membership m ON m.club_id = r.club_id AND m.user_id = %s "
-    "WHERE e.id = %s AND e.version = %s"
+    "WHERE e.id = %s AND e.version = %s",
 )
 
 
 def unchanged(request, evening_id: int, version: int) -> bool:
     """Whether the evening is still at `version` and the caller is in its club."""
-    [rows] = reads.read_together((_UNCHANGED_SQL, [request.user.pk, evening_id, version]))
+    if evening_id not in reads.BIGINT or version not in reads.BIGINT:
+        return False
+    [rows] = reads.read_together((_UNCHANGED.sql(), [request.user.pk, evening_id, version]))
     return bool(rows)
 
 

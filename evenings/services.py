@@ -29,7 +29,7 @@ from django.utils.translation import gettext_lazy
 
 from clubs.models import Player, Runde
 from evenings.models import Change, Evening, EveningTotal, Game, LedgerEntry, Seat
-from evenings.reads import State, seats_of, state_of
+from evenings.reads import Prepared, State, seats_of, state_of
 from scoring import (
     BOCK_GAMES,
     EveningResult,
@@ -542,14 +542,14 @@ SELECT game.id,
 
 
 @functools.cache
-def _booking_sql() -> tuple[str, list]:
+def _booking_sql() -> tuple[Prepared, list]:
     """BOOKING_SQL with the game's columns, and those columns' fields."""
     fields = [f for f in Game._meta.concrete_fields if not f.primary_key]
     sql = BOOKING_SQL.format(
         columns=", ".join(connection.ops.quote_name(f.column) for f in fields),
         values=", ".join(f"%(f_{f.column})s" for f in fields),
     )
-    return sql, fields
+    return Prepared("book_game", sql), fields
 
 
 def _write_booking(evening: Evening, game: Game, data: GameInput, by, payouts) -> dict:
@@ -574,7 +574,7 @@ def _write_booking(evening: Evening, game: Game, data: GameInput, by, payouts) -
     # Its own transaction (a savepoint in a caller's): the statement is committed only
     # once this worker is still there to say so; a key taken rolls back only this.
     with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        cursor.execute(sql.sql(), params)
         row = cursor.fetchone()
     if row is None:
         raise _Moved

@@ -12,7 +12,7 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from evenings import services, sheet
+from evenings import reads, services, sheet
 from evenings.models import Evening, Game, Seat
 
 HTMX = {"HX-Request": "true"}
@@ -200,3 +200,64 @@ def _rows_from_any_game_on(data, runde, players, admin) -> None:
     assert (part.totals, part.bock_remaining) == (whole.totals, whole.bock_remaining)
     html = sheet.rows_html(whole, True, whole.rows[first - 1 :])
     assert sheet.rows_html(part, True, part.rows) == html
+
+
+# The hot path's statements are planned once per connection (evenings.reads.Prepared).
+
+
+def test_a_prepared_statement_numbers_its_parameters_as_postgresql_does():
+    positional = reads.Prepared("p_positional", "SELECT %s WHERE x LIKE 'a%%' AND y = %s")
+    named = reads.Prepared("p_named", "SELECT %(a)s, %(b)s, %(a)s + 1")
+
+    assert positional.prepare == "PREPARE p_positional AS SELECT $1 WHERE x LIKE 'a%' AND y = $2"
+    assert positional.execute == "EXECUTE p_positional(%s, %s)"
+    assert named.prepare == "PREPARE p_named AS SELECT $1, $2, $1 + 1"
+    assert named.execute == "EXECUTE p_named(%(a)s, %(b)s)"
+
+
+def prepared_here() -> dict[str, tuple[int, int]]:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT name, generic_plans, custom_plans FROM pg_prepared_statements")
+        return {name: (generic, custom) for name, generic, custom in cursor.fetchall()}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_booking_plans_its_statements_once_per_connection(client, scorekeeper, bock_evening):
+    client.force_login(scorekeeper)
+    url = reverse("evenings:book", args=[bock_evening.pk])
+    for _ in range(8):
+        response = client.post(url, entry(bock_evening), headers=HTMX)
+        assert "Gebucht: " in response.text
+
+    hot = {"session_load", "evening_read", "evening_seats", "evening_state", "book_game"}
+    plans = prepared_here()
+    assert hot <= plans.keys()
+    # PostgreSQL plans a prepared statement for its first five runs, then keeps one plan.
+    assert all(plans[name][0] >= 3 for name in hot), plans
+
+    # A new connection (the old one closed, as after CONN_MAX_AGE) prepares them again.
+    connection.close()
+    response = client.post(url, entry(bock_evening), headers=HTMX)
+    assert "Gebucht: 9. " in response.text
+    assert hot <= prepared_here().keys()
+    assert Game.objects.filter(evening=bock_evening).count() == 9
+
+
+def test_a_prepared_statement_outlives_a_rolled_back_transaction(client, scorekeeper, evening):
+    client.force_login(scorekeeper)
+    url = reverse("evenings:detail", args=[evening.pk])
+    with transaction.atomic():
+        assert client.get(url).status_code == 200
+        transaction.set_rollback(True)
+
+    assert client.get(url).status_code == 200
+    assert "evening_read" in prepared_here()
+
+
+@pytest.mark.parametrize("evening_id", [2**63, 10**40])
+def test_an_evening_number_beyond_bigint_is_not_found(client, scorekeeper, evening_id):
+    client.force_login(scorekeeper)
+
+    assert client.get(f"/abend/{evening_id}/").status_code == 404
+    assert client.get(f"/abend/{evening_id}/blatt/?v=1").status_code == 404
+    assert client.get(f"/abend/1/blatt/?v={2**63}").status_code == 404
