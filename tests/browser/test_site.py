@@ -100,3 +100,24 @@ def test_a_forty_letter_name_in_one_word_fits_every_page_of_a_small_phone(
         page.goto(url)
         expect(page.get_by_text("Großkopfhuber").first).to_be_attached()
         assert page.evaluate("document.documentElement.scrollWidth") <= 320, url
+
+
+def test_a_long_first_name_leaves_the_header_whole(page, log_in, app_url, admin):
+    """The header's name gives way ("…"); "Schafkopf" and "Abmelden" each stay one word
+    on one line, at 390 and at 320 pixels."""
+    admin.first_name = "Maximilian-Alexander von Großkopfhuberbauernhof"
+    admin.save()
+    log_in(admin)
+
+    for width in (390, 320):
+        page.set_viewport_size({"width": width, "height": 640})
+        page.goto(app_url + "/")
+        for element in (page.locator(".brand"), page.get_by_role("button", name="Abmelden")):
+            lines = element.evaluate(
+                "e => { const r = document.createRange(); r.selectNodeContents(e);"
+                " return new Set([...r.getClientRects()].map(c => Math.round(c.top))).size; }"
+            )
+            assert lines == 1, (width, element)
+        who = page.locator(".topnav .who")
+        assert who.evaluate("e => e.scrollWidth > e.clientWidth")  # cut, with "…"
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
