@@ -248,10 +248,12 @@ def book(request: HttpRequest, evening_id: int) -> HttpResponse:
     return render(request, "evenings/evening.html", context)
 
 
-def _closed_meanwhile(request, evening: Evening) -> HttpResponse:
+def _closed_meanwhile(request, evening: Evening, message: str = "") -> HttpResponse:
     """The answer to a form for an evening that was closed since the form was shown: the
     page as it is now, without the form, and a word that nothing was booked."""
-    messages.error(request, _("Der Abend wurde inzwischen abgeschlossen – nichts gebucht."))
+    messages.error(
+        request, message or _("Der Abend wurde inzwischen abgeschlossen – nichts gebucht.")
+    )
     if request.htmx:
         return _reloaded()
     return redirect("evenings:detail", evening_id=evening.pk)
@@ -513,6 +515,18 @@ def _correction_form(request, evening: Evening, game: Game) -> GameForm:
     return GameForm(data, tariff=evening.tariff, playing=playing, initial=initial, prefix="k")
 
 
+def _closed_for_corrections(evening: Evening) -> str:
+    if evening.game_limit is not None:
+        return _(
+            "Dieser Tisch ist beendet – nichts geändert. Korrigieren lässt sich ein Spiel "
+            "erst, wenn die Turnierleitung den Tisch wieder öffnet."
+        )
+    return _(
+        "Der Abend ist abgeschlossen – nichts geändert. Korrigieren lässt sich ein Spiel "
+        "erst, wenn ein Admin den Abend wieder öffnet."
+    )
+
+
 @require_http_methods(["GET", "POST"])
 @login_required
 def game_edit(request: HttpRequest, evening_id: int, game_id: int) -> HttpResponse:
@@ -523,8 +537,10 @@ def game_edit(request: HttpRequest, evening_id: int, game_id: int) -> HttpRespon
     """
     evening, membership = scored_evening_of(request, evening_id)
     game = get_object_or_404(evening.games.booked(), pk=game_id)
+    if not evening.is_open:
+        return _closed_meanwhile(request, evening, _closed_for_corrections(evening))
     form = _correction_form(request, evening, game)
-    if request.method == "POST" and evening.is_open and form.is_valid():
+    if request.method == "POST" and form.is_valid():
         data = form.game_input()
         try:
             services.correct_game(evening.pk, game.pk, data, request.user)
@@ -568,6 +584,8 @@ def correction_preview(request: HttpRequest, evening_id: int, game_id: int) -> H
     """The corrected game's amounts, and what changes for later games (the Bock chain)."""
     evening, _membership = scored_evening_of(request, evening_id)
     game = get_object_or_404(evening.games.booked(), pk=game_id)
+    if not evening.is_open:
+        return _closed_meanwhile(request, evening, _closed_for_corrections(evening))
     form = _correction_form(request, evening, game)
     context = {"evening": evening, "game": game, "form": form}
     context.update(_preview_of(evening, form, replacing=game))

@@ -393,6 +393,14 @@ def test_a_table_ends_early_and_the_finished_tournament_stays_final_until_reopen
     page.get_by_role("button", name="Wieder öffnen").tap()
     expect(messages(page)).to_contain_text("Das Turnier ist abgeschlossen, die Rangliste steht")
     expect(page.locator(".closed-note")).to_be_visible()
+    table_url = page.url
+    game = Game.objects.filter(evening_id=int(table_url.rstrip("/").split("/")[-1])).first()
+    page.goto(f"{table_url}spiel/{game.pk}/")  # a correction page kept open, or typed
+    expect(messages(page)).to_have_text(
+        "Dieser Tisch ist beendet – nichts geändert. Korrigieren lässt sich ein Spiel erst, "
+        "wenn die Turnierleitung den Tisch wieder öffnet."
+    )
+    assert page.url == table_url
     page.goto(f"/turnier/{tournament.pk}/")
     assert [row.inner_text() for row in standing_rows(page).all()] == final
 

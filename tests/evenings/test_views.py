@@ -704,3 +704,31 @@ def test_the_csv_marks_the_bock_games_and_names_the_players_in_german_order(
         assert bock.split(";")[2].endswith("· gewonnen · Bock")
     assert runde_lines.startswith("\ufeffNr.;Datum;Spiel;Ägidius;Hias;Resi;Sepp;")
     assert Game.objects.get(evening=evening, number=2).bock
+
+
+def test_a_correction_of_a_closed_evening_says_so_and_changes_nothing(
+    client, scorekeeper, admin, evening, players
+):
+    vroni, resi = players[1], players[3]
+    game, _ = services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "sauspiel", declarer=vroni.pk, partner=resi.pk), scorekeeper)  # fmt: skip
+    client.force_login(scorekeeper)
+    url = reverse("evenings:game", args=[evening.pk, game.pk])
+    sent = correction(evening, key=str(game.key), declarer=vroni.pk, partner=resi.pk, won="0")
+    services.close_evening(evening.pk, admin)
+    closed = "Der Abend ist abgeschlossen – nichts geändert."
+
+    page = client.get(url, follow=True)
+    saved = client.post(url, sent, follow=True)
+    from_the_screen = client.post(url, sent, headers=HTMX)
+    preview = client.post(
+        reverse("evenings:correction_preview", args=[evening.pk, game.pk]), sent, headers=HTMX
+    )
+
+    assert page.redirect_chain[-1][0] == reverse("evenings:detail", args=[evening.pk])
+    assert closed in page.text and closed in saved.text
+    assert "Korrektur speichern" not in saved.text
+    assert from_the_screen["HX-Refresh"] == "true" and preview["HX-Refresh"] == "true"
+    assert Change.objects.filter(kind="correct").count() == 0
+    game.refresh_from_db()
+    assert game.won is True
