@@ -259,6 +259,10 @@ class Change(models.Model):
         SHARE = "share", _("Zuschauer-Link erneuert")
         SCORER = "scorer", _("Schreiber am Turniertisch gewechselt")
 
+    # True on the payment record_payment answers when its form's key had booked it before
+    # (the form sent again): nothing new was booked. Not a column.
+    replayed = False
+
     evening = models.ForeignKey(Evening, on_delete=models.PROTECT, related_name="changes")
     game = models.ForeignKey(
         Game, on_delete=models.PROTECT, null=True, blank=True, related_name="changes"

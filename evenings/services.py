@@ -808,6 +808,7 @@ def record_payment(
     if key is not None:
         done = evening.changes.filter(kind=Change.Kind.PAYMENT, after__key=str(key)).first()
         if done is not None:
+            done.replayed = True
             return done
     if evening.tariff.is_prohof:
         raise EveningError(_("Bei einem Turnier wird nicht bezahlt: es zählen nur Punkte."))

@@ -750,7 +750,7 @@ def payment(request: HttpRequest, evening_id: int) -> HttpResponse:
     refused = ""
     if form.is_valid():
         try:
-            services.record_payment(
+            change = services.record_payment(
                 evening.pk,
                 form.cleaned_data["payer"],
                 form.cleaned_data["payee"],
@@ -761,7 +761,11 @@ def payment(request: HttpRequest, evening_id: int) -> HttpResponse:
         except services.EveningError as error:
             refused = str(error)
         else:
-            messages.success(request, _("Zahlung eingetragen."))
+            if change.replayed:  # this form was sent before
+                what = wording.summarize(change, _names(evening))
+                messages.info(request, _("Schon eingetragen: %(payment)s") % {"payment": what})
+            else:
+                messages.success(request, _("Zahlung eingetragen."))
     elif "other_amount" in form.errors:
         refused = form.errors["other_amount"][0]  # the parser's message names the problem
     else:

@@ -132,10 +132,12 @@ def test_a_part_payment_sent_twice_is_booked_once(scorekeeper, owing, players):
     client = logged_in(scorekeeper)
     data = part_payment(owing, players, str(uuid.uuid4()))
 
-    client.post(url, data)
+    first = client.post(url, data, follow=True)
     again = client.post(url, data, follow=True)
 
-    assert "Zahlung eingetragen." in again.text
+    assert "Zahlung eingetragen." in first.text
+    assert "Schon eingetragen: Sepp zahlt Resi 0,10 €" in again.text
+    assert "Zahlung eingetragen." not in again.text
     assert paid(owing) == [(players[0].pk, 10), (players[3].pk, -10)]
     assert services.balances(owing)[players[0].pk] == -30
 
