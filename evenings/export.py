@@ -57,14 +57,16 @@ def attachment(name: str) -> str:
 
 
 def evening_attachment(evening: Evening) -> str:
-    """ "donnerstagsrunde-2026-03-12.csv": the Runde and the day, sorting by date."""
-    day = timezone.localtime(evening.started_at).date().isoformat()
-    return attachment(f"{evening.runde.name} {day}")
+    """ "donnerstagsrunde-2026-03-12-1930.csv": the Runde, the day and the hour it started,
+    sorting by date; two evenings of one day do not overwrite each other's file."""
+    started = timezone.localtime(evening.started_at)
+    return attachment(f"{evening.runde.name} {started:%Y-%m-%d %H%M}")
 
 
 def evening_date(evening: Evening) -> str:
-    """ "12.03.2026": the day the evening started, where the club plays."""
-    return timezone.localtime(evening.started_at).strftime("%d.%m.%Y")
+    """ "12.03.2026 19:30": when the evening started, where the club plays (two evenings
+    of one day stay apart in the Runde's file)."""
+    return timezone.localtime(evening.started_at).strftime("%d.%m.%Y %H:%M")
 
 
 def evening_lines(evening: Evening) -> Iterator[str]:

@@ -540,15 +540,16 @@ def test_the_evening_csv_opens_in_a_german_spreadsheet_byte_for_byte(client, fiv
     assert response.status_code == 200
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     assert response["Content-Disposition"] == (
-        'attachment; filename="donnerstagsrunde-2026-03-12.csv"'
+        'attachment; filename="donnerstagsrunde-2026-03-12-1930.csv"'
     )
     assert response.content == (
         "\ufeffNr.;Datum;Spiel;Sepp;Vroni;Hias;Resi;Wastl;"
         "Sepp (Cent);Vroni (Cent);Hias (Cent);Resi (Cent);Wastl (Cent)\r\n"
-        "1;12.03.2026;Sauspiel Vroni mit Wastl · gewonnen;;0,10;-0,10;-0,10;0,10;;10;-10;-10;10\r\n"
-        "2;12.03.2026;Herz-Solo Resi · verloren · Schneider;0,60;;0,60;-1,80;0,60;"
+        "1;12.03.2026 19:30;Sauspiel Vroni mit Wastl · gewonnen;;0,10;-0,10;-0,10;0,10;"
+        ";10;-10;-10;10\r\n"
+        "2;12.03.2026 19:30;Herz-Solo Resi · verloren · Schneider;0,60;;0,60;-1,80;0,60;"
         "60;;60;-180;60\r\n"
-        "4;12.03.2026;Ramsch Sepp;-0,30;0,10;;0,10;0,10;-30;10;;10;10\r\n"
+        "4;12.03.2026 19:30;Ramsch Sepp;-0,30;0,10;;0,10;0,10;-30;10;;10;10\r\n"
     ).encode("utf-8")
     assert response.content.startswith(b"\xef\xbb\xbf")
 
