@@ -369,9 +369,16 @@ class StartForm(forms.Form):
 
     def clean(self):
         cleaned = super().clean()
-        chosen = [cleaned.get(name) for name in self.seat_names if cleaned.get(name)]
-        if len(chosen) != len(set(chosen)):
-            raise forms.ValidationError(_("Jeder Spieler kann nur einen Platz haben."))
+        chosen = []
+        for name in self.seat_names:
+            pk = cleaned.get(name)
+            if pk in chosen:  # said at the second seat, where the choice is to put right
+                message = _("%(player)s sitzt schon auf einem Platz davor.")
+                self.add_error(name, message % {"player": self.players[pk].name})
+            elif pk:
+                chosen.append(pk)
+        if self.errors:
+            return cleaned
         if len(chosen) not in SEATS:
             raise forms.ValidationError(_("Ein Abend braucht 4, 5 oder 6 Spieler."))
         taken = [i for i, name in enumerate(self.seat_names) if cleaned.get(name)]

@@ -49,6 +49,25 @@ def test_a_scorekeeper_starts_an_evening_with_five_players(
     assert "<strong>Hias</strong> gibt und setzt aus." in page.text
 
 
+def test_a_player_chosen_for_two_seats_is_named_at_the_second(
+    client, scorekeeper, club, runde, players
+):
+    client.force_login(scorekeeper)
+    sepp, vroni, hias = players[:3]
+    seats = {"seat0": sepp.pk, "seat1": vroni.pk, "seat2": hias.pk, "seat3": vroni.pk}
+
+    response = client.post(
+        reverse("evenings:start", args=[club.pk, runde.pk]), seats | {"first_dealer": "0"}
+    )
+
+    assert response.status_code == 200
+    assert response.context["form"].errors == {
+        "seat3": ["Vroni sitzt schon auf einem Platz davor."]
+    }
+    assert "Vroni sitzt schon auf einem Platz davor." in response.text
+    assert not Evening.objects.exists()
+
+
 def test_at_six_the_deal_line_names_both_who_sit_out(client, scorekeeper, runde, players, admin):
     evening = services.start_evening(runde, players[:6], 0, admin)
     client.force_login(scorekeeper)
