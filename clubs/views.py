@@ -2,7 +2,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.db import connection
-from django.db.models import Prefetch, Q
+from django.db.models import Count, Prefetch, Q
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -114,7 +114,11 @@ def runde_detail(request: HttpRequest, club_id: int, runde_id: int) -> HttpRespo
             "membership": membership,
             "runde": runde,
             "tariff": runde.tariff,
-            "history": runde.tariffs.select_related("created_by"),
+            # Each version with how many evenings play by it (an evening keeps the tariff
+            # it started with).
+            "history": runde.tariffs.select_related("created_by").annotate(
+                evening_count=Count("evenings")
+            ),
             "balances": runde_balances(runde, own),
             "evenings": evenings_page(runde, request.GET.get("seite")),
             "period": period,

@@ -2,6 +2,7 @@ import re
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from clubs.models import Club, Invitation, Membership, Player, Runde, Tariff
 from tests.conftest import make_user
@@ -289,6 +290,33 @@ def test_the_runde_page_shows_which_tariff_was_valid_when(client, admin, club, r
 
     assert response.text.count("gültig ab") == 2
     assert "aktuell" in response.text
+
+
+def test_the_runde_page_says_which_evenings_play_by_an_earlier_tariff(client, admin, club, runde):
+    from evenings import services as evenings
+
+    players = [club.players.get()] + [
+        Player.objects.create(club=club, name=name) for name in ("Sepp", "Vroni", "Hias")
+    ]
+    early = evenings.start_evening(runde, players, 0, admin)
+    client.force_login(admin)
+    client.post(reverse("clubs:tariff", args=[club.pk, runde.pk]), TARIFF)
+    late = evenings.start_evening(runde, players, 0, admin)
+
+    page = client.get(reverse("clubs:runde", args=[club.pk, runde.pk])).text
+
+    cards = re.findall(r'class="card evening-card" href="/abend/(\d+)/">\s*<span class="when">'
+                       r"([^<]*)<span class=\"muted\">([^<]*)</span>", page)  # fmt: skip
+    started = timezone.localtime(late.started_at).strftime("%d.%m.%Y · %H:%M")
+    assert [(int(pk), status) for pk, _when, status in cards] == [
+        (late.pk, "läuft"),
+        (early.pk, "läuft · früherer Tarif"),
+    ]
+    assert cards[0][1].strip() == started
+    history = re.findall(
+        r"gültig ab [^<]*· (?:<strong>aktuell</strong> · )?([^<]*)</summary>", page
+    )
+    assert history == ["1 Abend", "1 Abend"]
 
 
 def test_an_admin_adds_a_player_without_an_account(client, admin, club):
