@@ -121,3 +121,38 @@ def test_a_long_first_name_leaves_the_header_whole(page, log_in, app_url, admin)
         who = page.locator(".topnav .who")
         assert who.evaluate("e => e.scrollWidth > e.clientWidth")  # cut, with "…"
         assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+def test_the_paper_block_of_six_scrolls_in_its_frame_on_a_small_phone(
+    page, log_in, runde, admin, players
+):
+    """Six columns do not fit 320 pixels: the block scrolls sideways in its frame, and no
+    name breaks letter by letter ("Vro/ni")."""
+    import uuid
+
+    from django.urls import reverse
+
+    from evenings import services as evenings
+    from evenings.services import GameInput
+
+    seated = [players[name] for name in ("Sepp", "Vroni", "Hias", "Resi", "Wastl", "Kathi")]
+    evening = evenings.start_evening(runde, seated, 0, admin)
+    deal = evenings.next_deal(evening)
+    playing = [p.pk for p in deal.playing]
+    game = GameInput(type="sauspiel", declarer=playing[0], partner=playing[1], won=False)
+    evenings.book_game(evening.pk, uuid.uuid4(), game, admin, deal.token)
+    page.set_viewport_size({"width": 320, "height": 640})
+    log_in(admin)
+
+    page.goto(reverse("evenings:print", args=[evening.pk]))
+
+    frame = page.get_by_role("region", name="Spiele des Abends")
+    assert frame.evaluate("e => e.scrollWidth > e.clientWidth")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    for name in ("Sepp", "Vroni", "Wastl", "Kathi"):
+        height = page.locator(".print-sheet thead th", has_text=name).evaluate(
+            "e => { const r = document.createRange(); r.selectNodeContents(e);"
+            " return new Set([...r.getClientRects()].map(c => Math.round(c.top))).size; }"
+        )
+        assert height == 1, name
+    expect(page.locator(".print-sheet tbody td.game")).to_contain_text("verloren")

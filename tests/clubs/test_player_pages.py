@@ -495,6 +495,9 @@ def test_the_print_view_is_the_paper_block_with_totals_payments_and_a_line_to_si
         '<span class="total">1,40</span> <span class="delta">+1,50</span>',
     ]
     assert "<s>Sauspiel Hias mit Vroni</s> · gestrichen" in text
+    # What to check at the table, as on the screen's sheet (a plain win says no more).
+    assert '<td class="game">Sauspiel Sepp mit Resi · verloren <span' in text
+    assert '<td class="game">Herz-Solo Resi <span' in text
     foot = text.split("<tfoot>")[1].split("</tfoot>")[0]
     assert "Zahlungen" in foot and "0,70" in foot and "-0,70" in foot
     assert '<td class="num">0,60</td>' in foot  # Resi: 1,30 won, 0,70 received
