@@ -218,6 +218,35 @@ def games_of(player: Player) -> QuerySet[Game]:
     )
 
 
+class NewestGames:
+    """The ids of `games` (games_of, filtered), as Paginator takes them: counted over all
+    of them, a page read from the player's newest evenings.
+
+    A page that ends at the n-th game lies within the n newest evenings the player sat
+    at, if those hold n games between them (each of those games is newer than any game
+    of an older evening). So a page is read from those evenings (an index range on the
+    player's seats), and only where they hold fewer from all the player's games: page 1
+    of ten years sorts a few evenings' games instead of the player's thousands."""
+
+    def __init__(self, games: QuerySet[Game], player: Player):
+        self.games = games
+        self.player = player
+
+    def count(self) -> int:
+        return self.games.count()
+
+    def __getitem__(self, page: slice) -> list[int]:
+        newest = (
+            Seat.objects.filter(player=self.player)
+            .order_by("-evening__started_at", "-evening_id")
+            .values("evening_id")[: page.stop]
+        )
+        ids = list(self.games.filter(evening__in=newest)[: page.stop])
+        if len(ids) < page.stop:
+            ids = list(self.games[: page.stop])
+        return ids[page]
+
+
 def history_rows(player: Player, ids: list[int]) -> list[HistoryRow]:
     """The rows of one page of the history, the games `ids` in that order: three queries,
     whatever the page holds.
@@ -350,7 +379,7 @@ def player_history(request: HttpRequest, club_id: int, player_id: int) -> HttpRe
     if runde is not None:
         games = games.filter(evening__runde=runde)
     games = period.filter(games, "evening__started_at").values_list("pk", flat=True)
-    page = Paginator(games, GAMES_PER_PAGE).get_page(request.GET.get(PAGE))
+    page = Paginator(NewestGames(games, player), GAMES_PER_PAGE).get_page(request.GET.get(PAGE))
     chosen = {}
     if runde is not None:
         chosen["runde"] = runde.pk

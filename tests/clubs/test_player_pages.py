@@ -333,6 +333,35 @@ def test_the_history_lists_every_game_played_newest_first_with_the_ledger_amount
     assert '<span class="amount big negative">-0,50 €</span>' in response.text
 
 
+def test_a_page_of_the_history_read_from_the_newest_evenings_is_the_page_of_all_games(
+    history, admin
+):
+    """NewestGames reads a page from the player's newest evenings; here the newest hold
+    no game of the filter's (an empty evening, another Runde's, one moved back in time),
+    so every slice must still be the one the whole list gives."""
+    h = history
+    other = club_services.create_runde(h.runde.club, "Freitagsrunde", admin)
+    seated = [h.sepp, h.vroni, h.hias, h.resi]
+    busy = evening_services.start_evening(h.runde, seated, 0, admin)
+    for _ in range(3):
+        book(busy, admin, type="sauspiel", declarer=h.vroni.pk, partner=h.sepp.pk)
+    moved_to(busy, h.second.started_at - timedelta(days=3))
+    elsewhere = evening_services.start_evening(other, seated, 0, admin)
+    book(elsewhere, admin, type="wenz", declarer=h.vroni.pk)
+    evening_services.start_evening(h.runde, seated, 0, admin)  # no game yet
+
+    for games in (
+        player_pages.games_of(h.vroni),
+        player_pages.games_of(h.vroni).filter(evening__runde=h.runde),
+    ):
+        ids = list(games.values_list("pk", flat=True))
+        newest = player_pages.NewestGames(games.values_list("pk", flat=True), h.vroni)
+        assert newest.count() == len(ids)
+        for start in range(len(ids) + 1):
+            for stop in range(start + 1, len(ids) + 2):
+                assert newest[start:stop] == ids[start:stop], (start, stop)
+
+
 def test_a_player_who_sat_out_a_game_does_not_have_it_in_the_history(
     client, history, admin, scorekeeper
 ):
