@@ -48,9 +48,15 @@ def start(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse:
             form.add_error(None, str(error))
         else:
             return redirect("evenings:detail", evening_id=evening.pk)
-    return render(
-        request, "evenings/start.html", {"membership": membership, "runde": runde, "form": form}
-    )
+    # A second phone at the table wants the evening that runs, not a new one.
+    running = runde.evenings.filter(status=Evening.Status.OPEN).order_by("-started_at")
+    context = {
+        "membership": membership,
+        "runde": runde,
+        "form": form,
+        "running": running.prefetch_related("seats__player"),
+    }
+    return render(request, "evenings/start.html", context)
 
 
 def _names(evening: Evening, seats: list | None = None) -> dict[int, str]:

@@ -49,6 +49,25 @@ def test_a_scorekeeper_starts_an_evening_with_five_players(
     assert "<strong>Hias</strong> gibt und setzt aus." in page.text
 
 
+def test_the_start_page_points_a_second_phone_to_the_evening_that_runs(
+    client, scorekeeper, admin, club, runde, players
+):
+    running = services.start_evening(runde, players[:4], 0, admin)
+    closed = services.start_evening(runde, players[2:6], 0, admin)
+    services.close_evening(closed.pk, admin)
+    client.force_login(scorekeeper)
+
+    page = client.get(reverse("evenings:start", args=[club.pk, runde.pk])).text
+
+    assert "In dieser Runde läuft schon:" in page
+    link = f'<a href="{reverse("evenings:detail", args=[running.pk])}">'
+    assert link in page
+    assert page.split(link)[1].split("</a>")[0].endswith("– Sepp, Vroni, Hias, Resi")
+    assert reverse("evenings:detail", args=[closed.pk]) not in page
+    services.close_evening(running.pk, admin)
+    assert "läuft schon" not in client.get(reverse("evenings:start", args=[club.pk, runde.pk])).text
+
+
 def test_a_player_chosen_for_two_seats_is_named_at_the_second(
     client, scorekeeper, club, runde, players
 ):
