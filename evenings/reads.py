@@ -84,7 +84,9 @@ class Prepared:
 
     def sql(self) -> str:
         """The statement to send on the default connection: EXECUTE, prepared first."""
-        connection.ensure_connection()
+        # Connected, and a kept connection checked first as Django does before a query
+        # (after a restart of PostgreSQL the new connection has nothing prepared).
+        connection.cursor().close()
         prepared = _prepared_on.setdefault(connection.connection, set())
         if self.name not in prepared:
             with connection.wrap_database_errors:

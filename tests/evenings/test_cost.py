@@ -12,7 +12,7 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from evenings import reads, services, sheet
+from evenings import access, reads, services, sheet
 from evenings.models import Evening, Game, Seat
 
 HTMX = {"HX-Request": "true"}
@@ -261,3 +261,16 @@ def test_an_evening_number_beyond_bigint_is_not_found(client, scorekeeper, eveni
     assert client.get(f"/abend/{evening_id}/").status_code == 404
     assert client.get(f"/abend/{evening_id}/blatt/?v=1").status_code == 404
     assert client.get(f"/abend/1/blatt/?v={2**63}").status_code == 404
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_connection_lost_between_requests_is_replaced_and_prepares_again(evening):
+    statement = access._evening_sql()
+    reads.read_together((statement.sql(), [None, evening.pk]))
+    connection.connection.close()  # as a restart of PostgreSQL leaves a kept connection
+    connection.health_check_enabled, connection.health_check_done = True, False
+
+    [rows] = reads.read_together((statement.sql(), [None, evening.pk]))
+
+    assert rows[0][0] == evening.pk
+    assert "evening_read" in prepared_here()
