@@ -232,8 +232,9 @@ def test_a_booking_plans_its_statements_once_per_connection(client, scorekeeper,
     hot = {"session_load", "evening_read", "evening_seats", "evening_state", "book_game"}
     plans = prepared_here()
     assert hot <= plans.keys()
-    # PostgreSQL plans a prepared statement for its first five runs, then keeps one plan.
-    assert all(plans[name][0] >= 3 for name in hot), plans
+    # Each ran as the prepared statement, every time (generic plus custom plans: its runs;
+    # whether PostgreSQL keeps a generic plan after five is its choice, by the costs).
+    assert all(sum(plans[name]) >= 8 for name in hot), plans
 
     # A new connection (the old one closed, as after CONN_MAX_AGE) prepares them again.
     connection.close()
