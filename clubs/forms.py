@@ -6,7 +6,16 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext_lazy as _
 
-from clubs.models import Club, Invitation, Membership, Player, Runde, Tariff, german_order
+from clubs.models import (
+    Club,
+    Invitation,
+    Membership,
+    Player,
+    Runde,
+    Tariff,
+    german_order,
+    reads_alike,
+)
 from scoring import BockMode, ScoringError, TariffRules, validate_rules
 from scoring.validation import laufende_range_de
 
@@ -154,6 +163,24 @@ class PlayerForm(ClubScopedForm):
     class Meta:
         model = Player
         fields = ["name"]
+
+    def clean_name(self) -> str:
+        """A name that reads as another player's on the chips ("Weiß" beside "Weiss") is
+        refused like the same name (the unique constraint's, on lower(name))."""
+        name = self.cleaned_data["name"]
+        if name == self.instance.name:  # kept as it was (a retired player, say)
+            return name
+        alike = reads_alike(self.instance.club.players.exclude(pk=self.instance.pk), name)
+        if alike is not None and alike.name.lower() != name.lower():
+            raise ValidationError(
+                _(
+                    "%(name)s gibt es im Verein schon, und am Tisch wären die beiden kaum "
+                    "auseinanderzuhalten. Bitte schreib den Namen anders, etwa mit dem "
+                    "Anfangsbuchstaben des Vornamens."
+                )
+                % {"name": alike.name}
+            )
+        return name
 
 
 class PlayerEditForm(PlayerForm):
@@ -307,8 +334,8 @@ class JoinForm(forms.Form):
     def __init__(self, data=None, *, club: Club, name: str):
         self.club = club
         self.unlinked = list(club.players.filter(user=None))
-        same = [p for p in self.unlinked if p.name.casefold() == name.casefold()]
-        initial = {"who": str(same[0].pk) if same else self.NEW, "name": name[:40]}
+        same = reads_alike(self.unlinked, name)
+        initial = {"who": str(same.pk) if same else self.NEW, "name": name[:40]}
         if data is not None and "who" not in data:
             # Sent without the page's form (an old page, a script): take what the page
             # would have preselected; a clash is still an error at the name.
@@ -328,7 +355,7 @@ class JoinForm(forms.Form):
         name = cleaned.get("name", "")
         if not name:
             self.add_error("name", _("Bitte gib den Namen ein, unter dem du spielst."))
-        elif taken := self.club.players.filter(name__iexact=name).first():
+        elif taken := reads_alike(self.club.players.all(), name):
             if taken.user_id is None:
                 message = _(
                     "%(name)s gibt es im Verein schon. Bist du das? Dann wähle oben "

@@ -7,6 +7,7 @@ evening on, so an evening keeps the tariff it was played with.
 
 import secrets
 import unicodedata
+from collections.abc import Iterable
 from datetime import timedelta
 
 from django.conf import settings
@@ -34,6 +35,17 @@ def german_key(name: str) -> str:
     """A sort key for names in German alphabetical order (ä as a, ß as ss, any case)."""
     decomposed = unicodedata.normalize("NFKD", name.casefold())
     return "".join(char for char in decomposed if not unicodedata.combining(char))
+
+
+def reads_alike(players: Iterable["Player"], name: str) -> "Player | None":
+    """The one of `players` whose name reads as `name` on a chip at the table: the same
+    letters in any case, with or without accents ("Weiss" and "Weiß", "Rene" and "René").
+    The same name in another case comes first, as the unique constraint sees it."""
+    key = german_key(name)
+    alike = [player for player in players if german_key(player.name) == key]
+    return next((p for p in alike if p.name.lower() == name.lower()), None) or next(
+        iter(alike), None
+    )
 
 
 def german_order(field: str) -> models.Func:

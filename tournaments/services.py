@@ -24,7 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubs import services as club_services
-from clubs.models import Club, Membership, Player
+from clubs.models import Club, Membership, Player, reads_alike
 from evenings import services as evening_services
 from evenings.models import Evening
 from tournaments.draw import BIG_TABLE, TABLE, DrawError, draw, repeated_pairs
@@ -227,16 +227,17 @@ def add_participants(tournament: Tournament, players: list[Player]) -> list[Part
 def add_guest(tournament: Tournament, name: str) -> Participant:
     """A guest entered at the door: a name is enough.
 
-    A guest of an earlier tournament with the same name (any case) is the same person,
-    so their season counts together; a player of the club with that name is not a guest
-    and is refused, so nobody becomes someone else by typing their name.
+    A guest of an earlier tournament with the same name (any case, "Rene" for "René")
+    is the same person, so their season counts together; a player of the club with that
+    name is not a guest and is refused, so nobody becomes someone else by typing their
+    name.
     """
     tournament = _locked(tournament)
     _require_open(tournament)
     name = " ".join(name.split())
     if not name:
         raise TournamentError(_("Bitte den Namen des Gasts eingeben."), "name")
-    player = tournament.club.players.filter(name__iexact=name).first()
+    player = reads_alike(tournament.club.players.all(), name)
     taking_part = player is not None and tournament.participants.filter(player=player).first()
     if taking_part and taking_part.withdrawn_at is not None:
         raise TournamentError(

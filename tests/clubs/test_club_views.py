@@ -337,6 +337,51 @@ def test_two_players_of_a_club_cannot_share_a_name(client, admin, club):
     assert club.players.filter(name__iexact="wastl").count() == 1
 
 
+@pytest.mark.parametrize(("there", "new"), [("Weiss", "Weiß"), ("René", "rene"), ("Jörg", "Jorg")])
+def test_a_name_that_reads_as_another_players_is_refused_at_the_field(
+    client, admin, club, there, new
+):
+    Player.objects.create(club=club, name=there)
+    client.force_login(admin)
+
+    response = client.post(reverse("clubs:players", args=[club.pk]), {"name": new})
+
+    assert response.status_code == 200
+    assert response.context["form"].errors["name"] == [
+        f"{there} gibt es im Verein schon, und am Tisch wären die beiden kaum "
+        "auseinanderzuhalten. Bitte schreib den Namen anders, etwa mit dem "
+        "Anfangsbuchstaben des Vornamens."
+    ]
+    assert not club.players.filter(name=new).exists()
+
+
+def test_a_rename_to_a_look_alike_is_refused_and_a_kept_look_alike_still_saves(client, admin, club):
+    weiss = Player.objects.create(club=club, name="Weiss")
+    # Made before the check existed: the pair stays editable under its own names.
+    weiss2 = Player.objects.create(club=club, name="Weiß")
+    hias = Player.objects.create(club=club, name="Hias")
+    client.force_login(admin)
+
+    refused = client.post(
+        reverse("clubs:player", args=[club.pk, hias.pk]), {"name": "Wéiss", "user": ""}
+    )
+    retired = client.post(
+        reverse("clubs:player", args=[club.pk, weiss2.pk]),
+        {"name": "Weiß", "user": "", "active": ""},
+    )
+    renamed = client.post(
+        reverse("clubs:player", args=[club.pk, weiss2.pk]),
+        {"name": "Weiß H.", "user": "", "active": "on"},
+    )
+
+    assert "kaum auseinanderzuhalten" in refused.context["form"].errors["name"][0]
+    assert retired.status_code == renamed.status_code == 302
+    hias.refresh_from_db()
+    weiss.refresh_from_db()
+    weiss2.refresh_from_db()
+    assert (hias.name, weiss.name, weiss2.name, weiss2.active) == ("Hias", "Weiss", "Weiß H.", True)
+
+
 def test_an_invited_user_joins_in_the_links_role(client, admin, club, user):
     invitation = Invitation.objects.create(club=club, role="schreiber", created_by=admin)
     client.force_login(user)

@@ -408,6 +408,28 @@ def test_a_new_name_an_unlinked_player_has_is_an_error_at_the_name(client, admin
     assert not Membership.objects.filter(user=user).exists()
 
 
+def test_a_new_name_that_reads_as_an_unlinked_players_points_to_that_player(
+    client, admin, club, user
+):
+    weiss = Player.objects.create(club=club, name="Weiss")
+    user.first_name = "Weiß"
+    user.save()
+    client.force_login(user)
+    url = join_url(invite(club, admin))
+
+    page = client.get(url)
+    response = client.post(url, {"who": "neu", "name": "Weiß"})
+
+    # The page offers the look-alike as who the newcomer is; choosing "new" is refused.
+    assert page.context["form"]["who"].value() == str(weiss.pk)
+    assert response.context["form"].errors["name"] == [
+        "Weiss gibt es im Verein schon. Bist du das? Dann wähle oben „Weiss“, sonst einen "
+        "anderen Namen."
+    ]
+    assert not club.players.filter(name="Weiß").exists()
+    assert not Membership.objects.filter(user=user).exists()
+
+
 def test_a_new_name_a_member_plays_under_is_an_error_at_the_name(client, admin, club, user):
     client.force_login(user)
 

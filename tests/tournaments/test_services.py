@@ -120,19 +120,24 @@ def test_a_guest_needs_only_a_name_and_comes_back_as_the_same_player(club, admin
     guest = services.add_guest(tournament, "  Ferdl  aus Rehau ")
     later = services.create_tournament(club, admin, name="Rehau")
     again = services.add_guest(later, "ferdl aus rehau")
+    typed_with_an_accent = services.add_guest(
+        services.create_tournament(club, admin, name="Hof"), "Férdl aus Rehau"
+    )
 
     assert guest.player.name == "Ferdl aus Rehau"
     assert guest.player.guest and guest.player.active
-    assert again.player == guest.player
+    assert again.player == typed_with_an_accent.player == guest.player
 
 
-def test_a_guest_named_like_a_club_player_is_refused_at_the_name(tournament, players):
+@pytest.mark.parametrize("typed", ["sepp", "Ŝepp"])
+def test_a_guest_named_like_a_club_player_is_refused_at_the_name(tournament, players, typed):
     with pytest.raises(TournamentError) as refused:
-        services.add_guest(tournament, "sepp")
+        services.add_guest(tournament, typed)
 
     assert refused.value.field == "name"
     assert "Sepp ist Spieler des Vereins" in str(refused.value)
     assert not tournament.participants.exists()
+    assert not tournament.club.players.filter(guest=True).exists()
 
 
 def test_a_club_player_already_taking_part_typed_as_a_guest_is_told_so(tournament, players):
