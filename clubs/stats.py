@@ -20,6 +20,7 @@ from typing import Any
 from django.core.cache import cache
 from django.db import connection
 from django.db.models import Count, QuerySet, Sum
+from django.template.loader import render_to_string
 from django.utils import dateformat, timezone
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
@@ -173,19 +174,29 @@ def _count(stats: dict[int, PlayerStats], rows: list[tuple[Any, ...]]) -> None:
             one.jungfrauen = games
 
 
-def cached_runde_stats(runde: Runde, period: Period) -> dict[str, object]:
-    """runde_stats, kept (per process, Django's cache) until the Runde changes.
+def cached_runde_stats(runde: Runde, period: Period) -> SafeString:
+    """The Runde's statistics section (templates/clubs/_runde_stats.html with
+    runde_stats), kept as HTML (per process, Django's cache) until the Runde changes.
 
     Every booking, correction or payment in one of the Runde's evenings bumps that
     evening's version, and a new evening adds one: their count and the sum of their
     versions name the Runde's state in one light query. The date is in the key too, as
     "this year" moves at midnight; ten minutes at most bring a renamed player's new name.
-    Ten years of a Runde take some 40 ms to count; the page then costs what it reads.
+    Ten years of a Runde take some 40 ms to count, and thirty players' cards longer to
+    render than the rest of the page; the page then costs what it reads besides.
     """
     state = Evening.objects.filter(runde=runde).aggregate(n=Count("pk"), v=Sum("version"))
     day = timezone.localdate()
-    key = f"runde-stats:{runde.pk}:{period.key}:{state['n']}:{state['v']}:{day}"
-    return cache.get_or_set(key, lambda: runde_stats(runde, period), 600)
+    key = f"runde-stats-html:{runde.pk}:{period.key}:{state['n']}:{state['v']}:{day}"
+    html = cache.get_or_set(
+        key,
+        # A plain str in the cache: rendered (so escaped) by the template engine.
+        lambda: str(
+            render_to_string("clubs/_runde_stats.html", {"stats": runde_stats(runde, period)})
+        ),
+        600,
+    )
+    return mark_safe(html)
 
 
 def runde_stats(runde: Runde, period: Period, now: datetime | None = None) -> dict[str, object]:

@@ -437,10 +437,20 @@ def test_the_statistics_are_kept_until_the_runde_changes(runde, admin, players, 
     with CaptureQueriesContext(connection) as queries:
         again = cached_runde_stats(runde, everything)
     assert len(queries) == 1  # the Runde's state, nothing else
-    assert [s.played for s in again["players"]] == [s.played for s in first["players"]]
+    assert (
+        again
+        == first
+        == render_to_string("clubs/_runde_stats.html", {"stats": runde_stats(runde, everything)})
+    )
+    assert played(first) == [1, 1, 1, 1]
 
     p = [x.pk for x in services.next_deal(evening).playing]
     services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
         "sauspiel", declarer=p[0], partner=p[2]), admin)  # fmt: skip
     after = cached_runde_stats(runde, everything)
-    assert sum(s.played for s in after["players"]) == 8  # two games, four players each
+    assert played(after) == [2, 2, 2, 2]  # two games, four players each
+
+
+def played(html: str) -> list[int]:
+    """Each player card's "Spiele gespielt"."""
+    return [int(n) for n in re.findall(r"<dt>Spiele gespielt</dt><dd>(\d+)</dd>", html)]
