@@ -116,9 +116,10 @@ def runde_detail(request: HttpRequest, club_id: int, runde_id: int) -> HttpRespo
             "tariff": runde.tariff,
             # Each version with how many evenings play by it (an evening keeps the tariff
             # it started with).
-            "history": runde.tariffs.select_related("created_by").annotate(
-                evening_count=Count("evenings")
-            ),
+            # (A GROUP BY query: Django leaves Meta.ordering out of it, so it is named.)
+            "history": runde.tariffs.select_related("created_by")
+            .annotate(evening_count=Count("evenings"))
+            .order_by("-valid_from", "-pk"),
             "balances": runde_balances(runde, own),
             "evenings": evenings_page(runde, request.GET.get("seite")),
             "period": period,

@@ -285,11 +285,19 @@ def test_without_bock_and_jungfrau_the_preview_shows_neither(client, admin, club
 def test_the_runde_page_shows_which_tariff_was_valid_when(client, admin, club, runde):
     client.force_login(admin)
     client.post(reverse("clubs:tariff", args=[club.pk, runde.pk]), TARIFF)
+    client.post(reverse("clubs:tariff", args=[club.pk, runde.pk]), TARIFF | {"sauspiel": "0,30"})
 
     response = client.get(reverse("clubs:runde", args=[club.pk, runde.pk]))
 
-    assert response.text.count("gültig ab") == 2
-    assert "aktuell" in response.text
+    history = response.text.partition('<ol class="history">')[2]
+    versions = re.findall(
+        r"<summary>gültig ab [^<]*?( · <strong>aktuell</strong>)? · kein Abend</summary>"
+        r'.*?Sauspiel</dt><dd class="amount">([^<]*)</dd>',
+        history,
+        re.DOTALL,
+    )
+    # The newest version first, marked as the one in force.
+    assert versions == [(" · <strong>aktuell</strong>", "0,30 €"), ("", "0,20 €"), ("", "0,10 €")]
 
 
 def test_the_runde_page_says_which_evenings_play_by_an_earlier_tariff(client, admin, club, runde):
