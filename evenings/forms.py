@@ -154,6 +154,9 @@ class GameForm(forms.Form):
 
     # The evening's seats when the view has read them: the booking needs not read them again.
     seats: list | None = None
+    # A carried-over form whose choices named a game another phone booked meanwhile (then
+    # they were dropped): that game.
+    repeated: Game | None = None
 
     def __init__(
         self, *args, tariff: Tariff, playing: list[Player], deal: Deal | None = None, **kwargs
@@ -224,6 +227,20 @@ class GameForm(forms.Form):
         kept.pop("deal", None)
         form.initial.update(kept)
         return form
+
+    def repeats(self, game: Game) -> bool:
+        """Whether this unbound form's choices (a carried-over form's) name `game`: the same
+        kind of game, played by the same player(s), whatever else differs."""
+        theirs = self.initial_for(game)
+        who = {"ramsch": ["loser"], "ueberkreuz": ["declarer"]}.get(
+            game.type, ["declarer", "partner"]
+        )
+        chosen = [str(self.initial.get(name) or "") for name in who]
+        return (
+            str(self.initial.get("spiel", self.fields["spiel"].initial)) == theirs["spiel"]
+            and any(chosen)
+            and chosen == [str(theirs[name] or "") for name in who]
+        )
 
     @property
     def player_fields(self) -> list[str]:

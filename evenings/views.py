@@ -138,22 +138,46 @@ def _deal_named(token: str, seats: list) -> services.Deal | None:
 
 
 def _carried_over(request, evening: Evening, deal: services.Deal) -> tuple[GameForm, str]:
+    """A stale form's choices on a form for `deal`, and the notice of what happened.
+
+    If the choices name a game another phone has just booked (its kind and who played
+    it), both phones were entering that one game: the choices go, so that a tap on
+    "Speichern" does not book it a second time."""
+    token = request.POST.get("deal", "")
     form = GameForm.carried_over(request.POST, tariff=evening.tariff, deal=deal)
-    return form, _stale_notice(evening, request.POST.get("deal", ""), deal, form)
+    since, named_from, games = _named_since(evening, token, deal)
+    repeated = next((game for game in games if game.is_booked and form.repeats(game)), None)
+    if repeated is not None:
+        key = form.initial["key"]
+        form = GameForm(tariff=evening.tariff, playing=deal.seated, deal=deal, initial={"key": key})
+    form.repeated = repeated
+    return form, _stale_notice(evening, since, named_from, games, deal, form)
 
 
 # A stale form's notice names this many of the games since; the ones before are counted.
 NAMED_SINCE = 3
 
 
-def _stale_notice(evening: Evening, token: str, deal: services.Deal, form: GameForm) -> str:
-    """What another phone did since the form for `token` was shown, in German: the last
-    few games booked or taken back, and how many there were in all if more (a phone that
-    slept through a round), so the notice and its cost stay small."""
+def _named_since(evening: Evening, token: str, deal: services.Deal) -> tuple[int, int, list[Game]]:
+    """The first game a form for `token` did not know, the first its notice names, and
+    the games from that one on (the last few, struck ones too)."""
     number = token.partition("-")[0]
     since = int(number) if re.fullmatch(r"\d{1,9}", number) else deal.number
     named_from = max(since, evening.last_number - NAMED_SINCE + 1)
-    games = _games_since(evening, named_from)
+    return since, named_from, _games_since(evening, named_from)
+
+
+def _stale_notice(
+    evening: Evening,
+    since: int,
+    named_from: int,
+    games: list[Game],
+    deal: services.Deal,
+    form: GameForm,
+) -> str:
+    """What another phone did since the form was shown (from game `since` on), in German:
+    the last few games booked or taken back, and how many there were in all if more (a
+    phone that slept through a round), so the notice and its cost stay small."""
     earlier = named_from - since + max(0, len(games) - NAMED_SINCE)
     names = _names(evening)
     what = "; ".join(
@@ -170,7 +194,12 @@ def _stale_notice(evening: Evening, token: str, deal: services.Deal, form: GameF
         "what": what or _("die Reihenfolge hat sich geändert"),
         "dealer": deal.dealer.name,
     }
-    if form.has_choices():
+    if form.repeated is not None:
+        notice += " " + _(
+            "Das war das Spiel, das du eingegeben hast: deine Auswahl ist gelöscht, "
+            "damit es nicht doppelt gebucht wird."
+        )
+    elif form.has_choices():
         notice += " " + _(
             "Deine Auswahl ist übernommen, soweit sie noch passt – bitte prüfen und speichern."
         )

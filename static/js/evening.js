@@ -51,6 +51,19 @@
     var panel = document.getElementById("correction");
     if (panel) panel.replaceChildren();
   });
+  // 5. A field's error ("Bitte auswählen.") goes once one of its chips is tapped; the next
+  //    "Speichern" says again whatever is still missing.
+  document.addEventListener("change", function (event) {
+    var field = event.target.closest && event.target.closest(".field.invalid");
+    if (!field) return;
+    field.classList.remove("invalid");
+    field.querySelectorAll(".error").forEach(function (error) {
+      error.remove();
+    });
+    field.querySelectorAll("[aria-invalid]").forEach(function (input) {
+      input.removeAttribute("aria-invalid");
+    });
+  });
   document.addEventListener("htmx:responseError", function (event) {
     if (isBooking(event)) {
       say("refused");

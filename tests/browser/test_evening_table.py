@@ -129,6 +129,47 @@ def test_a_stale_form_sent_anyway_is_refused_in_german_and_keeps_what_still_appl
     assert amounts(second) == {"Wastl": 540, "Hias": -180, "Resi": -180, "Sepp": -180}
 
 
+def test_the_same_game_entered_on_two_phones_is_booked_once(
+    open_phone, runde, schreiber, admin, players
+):
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi", "Wastl"], schreiber)
+    resi = open_phone(admin).page
+    resi.goto(f"/abend/{evening.pk}/")
+
+    # 1. Resi enters Hias's Sauspiel with her, Schneider ...
+    taps = Taps(resi)
+    taps(chip(resi, "declarer", "Hias"))
+    taps(chip(resi, "partner", "Resi"))
+    taps(resi.locator(".f-schneider .chip"))
+    expect(preview(resi)).to_have_count(4)
+
+    # ... and Hias saves that very game on his phone first.
+    book(evening, schreiber, type="sauspiel", declarer=players["Hias"].pk,
+         partner=players["Resi"].pk, schneider=True)  # fmt: skip
+
+    # 2. Resi's phone hears of it from the sheet's poll: her choices go, so that her
+    # "Speichern" cannot book it again as game 2 (Hias and Resi play that one too).
+    notice = resi.locator("#entry-status [role=alert]")
+    expect(notice).to_contain_text("1. Sauspiel (Hias) gebucht", timeout=8000)
+    expect(notice).to_contain_text("Das war das Spiel, das du eingegeben hast")
+    expect(deal_line(resi)).to_contain_text("Spiel 2 · Vroni gibt")
+    for name in ("declarer", "partner", "schneider"):
+        expect(checked(resi, name)).to_have_count(0)
+    expect(sheet_row(resi, 1)).to_contain_text("Sauspiel")
+    save_button(resi).tap()
+    errors = resi.locator("#entry-fields .error")
+    expect(errors).to_have_text(["Bitte auswählen.", "Bitte auswählen."])
+    assert Game.objects.count() == 1
+
+    # 3. The fresh chips work, and a field's error goes with a tap on it: she books game 2.
+    Taps(resi)(chip(resi, "declarer", "Wastl"))
+    expect(errors).to_have_text(["Bitte auswählen."])
+    expect(resi.locator(".f-partner.invalid .error")).to_be_visible()
+    book_sauspiel(resi, 2, "Wastl", "Sepp")
+    expect(errors).to_have_count(0)
+    assert Game.objects.get(number=2).dealer == players["Vroni"]
+
+
 def test_back_and_forward_to_the_evening_show_it_as_it_is_and_book_the_next_game(
     open_phone, runde, schreiber, players
 ):

@@ -546,6 +546,54 @@ def test_the_poll_tells_a_phone_with_a_stale_form_and_its_preview_brings_the_new
     assert Game.objects.count() == 1
 
 
+@pytest.mark.parametrize("tap", ["preview", "book"])
+def test_a_game_another_phone_booked_meanwhile_is_not_carried_over_to_be_booked_twice(
+    client, scorekeeper, admin, runde, players, tap
+):
+    # Both phones enter the same game; the other one saves first. Whether this phone hears
+    # of it from the poll (its preview asks for the new deal) or by tapping "Speichern",
+    # its choices go: they would book that game again as the next one.
+    evening = services.start_evening(runde, players[:5], 0, admin)
+    sepp, vroni, hias, resi, wastl = players[:5]
+    client.force_login(scorekeeper)
+    form = entry(evening, declarer=hias.pk, partner=resi.pk, schneider="on")
+    services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "sauspiel", declarer=hias.pk, partner=resi.pk, schneider=True), admin)  # fmt: skip
+
+    answer = client.post(reverse(f"evenings:{tap}", args=[evening.pk]), form, headers=HTMX)
+
+    assert answer.status_code == 200
+    assert (
+        "Inzwischen auf einem anderen Handy: 1. Sauspiel (Hias) gebucht. Jetzt gibt Vroni. "
+        "Das war das Spiel, das du eingegeben hast: deine Auswahl ist gelöscht, damit es "
+        "nicht doppelt gebucht wird."
+    ) in answer.text
+    # Every field comes again, as a fresh form for the new deal shows it (its key kept).
+    assert 'id="entry-fields" hx-swap-oob="true"' in answer.text
+    assert f'value="{services.next_deal(evening).token}" id="id_deal"' in answer.text
+    assert re.search(r'name="declarer" value="\d+"', answer.text)
+    assert not re.search(r'name="(declarer|partner)" value="\d+"[^>]*checked', answer.text)
+    assert not re.search(r'name="schneider"[^>]*checked', answer.text)
+    assert Game.objects.count() == 1
+
+
+def test_a_different_game_booked_meanwhile_keeps_the_choices(
+    client, scorekeeper, admin, runde, players
+):
+    evening = services.start_evening(runde, players[:5], 0, admin)
+    sepp, vroni, hias, resi, wastl = players[:5]
+    client.force_login(scorekeeper)
+    form = entry(evening, declarer=hias.pk, partner=resi.pk)
+    services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "sauspiel", declarer=hias.pk, partner=wastl.pk), admin)  # fmt: skip
+
+    answer = client.post(reverse("evenings:preview", args=[evening.pk]), form, headers=HTMX)
+
+    assert "Deine Auswahl ist übernommen, soweit sie noch passt" in answer.text
+    assert 'id="entry-fields"' not in answer.text
+    assert re.search(rf'name="partner" value="{resi.pk}"[^>]*checked', answer.text)
+
+
 def test_a_phone_without_a_form_gets_the_deal_line_with_the_sheet(client, admin, evening, players):
     services.book_game(evening.pk, uuid.uuid4(), services.GameInput("wenz", declarer=players[1].pk),
                        admin)  # fmt: skip
