@@ -63,6 +63,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # A German page for opening an address that only takes forms (Django's 405 is empty).
+    "config.middleware.form_only_address",
 ]
 
 ROOT_URLCONF = "config.urls"

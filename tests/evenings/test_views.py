@@ -818,3 +818,25 @@ def test_a_correction_of_a_closed_evening_says_so_and_changes_nothing(
     assert Change.objects.filter(kind="correct").count() == 0
     game.refresh_from_db()
     assert game.won is True
+
+
+@pytest.mark.parametrize("member", [True, False])
+def test_opening_an_address_that_only_takes_forms_gets_a_page_in_german(
+    client, scorekeeper, evening, member
+):
+    # A reload after a payment's error, a restored tab: the address of a form's target.
+    if member:
+        client.force_login(scorekeeper)
+    changes = Change.objects.count()
+    paths = [f"/abend/{evening.pk}/zahlung/", f"/abend/{evening.pk}/buchen/",
+             f"/abend/{evening.pk + 1000}/zuruecknehmen/"]  # fmt: skip
+
+    for path in paths:
+        response = client.get(path)
+
+        assert response.status_code == 405
+        assert response["Allow"] == "POST"
+        assert "<h1>Diese Adresse öffnet keine Seite</h1>" in response.text
+        up = path.rstrip("/").rpartition("/")[0] + "/"
+        assert f'<a class="button" href="{up}">Weiter</a>' in response.text
+    assert Change.objects.count() == changes
