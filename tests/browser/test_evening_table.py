@@ -5,9 +5,11 @@ after the evening is closed."""
 
 import re
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from clubs import services as club_services
+from clubs.models import Player
 from evenings import services
 from evenings.models import Change, Evening, Game, LedgerEntry
 from tests.browser.evening_screen import (
@@ -501,6 +503,31 @@ def test_five_names_stay_whole_on_a_narrow_phone(page, log_in, runde, schreiber,
         expect(cells).to_have_count(5)
         heights = cells.evaluate_all("cells => cells.map(c => c.getBoundingClientRect().height)")
         assert len(set(heights)) == 1, heights
+
+
+@pytest.mark.parametrize("width", [320, 390])
+def test_six_names_stay_whole_or_end_in_an_ellipsis(page, log_in, runde, schreiber, width):
+    names = ["Schorsch", "Veronika", "Xaver", "Hias", "Vroni", "Maximilian-Alexander"]
+    six = [Player.objects.create(club=runde.club, name=name) for name in names]
+    evening = services.start_evening(runde, six, 0, schreiber)
+    log_in(schreiber)
+    page.set_viewport_size({"width": width, "height": 640})
+    page.goto(f"/abend/{evening.pk}/")
+
+    standing, head = page.locator(".standing-cell .name"), page.locator("table.block thead th")
+    for cells in (standing, head):
+        expect(cells).to_have_count(6)
+        expect(cells).to_have_text(names)  # whole for a screen reader
+        # No name breaks inside a word: each one-word name takes one line; the hyphenated
+        # one wraps at its hyphen, and a part too long for its column ends in "…".
+        heights = cells.evaluate_all("cells => cells.map(c => c.getBoundingClientRect().height)")
+        assert len(set(heights[:5])) == 1, heights
+    cut = "cells => cells.map(c => c.scrollWidth > c.clientWidth)"
+    # The standing's boxes show the short names whole; so does the sheet's head, but for
+    # "Schorsch" at 320 px ("Schors…" there, two pixels apart from "Veronika").
+    assert standing.evaluate_all(cut) == [False] * 5 + [True]
+    assert head.evaluate_all(cut) == [width == 320] + [False] * 4 + [True]
+    no_horizontal_scroll(page)
 
 
 def test_a_long_caption_wraps_but_keeps_the_game_s_number_whole(

@@ -91,3 +91,19 @@ def test_anyone_reads_the_default_rules_and_the_prohof_points(page):
     expect(wenz.locator(".note")).to_have_text("Dort stehen 100 Punkte; die Punkteliste ergibt 90.")
     no_horizontal_scroll(page)
     assert_accessible(page, "ProHof page")
+
+
+@pytest.mark.parametrize("path", ["/regeln/", "/regeln/prohof/"])
+def test_every_payout_fits_its_column_on_a_narrow_phone(page, path):
+    page.set_viewport_size({"width": 320, "height": 640})
+    page.goto(path)
+
+    cells = page.locator(".rule-example .payouts td")
+    expect(cells.first).to_be_visible()
+    overflowing = cells.evaluate_all(
+        "cells => cells.filter(c => c.scrollWidth > c.clientWidth).map(c => c.textContent)"
+    )
+    assert overflowing == []
+    if path == "/regeln/":  # a loser's amount keeps its minus sign in view
+        first = example(page, "Sauspiel gewonnen").locator(".payouts td")
+        expect(first).to_have_text(["+0,10 €", "-0,10 €", "+0,10 €", "-0,10 €"])
