@@ -610,7 +610,9 @@ def _corrected(request, evening: Evening, membership) -> HttpResponse:
     }
     if context["restorable"]:
         context["restorable_game"] = wording.describe(context["restorable"].game, _names(evening))
-    return render(request, "evenings/evening.html#corrected", context)
+    response = render(request, "evenings/evening.html#corrected", context)
+    response["HX-Trigger"] = "corrected"  # the screen goes to its word (and "Rückgängig")
+    return response
 
 
 @require_POST

@@ -64,6 +64,12 @@
       input.removeAttribute("aria-invalid");
     });
   });
+  // 6. A correction or a struck game, saved from the panel down by the sheet, answers with
+  //    a word at the top ("Korrigiert …", "Gestrichen: … Rückgängig"): the screen goes there.
+  document.addEventListener("corrected", function () {
+    var flash = document.getElementById("flash");
+    if (flash) flash.scrollIntoView({ block: "nearest" });
+  });
   document.addEventListener("htmx:responseError", function (event) {
     if (isBooking(event)) {
       say("refused");
