@@ -334,14 +334,19 @@ class JoinForm(forms.Form):
     def __init__(self, data=None, *, club: Club, name: str):
         self.club = club
         self.unlinked = list(club.players.filter(user=None))
+        # Preselected: the player of the newcomer's name, if any; "neu im Verein" only if
+        # there is nobody else to be. Otherwise nothing: someone the club knows as "Vroni"
+        # who signed up as "Veronika" would tap "Beitreten" and become a second player.
         same = reads_alike(self.unlinked, name)
-        initial = {"who": str(same.pk) if same else self.NEW, "name": name[:40]}
+        who = str(same.pk) if same else None if self.unlinked else self.NEW
+        initial = {"who": who, "name": name[:40]}
         if data is not None and "who" not in data:
             # Sent without the page's form (an old page, a script): take what the page
             # would have preselected; a clash is still an error at the name.
             data = data.copy()
             for key, value in initial.items():
-                data.setdefault(key, value)
+                if value is not None:
+                    data.setdefault(key, value)
         super().__init__(data, initial=initial)
         self.fields["who"].choices = [
             *((str(p.pk), p.name) for p in self.unlinked),

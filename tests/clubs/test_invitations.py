@@ -356,15 +356,6 @@ def test_a_generic_link_asks_who_you_are_and_preselects_the_player_of_your_name(
     assert not Membership.objects.filter(user=user).exists()
 
 
-def test_without_a_player_of_your_name_someone_new_is_preselected(client, admin, club, hias, user):
-    client.force_login(user)
-
-    response = client.get(join_url(invite(club, admin)))
-
-    assert response.context["form"]["who"].value() == "neu"
-    assert 'name="name" value="Sepp"' in response.text
-
-
 def test_joining_as_an_existing_player_links_that_player(client, admin, club, hias, user):
     client.force_login(user)
 
@@ -504,17 +495,32 @@ def test_a_name_taken_meanwhile_is_refused(club, admin, hias, user):
     assert club.players.count() == 2
 
 
-def test_a_join_sent_without_the_form_takes_what_the_page_preselects(
-    client, admin, club, hias, user
-):
+def test_a_join_sent_without_the_form_takes_what_the_page_preselects(client, admin, club, user):
     client.force_login(user)
 
     response = client.post(join_url(invite(club, admin)))
 
     assert response.status_code == 302
     assert club.players.get(user=user).name == "Sepp"
-    hias.refresh_from_db()
-    assert hias.user is None
+
+
+def test_with_players_to_be_nothing_is_preselected_and_a_choice_is_asked_for(
+    client, admin, club, hias, user
+):
+    # Hias may be the newcomer under another name: "Beitreten" must not make a second one.
+    client.force_login(user)
+    url = join_url(invite(club, admin))
+
+    page = client.get(url)
+    response = client.post(url)
+
+    assert page.context["form"]["who"].value() is None
+    assert 'name="name" value="Sepp"' in page.text  # ready, should they be someone new
+    assert not re.search(r'<input type="radio"[^>]*checked', page.text)
+    assert response.status_code == 200
+    assert response.context["form"].errors["who"] == ["Bitte wähle, wer du bist."]
+    assert not Membership.objects.filter(user=user).exists()
+    assert club.players.count() == 2
 
 
 # The account pages opened from an invitation

@@ -386,6 +386,7 @@ POST_BODIES: dict[str, Callable[[Cast], dict[str, object]]] = {
     "clubs:player": lambda cast: {"name": "Girgl vom Eck", "active": "on"},
     "clubs:member_role": lambda cast: {"role": "schreiber"},
     "clubs:invitation_create": lambda cast: {"role": "spieler"},
+    "clubs:join": lambda cast: {"who": "neu", "name": "Ferdl"},
     "evenings:start": lambda cast: {
         **{f"seat{i}": p.pk for i, p in enumerate(cast.club.players.order_by("pk"))},
         "first_dealer": "0",
