@@ -1,3 +1,5 @@
+import copy
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
@@ -202,7 +204,8 @@ def players(request: HttpRequest, club_id: int) -> HttpResponse:
 def player_edit(request: HttpRequest, club_id: int, player_id: int) -> HttpResponse:
     membership = admin_of(request, club_id)
     player = get_object_or_404(membership.club.players, pk=player_id)
-    form = PlayerEditForm(request.POST or None, instance=player, club=membership.club)
+    # The form works on a copy: a refused rename must not rename the page's heading.
+    form = PlayerEditForm(request.POST or None, instance=copy.copy(player), club=membership.club)
     if form.is_valid() and save_unless_taken(
         form, form.save, "player_name_unique_in_club", "name", form.duplicate_message
     ):

@@ -383,6 +383,14 @@ def test_a_rename_to_a_look_alike_is_refused_and_a_kept_look_alike_still_saves(c
     )
 
     assert "kaum auseinanderzuhalten" in refused.context["form"].errors["name"][0]
+    # The page still names the player by their name, not by the refused one.
+    same = client.post(
+        reverse("clubs:player", args=[club.pk, hias.pk]), {"name": "WEISS", "user": ""}
+    )
+    assert same.context["form"].errors["name"] == [
+        "Einen Spieler mit diesem Namen gibt es im Verein schon."
+    ]
+    assert "<h1>Hias</h1>" in same.text and "WEISS" not in same.text.split("<form")[0]
     assert retired.status_code == renamed.status_code == 302
     hias.refresh_from_db()
     weiss.refresh_from_db()
