@@ -687,6 +687,13 @@ def history(request: HttpRequest, evening_id: int) -> HttpResponse:
     for change_id, player_id, total in sorted(sums, key=lambda r: (r[0], seating.index(r[1]))):
         if total:
             moved[change_id].append((names[player_id], total))
+    # Who made a change, by the name the club plays them under ("Resi", as on the sheet),
+    # else by their account's.
+    authors = dict(
+        evening.runde.club.players.filter(user__in=changes.values("by")).values_list(
+            "user_id", "name"
+        )
+    )
     return render(
         request,
         "evenings/history.html",
@@ -699,6 +706,9 @@ def history(request: HttpRequest, evening_id: int) -> HttpResponse:
                     wording.heading(change),
                     wording.summarize(change, names),
                     moved.get(change.pk, []),
+                    authors.get(change.by_id)
+                    or change.by.get_short_name()
+                    or change.by.get_username(),
                 )
                 for change in changes
             ],
