@@ -121,7 +121,7 @@ def test_an_invitation_for_hias_makes_the_newcomer_hias(page, log_in, phone, adm
     newcomer.goto(link)
     expect(newcomer).to_have_url(re.compile(rf"/konto/registrieren/\?next={re.escape(path)}$"))
     expect(newcomer.locator(".invited")).to_have_text(
-        "Du bist in den Verein Schafkopffreunde Au eingeladen, als Hias. "
+        "Du bist in den Verein Schafkopffreunde Au eingeladen, als Hias (Spieler). "
         "Leg dir ein Konto an; danach trittst du mit „Beitreten“ bei."
     )
     screenshot(newcomer, "signup-invited")

@@ -527,19 +527,26 @@ def test_with_players_to_be_nothing_is_preselected_and_a_choice_is_asked_for(
 
 
 @pytest.mark.parametrize("page", ["signup", "login"])
-def test_the_account_pages_opened_from_an_invitation_name_the_club(client, admin, club, page):
-    invitation = invite(club, admin)
+@pytest.mark.parametrize(("role", "shown"), [("spieler", "Spieler"), ("schreiber", "Schreiber")])
+def test_the_account_pages_opened_from_an_invitation_name_the_club_and_the_role(
+    client, admin, club, page, role, shown
+):
+    invitation = invite(club, admin, role=role)
 
     response = client.get(reverse(page), {"next": join_url(invitation)})
 
     assert response.status_code == 200
-    assert "Du bist in den Verein <strong>Schafkopffreunde Au</strong> eingeladen." in response.text
+    assert (
+        f"Du bist in den Verein <strong>Schafkopffreunde Au</strong> eingeladen, als {shown}."
+    ) in response.text
 
 
 def test_the_signup_page_of_a_player_link_names_the_player(client, admin, club, hias):
-    response = client.get(reverse("signup"), {"next": join_url(invite(club, admin, player=hias))})
+    invitation = invite(club, admin, player=hias, role="schreiber")
 
-    assert "eingeladen, als Hias." in response.text
+    response = client.get(reverse("signup"), {"next": join_url(invitation)})
+
+    assert "eingeladen, als Hias (Schreiber)." in response.text
 
 
 @pytest.mark.parametrize(
