@@ -671,6 +671,11 @@ def restore_game(evening_id: int, game_id: int, by) -> Game:
         raise EveningError(
             _("Seit dem Zurücknehmen ist ein neues Spiel gebucht; bitte neu eingeben.")
         )
+    if evening.game_limit is not None and evening.games.booked().count() >= evening.game_limit:
+        raise EveningError(
+            _("An diesem Tisch sind schon alle %(limit)s Spiele der Runde gezählt.")
+            % {"limit": evening.game_limit}
+        )
     game.voided_at = None
     game.save(update_fields=["voided_at"])
     change = _record(

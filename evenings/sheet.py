@@ -140,15 +140,25 @@ def rows_html(
         '<span class="edit"><span aria-hidden="true">✎</span>'
         f'<span class="visually-hidden">{escape(gettext("korrigieren"))}</span></span></a>'
     )
+    bring_back = (
+        '<span class="edit"><span aria-hidden="true">↺</span>'
+        f'<span class="visually-hidden">{escape(gettext("wieder zählen"))}</span></span></a>'
+    )
     html = []
     for row in rows:
         n, caption = row.game.number, escape(row.caption)
         head = f'<tr class="caption"><th colspan="{columns}" scope="rowgroup">'
         if row.taken_back:
-            html.append(
-                f'<tbody id="game-{n}" class="game taken-back"{oob}>{head}'
+            title = (
                 f'<span class="num">{n}.</span> <s>{caption}</s> · '
-                f"{escape(str(row.taken_back_label))}</th></tr></tbody>"
+                f"{escape(str(row.taken_back_label))}"
+            )
+            if correct and row.taken_back == Change.Kind.VOID:
+                # A struck game can count again, whatever was booked since (a game taken
+                # back by "Letztes Spiel zurücknehmen" only until the next one is).
+                title = _link(f"{link}{row.game.pk}/", title + bring_back)
+            html.append(
+                f'<tbody id="game-{n}" class="game taken-back"{oob}>{head}{title}</th></tr></tbody>'
             )
             continue
         # One box for the words, so that where the caption is a row of boxes (the link to
@@ -158,12 +168,7 @@ def rows_html(
         what += bock if row.bock else ""
         title = f'<span class="num">{n}.</span> <span class="what">{what}</span>'
         if correct:
-            # Opens the correction in place on the evening screen; a page without JS.
-            url = f"{link}{row.game.pk}/"
-            title = (
-                f'<a href="{url}" hx-get="{url}" hx-target="#correction" '
-                f'hx-swap="innerHTML show:#correction:top">{title}{edit}'
-            )
+            title = _link(f"{link}{row.game.pk}/", title + edit)
         cells = "".join(
             f'<td class="out"><span class="total">{amount_plain(cell.total, points)}</span>{out}'
             if cell.amount is None
@@ -180,6 +185,16 @@ def rows_html(
             f'{head}{title}</th></tr>\n<tr class="amounts">{cells}</tr>\n</tbody>'
         )
     return mark_safe("".join(html))
+
+
+def _link(url: str, inside: str) -> str:
+    """A row's caption as the link that opens its game in place on the evening screen (to
+    correct it, or to count it again); a page of its own without JavaScript. `inside`
+    ends with the link's closing tag."""
+    return (
+        f'<a href="{url}" hx-get="{url}" hx-target="#correction" '
+        f'hx-swap="innerHTML show:#correction:top">{inside}'
+    )
 
 
 def _row(game: Game, names: dict[int, str]) -> Row:

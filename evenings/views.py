@@ -571,9 +571,11 @@ def game_edit(request: HttpRequest, evening_id: int, game_id: int) -> HttpRespon
     answers with the rows that changed; without JavaScript it is a page of its own.
     """
     evening, membership = scored_evening_of(request, evening_id)
-    game = get_object_or_404(evening.games.booked(), pk=game_id)
+    game = get_object_or_404(evening.games, pk=game_id)
     if not evening.is_open:
         return _closed_meanwhile(request, evening, _closed_for_corrections(evening))
+    if not game.is_booked:
+        return _taken_back(request, evening, game)
     form = _correction_form(request, evening, game)
     if request.method == "POST" and form.is_valid():
         data = form.game_input()
@@ -594,6 +596,17 @@ def game_edit(request: HttpRequest, evening_id: int, game_id: int) -> HttpRespon
         context.update(_preview_of(evening, _bound_again(form), replacing=game))
     if request.htmx:
         return render(request, "evenings/game_edit.html#panel", context | {"panel": True})
+    return render(request, "evenings/game_edit.html", context)
+
+
+def _taken_back(request, evening: Evening, game: Game) -> HttpResponse:
+    """A struck (or taken back) game opened from its row: what it was, and "Wieder
+    zählen" (evenings:restore). It is not corrected as it is."""
+    if request.method != "GET":
+        raise Http404
+    context = {"evening": evening, "game": game, "what": wording.describe(game, _names(evening))}
+    if request.htmx:
+        return render(request, "evenings/game_edit.html#taken_back", context | {"panel": True})
     return render(request, "evenings/game_edit.html", context)
 
 
@@ -657,7 +670,8 @@ def undo(request: HttpRequest, evening_id: int) -> HttpResponse:
 @require_POST
 @login_required
 def restore(request: HttpRequest, evening_id: int, game_id: int) -> HttpResponse:
-    """ "Rückgängig" right after striking or taking back a game: it counts again."""
+    """A struck or taken-back game counts again: "Rückgängig" right after, or "Wieder
+    zählen" from a struck game's row later (services.restore_game says when it can)."""
     evening, _membership = scored_evening_of(request, evening_id)
     game = get_object_or_404(evening.games, pk=game_id)
     try:

@@ -336,6 +336,33 @@ def test_undo_and_strike_keep_the_row_struck_through_and_can_be_taken_back(
     assert "ledger ok" in verify_ledger()
 
 
+def test_a_game_struck_by_mistake_counts_again_after_later_games(
+    page, log_in, runde, schreiber, players
+):
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    p = {name: player.pk for name, player in players.items()}
+    book(evening, schreiber, type="sauspiel", declarer=p["Vroni"], partner=p["Resi"])
+    book(evening, schreiber, type="sauspiel", declarer=p["Hias"], partner=p["Sepp"])
+    services.void_game(evening.pk, Game.objects.get(number=1).pk, schreiber)
+    log_in(schreiber).goto(f"/abend/{evening.pk}/")
+    book_sauspiel(page, 3, "Resi", "Hias")
+    expect(totals(page)).to_have_text(["0,00", "-0,20", "0,20", "0,00"])
+
+    # The struck row opens in place: what the game was, and "Wieder zählen".
+    sheet_row(page, 1).get_by_role("link").click()
+    panel = page.locator("#correction")
+    expect(panel.get_by_role("heading")).to_have_text("Spiel 1 zählt nicht")
+    expect(panel.locator("s")).to_have_text("1. Sauspiel (Vroni)")
+    panel.get_by_role("button", name="Wieder zählen").tap()
+
+    expect(flash(page)).to_have_text("Wiederhergestellt: 1. Sauspiel (Vroni)")
+    expect(sheet_row(page, 1)).not_to_have_class(re.compile(r"\btaken-back\b"))
+    expect(totals(page)).to_have_text(["-0,10", "-0,10", "0,10", "0,10"])
+    assert Game.objects.get(number=1).is_booked
+    assert change_kinds(evening)[-2:] == ["book", "restore"]
+    assert "ledger ok" in verify_ledger()
+
+
 # -- 7. only what applies ----------------------------------------------------------------
 
 

@@ -104,14 +104,19 @@ def test_the_game_after_the_round_s_last_is_refused(table, players, admin):
             admin,
         )
     assert table.games.booked().count() == 3
-    # A struck game makes room for the one that counts.
-    services.undo_last(table.pk, admin)
+    # A struck game makes room for the one that counts ...
+    struck = table.games.get(number=2)
+    services.void_game(table.pk, struck.pk, admin)
     deal = services.next_deal(table)
     book(
         table,
         GameInput(type="ueberkreuz", declarer=deal.playing[0].pk, partner=deal.playing[2].pk),
         admin,
     )
+    # ... and then it cannot count again: the table has all its games.
+    with pytest.raises(EveningError, match="schon alle 3 Spiele der Runde gezählt"):
+        services.restore_game(table.pk, struck.pk, admin)
+    assert table.games.booked().count() == 3
 
 
 def test_the_tournament_s_runde_is_not_among_the_club_s_money_runden(table, club, runde):

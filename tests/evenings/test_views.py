@@ -3,11 +3,14 @@ import uuid
 
 import pytest
 from django.db import connection
+from django.db.models import Sum
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from clubs.models import Membership
 from evenings import services
 from evenings.models import Change, Evening, Game, LedgerEntry
+from tests.conftest import make_user
 
 HTMX = {"HX-Request": "true"}
 
@@ -844,3 +847,50 @@ def test_opening_an_address_that_only_takes_forms_gets_a_page_in_german(
         up = path.rstrip("/").rpartition("/")[0] + "/"
         assert f'<a class="button" href="{up}">Weiter</a>' in response.text
     assert Change.objects.count() == changes
+
+
+def test_a_struck_game_counts_again_from_its_row_whatever_was_booked_since(
+    client, scorekeeper, admin, evening, players
+):
+    def book_next():
+        p = [x.pk for x in services.next_deal(evening).playing]
+        return services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+            "sauspiel", declarer=p[0], partner=p[2]), admin)[0]  # fmt: skip
+
+    for _ in range(3):
+        book_next()
+    second = Game.objects.get(evening=evening, number=2)
+    standing = services.standing(evening)
+    services.void_game(evening.pk, second.pk, admin)
+    fourth = book_next()
+    client.force_login(scorekeeper)
+    url = reverse("evenings:game", args=[evening.pk, second.pk])
+
+    page = client.get(reverse("evenings:detail", args=[evening.pk])).text
+    panel = client.get(url, headers=HTMX)
+    not_corrected = client.post(url, correction(evening, declarer=players[0].pk))
+    restored = client.post(reverse("evenings:restore", args=[evening.pk, second.pk]))
+
+    assert f'<a href="{url}" hx-get="{url}"' in page  # the struck row opens its game
+    assert '<h2 class="correction-title">Spiel 2 zählt nicht</h2>' in panel.text
+    assert f'action="{reverse("evenings:restore", args=[evening.pk, second.pk])}"' in panel.text
+    assert not_corrected.status_code == 404  # counted again, not corrected as it is
+    assert restored.status_code == 302
+    second.refresh_from_db()
+    assert second.is_booked
+    # Games 1 to 3 count as before the strike, and game 4 besides.
+    won = dict(fourth.ledger.values_list("player_id").annotate(s=Sum("amount")).values_list(
+        "player_id", "s"))  # fmt: skip
+    assert services.standing(evening) == {pk: standing[pk] + won[pk] for pk in standing}
+    assert Change.objects.filter(evening=evening).latest("pk").kind == "restore"
+
+    # A game taken back by "Letztes Spiel zurücknehmen" comes back by "Rückgängig", not
+    # from its row; a plain player sees no link to any game.
+    services.undo_last(evening.pk, admin)
+    undone = reverse("evenings:game", args=[evening.pk, fourth.pk])
+    assert f'href="{undone}"' not in client.get(reverse("evenings:detail", args=[evening.pk])).text
+    plain = make_user("vroni", "Vroni")
+    Membership.objects.create(user=plain, club=evening.runde.club, role="spieler")
+    services.void_game(evening.pk, second.pk, admin)
+    client.force_login(plain)
+    assert f'href="{url}"' not in client.get(reverse("evenings:detail", args=[evening.pk])).text
