@@ -251,10 +251,15 @@ def _require_open(evening: Evening) -> None:
         raise EveningError(_("Der Abend ist abgeschlossen."))
 
 
-def score(evening: Evening, games: list[Game] | None = None) -> EveningResult:
-    """The engine's scoring of the evening's booked games, players named by id."""
+def score(
+    evening: Evening, games: list[Game] | None = None, seated: list[int] | None = None
+) -> EveningResult:
+    """The engine's scoring of the evening's booked games, players named by id; `seated`:
+    the players' ids in seating order, if the caller has read them."""
     games = games if games is not None else list(evening.games.booked())
-    players = [str(p) for p in evening.seats.values_list("player_id", flat=True)]
+    if seated is None:
+        seated = list(evening.seats.values_list("player_id", flat=True))
+    players = [str(p) for p in seated]
     return score_evening(evening.tariff.rules, [g.for_engine() for g in games], players)
 
 

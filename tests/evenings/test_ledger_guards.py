@@ -7,6 +7,7 @@ connections, as the app's role (DATABASE_URL) or as the owner (DATABASE_OWNER_UR
 
 import json
 import os
+import re
 
 import psycopg
 import pytest
@@ -17,6 +18,7 @@ from django.db import connection
 from config import roles
 from config.env import database_from_url
 from evenings import services
+from evenings.management.commands import verify_ledger
 from evenings.models import Change, LedgerEntry
 from tests.evenings.test_services import book, ramsch, sauspiel
 
@@ -189,6 +191,29 @@ def test_a_game_edited_behind_its_changes_is_found(played, as_app):
     booked = Change.objects.get(game=first, kind="book")
     assert f"evening {evening.pk}, game 1: stored as" in found
     assert f"change {booked.pk} (book) says" in found
+
+
+def test_evenings_checked_in_batches_name_the_evenings_edited(
+    played, as_app, runde, players, admin, monkeypatch
+):
+    # Read two evenings at a time: the edited ones are the first and the last batch's.
+    monkeypatch.setattr(verify_ledger, "BATCH", 2)
+    evening, first, second = played
+    others = [services.start_evening(runde, players[:4], 0, admin) for _ in range(2)]
+    games = [book(other, sauspiel(players[1], players[3]), admin) for other in others]
+    for game in (first, games[1]):
+        as_app.execute("UPDATE evenings_game SET won = NOT won WHERE id = %s", [game.pk])
+
+    found = verify()
+
+    assert found.endswith("10 findings in 3 evenings, 4 games")
+    # Each edited game: its four players' amounts and its change, under its own evening.
+    assert {int(pk) for pk in re.findall(r"^evening (\d+)", found, re.MULTILINE)} == {
+        evening.pk,
+        others[1].pk,
+    }
+    assert found.count(f"evening {evening.pk}, game 1: stored as") == 1
+    assert found.count(f"evening {others[1].pk}, game 1: stored as") == 1
 
 
 def test_a_forged_balanced_payment_is_found(played, as_app, players):

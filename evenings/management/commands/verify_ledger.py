@@ -14,7 +14,8 @@ Over all evenings:
 
 Every finding is printed, named by evening, game or change, player and cents; the exit
 status is non-zero if there is any. The whole run reads one snapshot of the database, so
-a booking committed meanwhile is either wholly seen or not at all.
+a booking committed meanwhile is either wholly seen or not at all. Evenings are read in
+batches (eight queries for each BATCH of them), not one by one.
 """
 
 import contextlib
@@ -23,10 +24,10 @@ from collections.abc import Iterator
 
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
-from django.db.models import Sum
+from django.db.models import F, Sum
 
 from evenings import services
-from evenings.models import Change, Evening, EveningTotal, Game, LedgerEntry
+from evenings.models import Change, Evening, EveningTotal, Game, LedgerEntry, Seat
 from scoring import ScoringError
 
 # A game is what its latest change says: `after` when it was booked, corrected or
@@ -43,6 +44,9 @@ _GAME_KINDS = {
 # The findings a failing run prints, in order (the first is where to start looking).
 SHOWN = 50
 
+# Evenings read together: a few hundred evenings' games and entries in memory at a time.
+BATCH = 200
+
 
 class Command(BaseCommand):
     help = (
@@ -54,10 +58,11 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         with snapshot():
             found = pointer_findings() + chain_findings()
-            evenings = games = 0
-            for evening in Evening.objects.select_related("tariff").order_by("pk").iterator():
-                found += findings(evening)
-                evenings += 1
+            evenings = 0
+            for batch in _batches(Evening.objects.select_related("tariff").order_by("pk")):
+                for found_there in findings_of(batch).values():
+                    found += found_there
+                evenings += len(batch)
             games = Game.objects.booked().count()
         if found:
             shown = found[:SHOWN] + ([f"… and {len(found) - SHOWN} more"] if found[SHOWN:] else [])
@@ -92,15 +97,95 @@ def first_difference(evening: Evening) -> str | None:
 
 def findings(evening: Evening) -> list[str]:
     """Everything wrong with one evening's games, ledger, payments and totals."""
-    games = list(evening.games.order_by("number"))
-    names = dict(evening.seats.values_list("player_id", "player__name"))
-    where = _Where(evening, games, names)
-    return (
-        _game_findings(evening, games, where)
-        + _payment_findings(evening, where)
-        + _change_findings(evening, games, where)
-        + _totals_findings(evening, where)
-    )
+    return findings_of([evening])[evening.pk]
+
+
+def findings_of(evenings: list[Evening]) -> dict[int, list[str]]:
+    """Everything wrong with these evenings' games, ledger, payments and totals, by
+    evening id."""
+    read = _Read([evening.pk for evening in evenings])
+    out = {}
+    for evening in evenings:
+        pk, games = evening.pk, read.games[evening.pk]
+        where = _Where(evening, games, dict(read.seats[pk]))
+        out[pk] = (
+            _game_findings(evening, games, read, where)
+            + _payment_findings(evening, read.payment_entries[pk], read.payments[pk], where)
+            + _change_findings(games, read.game_changes[pk], where)
+            + _totals_findings(evening, read.sums[pk], read.totals[pk], where)
+        )
+    return out
+
+
+def _batches(evenings) -> Iterator[list[Evening]]:
+    batch: list[Evening] = []
+    for evening in evenings.iterator(chunk_size=BATCH):
+        batch.append(evening)
+        if len(batch) == BATCH:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def _by_evening(rows) -> defaultdict[int, list]:
+    """Rows whose first column is an evening's id, grouped by it (the rest of each row)."""
+    grouped: defaultdict[int, list] = defaultdict(list)
+    for evening_id, *rest in rows:
+        grouped[evening_id].append(rest[0] if len(rest) == 1 else tuple(rest))
+    return grouped
+
+
+class _Read:
+    """What the checks read of some evenings, each by evening id, in eight queries."""
+
+    def __init__(self, ids: list[int]):
+        games = Game.objects.filter(evening_id__in=ids).order_by("evening_id", "number")
+        self.games = _by_evening((game.evening_id, game) for game in games)
+        # (player id, name) in seating order
+        self.seats = _by_evening(
+            Seat.objects.filter(evening_id__in=ids)
+            .order_by("evening_id", "position")
+            .values_list("evening_id", "player_id", "player__name")
+        )
+        # (kind, game id, player id, sum): game entries of a game of the same evening
+        self.game_entries = _by_evening(
+            LedgerEntry.objects.filter(evening_id__in=ids, game__evening_id=F("evening_id"))
+            .values_list("evening_id", "kind", "game_id", "player_id")
+            .annotate(total=Sum("amount"))
+        )
+        # (change id, player id, amount)
+        self.payment_entries = _by_evening(
+            LedgerEntry.objects.filter(
+                evening_id__in=ids, kind=LedgerEntry.Kind.PAYMENT
+            ).values_list("evening_id", "change_id", "player_id", "amount")
+        )
+        # (change id, after)
+        self.payments = _by_evening(
+            Change.objects.filter(evening_id__in=ids, kind=Change.Kind.PAYMENT)
+            .order_by("evening_id", "at", "pk")
+            .values_list("evening_id", "pk", "after")
+        )
+        # (change id, game id, kind, before, after), oldest first
+        self.game_changes = _by_evening(
+            Change.objects.filter(
+                evening_id__in=ids, game__isnull=False, kind__in=list(_GAME_KINDS)
+            )
+            .order_by("evening_id", "pk")
+            .values_list("evening_id", "pk", "game_id", "kind", "before", "after")
+        )
+        # (player id, kind, sum)
+        self.sums = _by_evening(
+            LedgerEntry.objects.filter(evening_id__in=ids)
+            .values_list("evening_id", "player_id", "kind")
+            .annotate(total=Sum("amount"))
+        )
+        # (player id, kind, amount)
+        self.totals = _by_evening(
+            EveningTotal.objects.filter(evening_id__in=ids).values_list(
+                "evening_id", "player_id", "kind", "amount"
+            )
+        )
 
 
 class _Where:
@@ -118,10 +203,12 @@ class _Where:
         return f"player {player_id} ({self.names.get(player_id, 'not seated')})"
 
 
-def _game_findings(evening: Evening, games: list[Game], where: _Where) -> list[str]:
+def _game_findings(evening: Evening, games: list[Game], read: _Read, where: _Where) -> list[str]:
     booked = [game for game in games if game.is_booked]
     try:
-        result = services.score(evening, booked)
+        result = services.score(
+            evening, booked, [player for player, _name in read.seats[evening.pk]]
+        )
     except ScoringError as error:
         return [f"evening {evening.pk}: the engine refuses its games: {error}"]
     found = []
@@ -136,11 +223,8 @@ def _game_findings(evening: Evening, games: list[Game], where: _Where) -> list[s
             wanted[game.pk, int(player)] = amount
     stored = {
         (game_id, player_id): total
-        for game_id, player_id, total in LedgerEntry.objects.filter(
-            evening=evening, kind=evening.entry_kind, game__evening=evening
-        )
-        .values_list("game_id", "player_id")
-        .annotate(total=Sum("amount"))
+        for kind, game_id, player_id, total in read.game_entries[evening.pk]
+        if kind == evening.entry_kind
     }
     keys = sorted(wanted.keys() | stored.keys(), key=lambda k: (where.numbers[k[0]], k[1]))
     for game_id, player_id in keys:
@@ -153,16 +237,13 @@ def _game_findings(evening: Evening, games: list[Game], where: _Where) -> list[s
     return found
 
 
-def _payment_findings(evening: Evening, where: _Where) -> list[str]:
+def _payment_findings(evening: Evening, rows: list, payments: list, where: _Where) -> list[str]:
     """Each payment change's entries are exactly: the payer +amount, the payee -amount."""
     entries: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))
-    for change_id, player_id, amount in LedgerEntry.objects.filter(
-        evening=evening, kind=LedgerEntry.Kind.PAYMENT
-    ).values_list("change_id", "player_id", "amount"):
+    for change_id, player_id, amount in rows:
         entries[change_id][player_id] += amount
-    payments = evening.changes.filter(kind=Change.Kind.PAYMENT)
     found = []
-    for change_id, after in payments.values_list("pk", "after"):
+    for change_id, after in payments:
         try:
             wanted = {after["payer"]: after["amount"], after["payee"]: -after["amount"]}
         except (KeyError, TypeError):
@@ -189,14 +270,10 @@ def _cents(amounts: dict[int, int], where: _Where) -> str:
     return ", ".join(f"{where.player(p)} {cents} cents" for p, cents in sorted(amounts.items()))
 
 
-def _change_findings(evening: Evening, games: list[Game], where: _Where) -> list[str]:
+def _change_findings(games: list[Game], changes: list, where: _Where) -> list[str]:
     """Each game as stored is what its latest change says."""
     latest: dict[int, tuple[int, str, dict | None, dict | None]] = {}
-    for change_id, game_id, kind, before, after in (
-        evening.changes.filter(game__isnull=False, kind__in=list(_GAME_KINDS))
-        .order_by("pk")
-        .values_list("pk", "game_id", "kind", "before", "after")
-    ):
+    for change_id, game_id, kind, before, after in changes:
         latest[game_id] = (change_id, kind, before, after)
     found = []
     for game in games:
@@ -223,20 +300,12 @@ def _change_findings(evening: Evening, games: list[Game], where: _Where) -> list
     return found
 
 
-def _totals_findings(evening: Evening, where: _Where) -> list[str]:
+def _totals_findings(
+    evening: Evening, sums_rows: list, kept_rows: list, where: _Where
+) -> list[str]:
     """Each EveningTotal is the sum of its ledger entries."""
-    sums = {
-        (player_id, kind): total
-        for player_id, kind, total in LedgerEntry.objects.filter(evening=evening)
-        .values_list("player_id", "kind")
-        .annotate(total=Sum("amount"))
-    }
-    kept = {
-        (player_id, kind): amount
-        for player_id, kind, amount in EveningTotal.objects.filter(evening=evening).values_list(
-            "player_id", "kind", "amount"
-        )
-    }
+    sums = {(player_id, kind): total for player_id, kind, total in sums_rows}
+    kept = {(player_id, kind): amount for player_id, kind, amount in kept_rows}
     return [
         f"evening {evening.pk}, {where.player(player_id)}: the {kind} total is "
         f"{kept.get((player_id, kind), 0)} cents, the ledger sums to "
