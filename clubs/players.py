@@ -11,12 +11,14 @@ Who may look: a Spieler sees their own player; admins and Schreiber see any play
 their club. Anything else is a 404, as everywhere (clubs.access).
 """
 
+import hashlib
 from collections import defaultdict
 from dataclasses import dataclass, field
 
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.core.paginator import Page, Paginator
-from django.db.models import F, QuerySet, Sum, Window
+from django.db.models import Count, F, QuerySet, Sum, Window
 from django.db.models.functions import RowNumber
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -233,7 +235,17 @@ class NewestGames:
         self.player = player
 
     def count(self) -> int:
-        return self.games.count()
+        """Counted once, then kept (per process, Django's cache) until one of the player's
+        evenings changes: ten years are thousands of games to count, and the state of the
+        player's evenings (how many, the sum of their versions, which every booking,
+        correction or payment bumps) a few hundred seats to read. The key holds the
+        query itself, so each filter (a Runde, a period and its dates) is counted apart."""
+        state = Seat.objects.filter(player=self.player).aggregate(
+            n=Count("pk"), v=Sum("evening__version")
+        )
+        query = hashlib.sha256(str(self.games.query).encode()).hexdigest()
+        key = f"player-games:{self.player.pk}:{query}:{state['n']}:{state['v']}"
+        return cache.get_or_set(key, self.games.count, 600)
 
     def __getitem__(self, page: slice) -> list[int]:
         newest = (

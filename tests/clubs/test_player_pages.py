@@ -362,6 +362,37 @@ def test_a_page_of_the_history_read_from_the_newest_evenings_is_the_page_of_all_
                 assert newest[start:stop] == ids[start:stop], (start, stop)
 
 
+def test_the_count_of_a_players_games_is_kept_until_one_of_their_evenings_changes(
+    client, history, admin, player_user
+):
+    h = history
+    client.force_login(player_user)
+    url = history_url(h.runde.club_id, h.vroni)
+    this_year = url + f"?runde={h.runde.pk}&zeitraum=dieses-jahr"
+
+    def counted(url: str) -> tuple[int, bool]:
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(url)
+        counting = any('SELECT COUNT(*) AS "__count" FROM "evenings_game"' in q["sql"]
+                       for q in queries.captured_queries)  # fmt: skip
+        return response.context["page"].paginator.count, counting
+
+    first, again, filtered = counted(url), counted(url), counted(this_year)
+    book(h.second, admin, type="sauspiel", declarer=h.vroni.pk, partner=h.resi.pk)
+    after_booking = counted(url)
+    evening_services.void_game(h.second.pk, h.second.games.get(number=1).pk, admin)
+    after_strike = counted(url)
+    third = evening_services.start_evening(h.runde, [h.vroni, h.hias, h.resi, h.wastl], 0, admin)
+    book(third, admin, type="wenz", declarer=h.vroni.pk)
+    after_new_evening = counted(url)
+
+    assert (first, again) == ((4, True), (4, False))
+    assert filtered == (1, True)  # counted apart: last year's evening's games are not
+    assert after_booking == (5, True)
+    assert after_strike == (4, True)
+    assert after_new_evening == (5, True)
+
+
 def test_a_player_who_sat_out_a_game_does_not_have_it_in_the_history(
     client, history, admin, scorekeeper
 ):
