@@ -471,6 +471,28 @@ def test_the_correction_screen_previews_the_game_and_the_later_bock_games(
     expect(totals(page)).to_have_text(["-0,30", "0,10", "0,10", "0,10"])
 
 
+def test_a_ticked_schwarz_shows_schneider_as_counted_in(page, log_in, runde, schreiber, players):
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    log_in(schreiber).goto(f"/abend/{evening.pk}/")
+    schneider = page.locator(".f-schneider .chip span")
+
+    def outline() -> str:
+        return schneider.evaluate("el => getComputedStyle(el).borderTopStyle")
+
+    assert outline() == "solid"
+    taps = Taps(page)
+    taps(chip(page, "declarer", "Vroni"))
+    taps(chip(page, "partner", "Resi"))
+    taps(page.locator(".f-schwarz .chip"))
+
+    # Priced with Schneider (0,10 + 0,10 + 0,10 a player), and shown so, in outline.
+    expect(preview(page)).to_have_text(
+        ["Sepp -0,30 €", "Vroni +0,30 €", "Hias -0,30 €", "Resi +0,30 €"]
+    )
+    assert outline() == "dashed"
+    expect(page.locator(".f-schneider input")).not_to_be_checked()
+
+
 # -- 10. the read-only link after closing -------------------------------------------------
 
 
