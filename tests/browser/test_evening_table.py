@@ -131,12 +131,18 @@ def test_a_stale_form_sent_anyway_is_refused_in_german_and_keeps_what_still_appl
     assert amounts(second) == {"Wastl": 540, "Hias": -180, "Resi": -180, "Sepp": -180}
 
 
-def test_the_same_game_entered_on_two_phones_is_booked_once(
-    open_phone, runde, schreiber, admin, players
-):
+def five_and_resi_s_phone(open_phone, runde, schreiber, admin, players) -> tuple[Evening, Page]:
+    """Five at the table, and Resi's phone (the admin's) open at the evening."""
     evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi", "Wastl"], schreiber)
     resi = open_phone(admin).page
     resi.goto(f"/abend/{evening.pk}/")
+    return evening, resi
+
+
+def test_the_same_game_entered_on_two_phones_is_booked_once(
+    open_phone, runde, schreiber, admin, players
+):
+    evening, resi = five_and_resi_s_phone(open_phone, runde, schreiber, admin, players)
 
     # 1. Resi enters Hias's Sauspiel with her, Schneider ...
     taps = Taps(resi)
@@ -222,9 +228,7 @@ def test_a_phone_whose_evening_is_closed_elsewhere_loses_its_form_and_books_noth
 def test_a_form_whose_players_changed_drops_only_the_player_who_no_longer_plays(
     open_phone, runde, schreiber, admin, players
 ):
-    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi", "Wastl"], schreiber)
-    resi = open_phone(admin).page
-    resi.goto(f"/abend/{evening.pk}/")
+    evening, resi = five_and_resi_s_phone(open_phone, runde, schreiber, admin, players)
     # Vroni declares, Hias is the partner: then game 1 is booked elsewhere, and Vroni now
     # deals and sits out. The open form follows by itself.
     taps = Taps(resi)

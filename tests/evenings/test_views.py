@@ -554,15 +554,20 @@ def test_the_poll_tells_a_phone_with_a_stale_form_and_its_preview_brings_the_new
 
 
 @pytest.mark.parametrize("tap", ["preview", "book"])
+@pytest.fixture
+def five(client, scorekeeper, admin, runde, players):
+    """An evening of five (Sepp deals and sits out game 1), the Schreiber logged in."""
+    client.force_login(scorekeeper)
+    return services.start_evening(runde, players[:5], 0, admin)
+
+
 def test_a_game_another_phone_booked_meanwhile_is_not_carried_over_to_be_booked_twice(
-    client, scorekeeper, admin, runde, players, tap
+    client, five, admin, players, tap
 ):
     # Both phones enter the same game; the other one saves first. Whether this phone hears
     # of it from the poll (its preview asks for the new deal) or by tapping "Speichern",
     # its choices go: they would book that game again as the next one.
-    evening = services.start_evening(runde, players[:5], 0, admin)
-    sepp, vroni, hias, resi, wastl = players[:5]
-    client.force_login(scorekeeper)
+    evening, (hias, resi) = five, players[2:4]
     form = entry(evening, declarer=hias.pk, partner=resi.pk, schneider="on")
     services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
         "sauspiel", declarer=hias.pk, partner=resi.pk, schneider=True), admin)  # fmt: skip
@@ -584,12 +589,8 @@ def test_a_game_another_phone_booked_meanwhile_is_not_carried_over_to_be_booked_
     assert Game.objects.count() == 1
 
 
-def test_a_different_game_booked_meanwhile_keeps_the_choices(
-    client, scorekeeper, admin, runde, players
-):
-    evening = services.start_evening(runde, players[:5], 0, admin)
-    sepp, vroni, hias, resi, wastl = players[:5]
-    client.force_login(scorekeeper)
+def test_a_different_game_booked_meanwhile_keeps_the_choices(client, five, admin, players):
+    evening, (hias, resi, wastl) = five, players[2:5]
     form = entry(evening, declarer=hias.pk, partner=resi.pk)
     services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
         "sauspiel", declarer=hias.pk, partner=wastl.pk), admin)  # fmt: skip
