@@ -553,7 +553,6 @@ def test_the_poll_tells_a_phone_with_a_stale_form_and_its_preview_brings_the_new
     assert Game.objects.count() == 1
 
 
-@pytest.mark.parametrize("tap", ["preview", "book"])
 @pytest.fixture
 def five(client, scorekeeper, admin, runde, players):
     """An evening of five (Sepp deals and sits out game 1), the Schreiber logged in."""
@@ -561,6 +560,7 @@ def five(client, scorekeeper, admin, runde, players):
     return services.start_evening(runde, players[:5], 0, admin)
 
 
+@pytest.mark.parametrize("tap", ["preview", "book"])
 def test_a_game_another_phone_booked_meanwhile_is_not_carried_over_to_be_booked_twice(
     client, five, admin, players, tap
 ):
