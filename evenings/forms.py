@@ -228,16 +228,18 @@ class GameForm(forms.Form):
         form.initial.update(kept)
         return form
 
-    def repeats(self, game: Game) -> bool:
-        """Whether this unbound form's choices (a carried-over form's) name `game`: the same
-        kind of game, played by the same player(s), whatever else differs."""
-        theirs = self.initial_for(game)
+    @classmethod
+    def names_game(cls, data, game: Game) -> bool:
+        """Whether an entry form's posted `data` name `game`: the same kind of game, played
+        by the same player(s), whatever else differs. Read as posted, before anything is
+        dropped for the next deal (a player who sits that one out, say)."""
+        theirs = cls.initial_for(game)
         who = {"ramsch": ["loser"], "ueberkreuz": ["declarer"]}.get(
             game.type, ["declarer", "partner"]
         )
-        chosen = [str(self.initial.get(name) or "") for name in who]
+        chosen = [str(data.get(name) or "") for name in who]
         return (
-            str(self.initial.get("spiel", self.fields["spiel"].initial)) == theirs["spiel"]
+            str(data.get("spiel", "")) == theirs["spiel"]
             and any(chosen)
             and chosen == [str(theirs[name] or "") for name in who]
         )

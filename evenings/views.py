@@ -146,7 +146,10 @@ def _carried_over(request, evening: Evening, deal: services.Deal) -> tuple[GameF
     token = request.POST.get("deal", "")
     form = GameForm.carried_over(request.POST, tariff=evening.tariff, deal=deal)
     since, named_from, games = _named_since(evening, token, deal)
-    repeated = next((game for game in games if game.is_booked and form.repeats(game)), None)
+    repeated = next(
+        (game for game in games if game.is_booked and GameForm.names_game(request.POST, game)),
+        None,
+    )
     if repeated is not None:
         key = form.initial["key"]
         form = GameForm(tariff=evening.tariff, playing=deal.seated, deal=deal, initial={"key": key})

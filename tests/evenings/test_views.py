@@ -561,16 +561,18 @@ def five(client, scorekeeper, admin, runde, players):
 
 
 @pytest.mark.parametrize("tap", ["preview", "book"])
+@pytest.mark.parametrize("partner", [3, 1], ids=["Resi plays on", "Vroni deals next"])
 def test_a_game_another_phone_booked_meanwhile_is_not_carried_over_to_be_booked_twice(
-    client, five, admin, players, tap
+    client, five, admin, players, tap, partner
 ):
     # Both phones enter the same game; the other one saves first. Whether this phone hears
     # of it from the poll (its preview asks for the new deal) or by tapping "Speichern",
-    # its choices go: they would book that game again as the next one.
-    evening, (hias, resi) = five, players[2:4]
-    form = entry(evening, declarer=hias.pk, partner=resi.pk, schneider="on")
+    # its choices go: they would book that game again as the next one. Also when its
+    # partner sits the next game out (the choices carried over would lack the partner).
+    evening, hias, partner = five, players[2], players[partner]
+    form = entry(evening, declarer=hias.pk, partner=partner.pk, schneider="on")
     services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
-        "sauspiel", declarer=hias.pk, partner=resi.pk, schneider=True), admin)  # fmt: skip
+        "sauspiel", declarer=hias.pk, partner=partner.pk, schneider=True), admin)  # fmt: skip
 
     answer = client.post(reverse(f"evenings:{tap}", args=[evening.pk]), form, headers=HTMX)
 
