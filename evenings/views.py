@@ -627,7 +627,9 @@ def _corrected(request, evening: Evening, membership) -> HttpResponse:
     if context["restorable"]:
         context["restorable_game"] = wording.describe(context["restorable"].game, _names(evening))
     response = render(request, "evenings/evening.html#corrected", context)
-    response["HX-Trigger"] = "corrected"  # the screen goes to its word (and "Rückgängig")
+    # Once the answer is in place (the panel closed, the rows swapped), the screen goes to
+    # its word at the top, and "Rückgängig".
+    response["HX-Trigger-After-Settle"] = "corrected"
     return response
 
 

@@ -327,7 +327,7 @@ def test_undo_and_strike_keep_the_row_struck_through_and_can_be_taken_back(
     expect(page).to_have_url(re.compile(rf"/abend/{evening.pk}/$"))
     expect(page.locator(".restore-bar")).to_contain_text("Gestrichen: 2. Sauspiel (Hias)")
     # The word and its "Rückgängig" are in view, above where the panel was.
-    expect(page.locator(".restore-bar")).to_be_in_viewport()
+    expect(page.locator(".restore-bar")).to_be_in_viewport(ratio=1)
     expect(sheet_row(page, 2)).to_contain_text("gestrichen")
     expect(page.locator("#sheet tbody.game .num")).to_have_text(["1.", "2.", "3."])
     expect(totals(page)).to_have_text(["-0,60", "-0,40", "-0,60", "1,60"])
