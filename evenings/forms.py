@@ -182,6 +182,12 @@ class GameForm(forms.Form):
             self._for_prohof()
         else:
             del self.fields["angesagt"]
+        for name in ("laufende", "laufende_wenz"):
+            # A game's value for the Laufende it does not use (0) is no chip at a ProHof
+            # table (from 1 there): its field's default, so the form is valid as shown.
+            field = self.fields[name]
+            if str(self.initial.get(name, field.initial)) not in {str(v) for v, _ in field.choices}:
+                self.initial[name] = field.initial
         if not tariff.jungfrau and "jungfrauen" in self.fields:
             # Seed 001: who doesn't play it sees no control for it anywhere.
             del self.fields["jungfrauen"]

@@ -2,6 +2,7 @@
 evening, scored in points (seed 000), only credited, and closed to a game beyond the
 round's number."""
 
+import dataclasses
 import uuid
 
 import pytest
@@ -185,6 +186,30 @@ def test_the_preview_shows_points(client, table, players, admin):
     # Seed 000: "Schneiderwenz mit 3en schwarz: Wenz 20, angesagt 30, mit 3en 60,
     # Schneider 70, Schwarz 80. Der Gewinner erhält 3 x 80 Punkte also 240 Punkte."
     assert "+240 P." in answer.content.decode()
+
+
+@pytest.mark.parametrize(
+    "data",
+    [GameInput(type="solo", suit="herz", won=True, laufende=2),
+     GameInput(type="wenz", won=True, laufende=1)],
+    ids=["Herz-Solo", "Wenz"],
+)  # fmt: skip
+def test_a_table_s_game_opened_for_correction_shows_its_points_at_once(
+    client, table, players, admin, data
+):
+    vroni = players[1]
+    game = book(table, dataclasses.replace(data, declarer=vroni.pk), admin)
+    client.force_login(admin)
+
+    panel = client.get(
+        reverse("evenings:game", args=[table.pk, game.pk]), HTTP_HX_REQUEST="true"
+    ).text
+
+    # Both Laufende fields stand on a chip of the table's (from 1), the unused one too, so
+    # the preview of the game as it is shows before anything is tapped.
+    points = dict(game.ledger.values_list("player__name", "amount"))
+    assert f'Vroni <span class="amount">+{points["Vroni"]} P.</span>' in panel
+    assert "Vorschau: Spieler wählen" not in panel
 
 
 def test_a_named_scorekeeper_books_at_the_table_but_a_plain_player_does_not(
