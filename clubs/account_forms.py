@@ -102,6 +102,11 @@ class ThrottledAuthenticationForm(AuthenticationForm):
 
     error_messages = {
         **AuthenticationForm.error_messages,
+        # Django's German reads as if the fields had been left empty.
+        "invalid_login": _(
+            "Benutzername oder Passwort stimmt nicht. Beide unterscheiden Groß- und "
+            "Kleinschreibung."
+        ),
         "throttled": _(
             "Zu viele fehlgeschlagene Anmeldeversuche. "
             "Bitte in %(minutes)s Minuten erneut versuchen."

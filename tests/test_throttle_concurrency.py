@@ -16,7 +16,7 @@ from tests.evenings.test_concurrency import errors, run_at_once
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-WRONG = "Bitte Benutzername und Passwort eingeben."
+WRONG = "Benutzername oder Passwort stimmt nicht."
 THROTTLED = "Zu viele fehlgeschlagene Anmeldeversuche."
 RESET_THROTTLED = "Es wurden gerade zu viele neue Passwörter angefordert."
 

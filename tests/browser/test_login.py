@@ -24,7 +24,9 @@ def test_a_wrong_password_gets_a_german_message_and_no_session(page, user):
     page.get_by_label("Passwort").fill("falsch")
     page.get_by_role("button", name="Anmelden").click()
 
-    expect(page.get_by_role("alert")).to_contain_text("Bitte Benutzername und Passwort eingeben")
+    expect(page.get_by_role("alert")).to_have_text(
+        "Benutzername oder Passwort stimmt nicht. Beide unterscheiden Groß- und Kleinschreibung."
+    )
     assert not any(c["name"] == "sessionid" for c in page.context.cookies())
 
 
