@@ -57,6 +57,9 @@ def test_a_member_without_a_player_is_linked_to_an_existing_player_from_its_page
     client.force_login(admin)
     page = client.get(reverse("clubs:player", args=[club.pk, hias.pk]))
     assert [user for user in page.context["form"].fields["user"].queryset] == [scorekeeper]
+    # The player's own pages are a tap away.
+    for name in ("clubs:player_home", "clubs:player_history"):
+        assert f'href="{reverse(name, args=[club.pk, hias.pk])}"' in page.text
 
     response = client.post(
         reverse("clubs:player", args=[club.pk, hias.pk]),
