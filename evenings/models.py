@@ -90,6 +90,11 @@ class Evening(models.Model):
     def is_open(self) -> bool:
         return self.status == self.Status.OPEN
 
+    @property
+    def is_table(self) -> bool:
+        """A tournament's table (with its round's number of games), not a money evening."""
+        return self.game_limit is not None
+
     @cached_property
     def counted_games(self) -> int:
         """How many of its games count (struck ones not): a tournament table's counter."""

@@ -722,7 +722,7 @@ def history(request: HttpRequest, evening_id: int) -> HttpResponse:
             "changes": [
                 (
                     change,
-                    wording.heading(change),
+                    wording.heading(change, evening.is_table),
                     wording.summarize(change, names),
                     moved.get(change.pk, []),
                     authors.get(change.by_id)
@@ -874,7 +874,8 @@ def reopen(request: HttpRequest, evening_id: int) -> HttpResponse:
     except services.EveningError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, _("Der Abend ist wieder offen."))
+        reopened = _("Der Tisch ist wieder offen.") if evening.is_table else None
+        messages.success(request, reopened or _("Der Abend ist wieder offen."))
     return redirect("evenings:detail", evening_id=evening.pk)
 
 

@@ -5,7 +5,7 @@ history's line never disagree. Players are named through `names` ({player id: na
 """
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
 from evenings.models import Change, Game
 from evenings.services import GameInput
@@ -92,9 +92,22 @@ def is_cancellation(change: Change) -> bool:
     return change.kind == Change.Kind.PAYMENT and "cancels" in (change.after or {})
 
 
-def heading(change: Change) -> str:
-    """What kind of change it was, as the history's headline says it."""
-    return _("Storno") if is_cancellation(change) else str(change.get_kind_display())
+# At a tournament's table, what the history says of the evening says it of the table.
+TABLE_HEADINGS = {
+    Change.Kind.START: gettext_lazy("Tisch begonnen"),
+    Change.Kind.CLOSE: gettext_lazy("Tisch beendet"),
+    Change.Kind.REOPEN: gettext_lazy("Tisch wieder geöffnet"),
+}
+
+
+def heading(change: Change, table: bool = False) -> str:
+    """What kind of change it was, as the history's headline says it (of a tournament's
+    table if `table`)."""
+    if is_cancellation(change):
+        return _("Storno")
+    if table and change.kind in TABLE_HEADINGS:
+        return str(TABLE_HEADINGS[change.kind])
+    return str(change.get_kind_display())
 
 
 def summarize(change: Change, names: dict[int, str]) -> str:

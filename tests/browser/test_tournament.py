@@ -411,7 +411,7 @@ def test_a_table_ends_early_and_the_finished_tournament_stays_final_until_reopen
     expect(page.locator("#stand-heading")).to_have_text("Stand")
     tables.nth(0).get_by_role("link", name="Zum Tisch (Eingabe)").click()
     page.get_by_role("button", name="Wieder öffnen").tap()
-    expect(messages(page)).to_contain_text("Der Abend ist wieder offen.")
+    expect(messages(page)).to_contain_text("Der Tisch ist wieder offen.")
 
     # The database: the withdrawal, the table ended early, each close and reopening on
     # the record, the tournament running again with table 1 open and table 2 closed.

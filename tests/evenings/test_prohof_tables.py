@@ -3,6 +3,7 @@ evening, scored in points (seed 000), only credited, and closed to a game beyond
 round's number."""
 
 import dataclasses
+import re
 import uuid
 
 import pytest
@@ -210,6 +211,22 @@ def test_a_table_s_game_opened_for_correction_shows_its_points_at_once(
     points = dict(game.ledger.values_list("player__name", "amount"))
     assert f'Vroni <span class="amount">+{points["Vroni"]} P.</span>' in panel
     assert "Vorschau: Spieler wählen" not in panel
+
+
+def test_a_table_s_history_speaks_of_the_table(client, table, evening, admin):
+    services.close_evening(table.pk, admin)
+    client.force_login(admin)
+
+    reopened = client.post(reverse("evenings:reopen", args=[table.pk]), follow=True)
+    at_table = client.get(reverse("evenings:history", args=[table.pk])).text
+    at_evening = client.get(reverse("evenings:history", args=[evening.pk])).text
+
+    assert "Der Tisch ist wieder offen." in reopened.text
+    headings = re.findall(r'<li class="change \w+">\s*<div><strong>([^<]*)</strong>', at_table)
+    assert headings == ["Tisch begonnen", "Tisch beendet", "Tisch wieder geöffnet"]
+    assert "← zurück zum Tisch</a>" in at_table
+    assert "<strong>Abend begonnen</strong>" in at_evening
+    assert "← zurück zum Abend</a>" in at_evening
 
 
 def test_a_named_scorekeeper_books_at_the_table_but_a_plain_player_does_not(
