@@ -27,6 +27,7 @@ from clubs.forms import (
 )
 from clubs.models import Invitation, Membership, Player, german_order
 from clubs.players import evenings_page, homes, runde_balances
+from evenings.models import Evening
 from scoring import worked_examples
 
 
@@ -37,12 +38,18 @@ def start(request: HttpRequest) -> HttpResponse:
     # The user's players in the clubs they are a member of (a removed member's player
     # stays in the club, but its pages are no longer theirs to see).
     own = Player.objects.filter(user=request.user, club__memberships__user=request.user)
+    # Tournament tables running now that the user keeps the sheet of (named by the
+    # director), in clubs they are a member of: one tap to the table.
+    tables = Evening.objects.open().filter(
+        scorekeeper=request.user, runde__club__memberships__user=request.user
+    )
     return render(
         request,
         "clubs/start.html",
         {
             "memberships": memberships,
             "homes": homes(list(own.select_related("club").order_by("club__name")), request.user),
+            "tables": tables.select_related("runde").order_by("started_at"),
         },
     )
 

@@ -247,6 +247,28 @@ def test_a_named_scorekeeper_books_at_the_table_but_a_plain_player_does_not(
     assert other.games.count() == 0
 
 
+def test_a_named_scorekeeper_finds_their_running_table_on_the_start_page(
+    client, club, players, admin
+):
+    player_user = make_user("vroni", "Vroni")
+    Membership.objects.create(user=player_user, club=club, role=Membership.Role.PLAYER)
+    runde = clubs.create_prohof_runde(club, "Stadtmeisterschaft", admin)
+    mine = services.start_evening(
+        runde, players[:4], 0, admin, label="Runde 1 · Tisch 2", scorekeeper=player_user
+    )
+    services.start_evening(runde, players[:4], 0, admin, label="Runde 1 · Tisch 1")
+    client.force_login(player_user)
+
+    running = client.get(reverse("start")).text
+    services.close_evening(mine.pk, admin)
+    closed = client.get(reverse("start")).text
+
+    link = f'<a class="card" href="{reverse("evenings:detail", args=[mine.pk])}">'
+    assert f"{link}<strong>Stadtmeisterschaft · Runde 1 · Tisch 2</strong>" in running
+    assert running.count('class="card" href="/abend/') == 1  # not the other table
+    assert "Dein Tisch" not in closed and link not in closed
+
+
 def test_an_announced_schneider_not_reached_cannot_be_booked_as_won(client, table, players, admin):
     sepp, vroni, hias, resi, wastl = players[:5]
     client.force_login(admin)
