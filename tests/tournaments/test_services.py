@@ -129,6 +129,21 @@ def test_a_guest_needs_only_a_name_and_comes_back_as_the_same_player(club, admin
     assert again.player == typed_with_an_accent.player == guest.player
 
 
+def test_a_guest_taken_off_the_list_before_playing_is_no_player_of_the_club(
+    club, admin, tournament
+):
+    typo = services.add_guest(tournament, "Kathy")
+    kept = services.add_guest(tournament, "Ferdl")
+    later = services.create_tournament(club, admin, name="Rehau")
+    services.add_guest(later, "Ferdl")  # Ferdl plays another tournament too
+
+    assert services.remove_participant(typo) is False
+    assert services.remove_participant(kept) is False
+
+    names = set(club.players.values_list("name", flat=True))
+    assert "Kathy" not in names and "Ferdl" in names
+
+
 @pytest.mark.parametrize("typed", ["sepp", "Ŝepp"])
 def test_a_guest_named_like_a_club_player_is_refused_at_the_name(tournament, players, typed):
     with pytest.raises(TournamentError) as refused:
