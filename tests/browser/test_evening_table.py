@@ -340,6 +340,19 @@ def test_undo_and_strike_keep_the_row_struck_through_and_can_be_taken_back(
     assert "ledger ok" in verify_ledger()
 
 
+def test_taking_back_is_offered_once_there_is_a_game(page, log_in, runde, schreiber, players):
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    log_in(schreiber).goto(f"/abend/{evening.pk}/")
+    take_back = page.get_by_role("button", name="Letztes Spiel zurücknehmen")
+    expect(take_back).to_be_hidden()
+
+    book_sauspiel(page, 1, "Vroni", "Resi")
+    take_back.tap()
+
+    expect(page.locator(".restore-bar")).to_contain_text("Zurückgenommen: 1. Sauspiel (Vroni)")
+    assert change_kinds(evening) == ["start", "book", "undo"]
+
+
 def test_a_game_struck_by_mistake_counts_again_after_later_games(
     page, log_in, runde, schreiber, players
 ):

@@ -137,6 +137,28 @@ def test_booking_a_sauspiel_answers_with_the_new_totals(client, scorekeeper, eve
     assert LedgerEntry.objects.filter(player=vroni).get().amount == 40
 
 
+def test_letztes_spiel_zuruecknehmen_is_offered_from_the_first_game_on(
+    client, scorekeeper, evening, players
+):
+    client.force_login(scorekeeper)
+    undo = re.compile(r'<form id="undo"[^>]*>')
+    page = client.get(reverse("evenings:detail", args=[evening.pk])).text
+    book_url = reverse("evenings:book", args=[evening.pk])
+    first = client.post(
+        book_url, entry(evening, declarer=players[1].pk, partner=players[3].pk), headers=HTMX
+    ).text
+    second = client.post(
+        book_url, entry(evening, declarer=players[2].pk, partner=players[0].pk), headers=HTMX
+    ).text
+    later = client.get(reverse("evenings:detail", args=[evening.pk])).text
+
+    assert " hidden>" in undo.search(page)[0]  # no game to take back yet
+    # The first booking's answer brings it, out of band; later ones leave it be.
+    assert undo.search(first)[0].endswith('hx-swap-oob="true">')
+    assert undo.search(second) is None
+    assert " hidden" not in undo.search(later)[0]
+
+
 def test_a_sheet_row_names_what_to_check_at_the_table_and_leaves_a_plain_win_unsaid(
     client, scorekeeper, evening, players
 ):
