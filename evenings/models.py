@@ -103,7 +103,7 @@ class Evening(models.Model):
     @property
     def all_played(self) -> bool:
         """Whether a tournament table has played its round's games: no entry form."""
-        return self.game_limit is not None and self.counted_games >= self.game_limit
+        return self.is_table and self.counted_games >= self.game_limit
 
     @property
     def entry_kind(self) -> str:

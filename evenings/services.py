@@ -475,11 +475,7 @@ def _book(evening: Evening, state: State, key, data: GameInput, by, deal_token, 
             raise _KeyTaken
         _require_open(evening)
         raise StaleDeal(_("Inzwischen hat sich am Abend etwas geändert."))
-    if evening.game_limit is not None and (evening.games.booked().count() >= evening.game_limit):
-        raise EveningError(
-            _("An diesem Tisch sind alle %(limit)s Spiele der Runde gespielt.")
-            % {"limit": evening.game_limit}
-        )
+    _require_room(evening)
     game = Game(
         evening=evening,
         number=deal.number,
@@ -658,6 +654,16 @@ def restorable(evening: Evening) -> Change | None:
     return latest
 
 
+def _require_room(evening: Evening) -> None:
+    """A tournament table counts no game beyond its round's number, booked or restored
+    (read anew: the evening is locked)."""
+    if evening.is_table and evening.games.booked().count() >= evening.game_limit:
+        raise EveningError(
+            _("An diesem Tisch sind alle %(limit)s Spiele der Runde gespielt.")
+            % {"limit": evening.game_limit}
+        )
+
+
 @transaction.atomic
 def restore_game(evening_id: int, game_id: int, by) -> Game:
     """Take back a void or an undo: the game counts again and the evening is rescored.
@@ -676,11 +682,7 @@ def restore_game(evening_id: int, game_id: int, by) -> Game:
         raise EveningError(
             _("Seit dem Zurücknehmen ist ein neues Spiel gebucht; bitte neu eingeben.")
         )
-    if evening.game_limit is not None and evening.games.booked().count() >= evening.game_limit:
-        raise EveningError(
-            _("An diesem Tisch sind schon alle %(limit)s Spiele der Runde gezählt.")
-            % {"limit": evening.game_limit}
-        )
+    _require_room(evening)
     game.voided_at = None
     game.save(update_fields=["voided_at"])
     change = _record(

@@ -334,7 +334,7 @@ def _moved_on(request, evening: Evening, membership) -> HttpResponse:
 def _booked(request, evening: Evening, membership, booking: services.Booking, form) -> HttpResponse:
     """The answer to a booking: only what it changed on the screen; the page again when
     it was a tournament table's last game (the form goes)."""
-    if evening.game_limit is not None:
+    if evening.is_table:
         evening.__dict__.pop("counted_games", None)  # counted again, with this game
         if evening.all_played:
             return _reloaded()
@@ -554,7 +554,7 @@ def _correction_form(request, evening: Evening, game: Game) -> GameForm:
 
 
 def _closed_for_corrections(evening: Evening) -> str:
-    if evening.game_limit is not None:
+    if evening.is_table:
         return _(
             "Dieser Tisch ist beendet – nichts geändert. Korrigieren lässt sich ein Spiel "
             "erst, wenn die Turnierleitung den Tisch wieder öffnet."
@@ -874,8 +874,10 @@ def reopen(request: HttpRequest, evening_id: int) -> HttpResponse:
     except services.EveningError as error:
         messages.error(request, str(error))
     else:
-        reopened = _("Der Tisch ist wieder offen.") if evening.is_table else None
-        messages.success(request, reopened or _("Der Abend ist wieder offen."))
+        if evening.is_table:
+            messages.success(request, _("Der Tisch ist wieder offen."))
+        else:
+            messages.success(request, _("Der Abend ist wieder offen."))
     return redirect("evenings:detail", evening_id=evening.pk)
 
 

@@ -116,7 +116,7 @@ def test_the_game_after_the_round_s_last_is_refused(table, players, admin):
         admin,
     )
     # ... and then it cannot count again: the table has all its games.
-    with pytest.raises(EveningError, match="schon alle 3 Spiele der Runde gezählt"):
+    with pytest.raises(EveningError, match="alle 3 Spiele der Runde gespielt"):
         services.restore_game(table.pk, struck.pk, admin)
     assert table.games.booked().count() == 3
 
