@@ -2,6 +2,7 @@
 become "40 P.")."""
 
 from django import template
+from django.utils.translation import gettext as _
 
 from scoring import format_cents
 
@@ -36,3 +37,17 @@ def amount_plain(value: int | None, points: bool = False) -> str:
     if points and isinstance(value, int) and not isinstance(value, bool):
         return str(value)
     return euro_plain(value)
+
+
+@register.filter
+def paid_or_received(cents: int | None) -> str:
+    """A player's net payments in words: 600 -> "gezahlt 6,00 €", -600 -> "erhalten 6,00 €"
+    (the ledger's sign: paying raises one's balance, receiving lowers it), 0 -> "keine
+    Zahlungen". A bare "-6,00 €" read as if the receiver had paid."""
+    if isinstance(cents, bool) or not isinstance(cents, int):
+        return euro(cents)
+    if cents > 0:
+        return _("gezahlt %(amount)s") % {"amount": format_cents(cents)}
+    if cents < 0:
+        return _("erhalten %(amount)s") % {"amount": format_cents(-cents)}
+    return _("keine Zahlungen")

@@ -19,6 +19,7 @@ The Runde: Vroni 1,20 €, Resi 0,10 € (games 0,80 €, payments -0,70 €), S
 Wastl pays Vroni 0,40 € and Resi 0,10 € (biggest debtor first, to the biggest creditor).
 """
 
+import re
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -147,7 +148,7 @@ def test_a_spieler_sees_their_balance_and_who_pays_them_on_the_start_page(
     text = response.text
     assert "Deine Konten: Schafkopffreunde Au" in text
     assert '<span class="amount big">1,20 €</span>' in text
-    assert "Spiele 1,20 € · Zahlungen 0,00 €" in text
+    assert "Spiele 1,20 € · keine Zahlungen" in text
     assert "Hias zahlt dir 0,80 €" in text
     assert "Wastl zahlt dir 0,40 €" in text
     assert "Du zahlst" not in text
@@ -184,8 +185,29 @@ def test_a_debtor_reads_whom_they_pay_and_a_payment_shows_on_the_evening(
 
     assert "Wastl zahlt dir 0,10 €" in text
     assert '<span class="amount big">0,10 €</span>' in text
-    assert "Spiele 0,80 € · Zahlungen -0,70 €" in text
-    assert "Spiele 1,30 €" in text and "Zahlungen -0,70 €" in text  # evening 1
+    # She received 0,70 €: said in words, not as a bare "-0,70 €" that reads as paid.
+    assert "Spiele 0,80 € · erhalten 0,70 €" in text
+    assert "Spiele 1,30 €" in text and ">erhalten 0,70 €<" in text  # evening 1
+    assert "Zahlungen -0,70" not in text
+
+
+def test_the_runde_s_balances_sign_payments_as_paid_or_received(client, history, admin):
+    client.force_login(admin)
+
+    text = client.get(reverse("clubs:runde", args=[history.runde.club_id, history.runde.pk])).text
+
+    table = text.split('<table class="runde-balances"')[1].split("</table>")[0]
+    # Per row: the name, then the cells Spiele, Zahlungen, Stand.
+    paid = {
+        re.sub(r"<[^>]+>|\(du\)", "", name.partition(">")[2]).strip(): cells[1]
+        for name, cells in (
+            (row.split("</th>")[0], re.findall(r"<td [^>]*>([^<]*)</td>", row))
+            for row in table.split("<tbody>")[1].split("<tr")[1:]
+        )
+    }
+    # Sepp paid Resi 0,70 € at the first evening: "+" for who paid, "-" for who received.
+    assert paid["Sepp"] == "+0,70" and paid["Resi"] == "-0,70" and paid["Vroni"] == "0,00"
+    assert "(+ gezahlt, - erhalten)" in text
 
 
 def test_someone_without_a_player_sees_just_their_clubs(client, user):
@@ -559,7 +581,8 @@ def test_the_print_view_is_the_paper_block_with_totals_payments_and_a_line_to_si
     assert '<td class="game">Sauspiel Sepp mit Resi · verloren <span' in text
     assert '<td class="game">Herz-Solo Resi <span' in text
     foot = text.split("<tfoot>")[1].split("</tfoot>")[0]
-    assert "Zahlungen" in foot and "0,70" in foot and "-0,70" in foot
+    assert "Zahlungen (+ gezahlt, - erhalten)" in foot
+    assert '<td class="num">+0,70</td>' in foot and '<td class="num">-0,70</td>' in foot
     assert '<td class="num">0,60</td>' in foot  # Resi: 1,30 won, 0,70 received
     assert "Datum, Unterschrift" in text and 'class="sign-line"' in text
     assert 'class="print-actions no-print"' in text
