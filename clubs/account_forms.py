@@ -52,6 +52,13 @@ class RulesBesideThePassword:
 
     TYPED = {"password2": "password1", "new_password2": "new_password1"}
 
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        for name in self.TYPED:
+            if name in self.fields:
+                # Django's German says "das selbe"; it is "dasselbe".
+                self.fields[name].help_text = _("Zur Bestätigung dasselbe Passwort noch einmal.")
+
     def validate_password_for_user(self, user, password_field_name="password2", **kwargs):
         field = self.TYPED.get(password_field_name, password_field_name)
         super().validate_password_for_user(user, password_field_name=field, **kwargs)

@@ -40,12 +40,18 @@ def german_key(name: str) -> str:
 def reads_alike(players: Iterable["Player"], name: str) -> "Player | None":
     """The one of `players` whose name reads as `name` on a chip at the table: the same
     letters in any case, with or without accents ("Weiss" and "Weiß", "Rene" and "René").
-    The same name in another case comes first, as the unique constraint sees it."""
-    key = german_key(name)
-    alike = [player for player in players if german_key(player.name) == key]
+    Spaces and punctuation do not count either ("Hias." and "Hias", "Hans-Peter" and
+    "Hanspeter"). The same name in another case comes first, as the unique constraint
+    sees it."""
+    key = _letters(name)
+    alike = [player for player in players if _letters(player.name) == key]
     return next((p for p in alike if p.name.lower() == name.lower()), None) or next(
         iter(alike), None
     )
+
+
+def _letters(name: str) -> str:
+    return "".join(char for char in german_key(name) if char.isalnum())
 
 
 def german_order(field: str) -> models.Func:

@@ -2,9 +2,6 @@ from django.contrib import admin
 from django.urls import include, path
 
 from clubs import views as club_views
-from clubs.account_forms import ThrottledAdminAuthenticationForm
-
-admin.site.login_form = ThrottledAdminAuthenticationForm
 
 urlpatterns = [
     path("", club_views.start, name="start"),

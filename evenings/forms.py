@@ -385,6 +385,10 @@ class StartForm(forms.Form):
                 coerce=int,
                 required=i < min(SEATS),
                 empty_value=None,
+                error_messages={
+                    "required": _("Ein Abend braucht mindestens %(min)s Spieler.")
+                    % {"min": min(SEATS)}
+                },
             )
             self.seat_names.append(name)
         self.players = {p.pk: p for p in players}

@@ -620,3 +620,11 @@ def test_behind_a_proxy_a_request_without_its_header_has_no_address(settings, rf
     settings.TRUSTED_PROXIES = 1
 
     assert throttle.client_address(rf.get("/", REMOTE_ADDR="10.0.0.2")) is None
+
+
+def test_the_confirmation_asks_for_dasselbe_passwort_on_every_password_form(client, user):
+    # Django's own German says "das selbe Passwort".
+    said = "Zur Bestätigung dasselbe Passwort noch einmal."
+    assert said in client.get(reverse("signup")).text
+    client.force_login(user)
+    assert said in client.get(reverse("password_change")).text

@@ -345,7 +345,16 @@ def test_two_players_of_a_club_cannot_share_a_name(client, admin, club):
     assert club.players.filter(name__iexact="wastl").count() == 1
 
 
-@pytest.mark.parametrize(("there", "new"), [("Weiss", "Weiß"), ("René", "rene"), ("Jörg", "Jorg")])
+@pytest.mark.parametrize(
+    ("there", "new"),
+    [
+        ("Weiss", "Weiß"),
+        ("René", "rene"),
+        ("Jörg", "Jorg"),
+        ("Hias", "Hias."),
+        ("Hans-Peter", "Hanspeter"),
+    ],
+)
 def test_a_name_that_reads_as_another_players_is_refused_at_the_field(
     client, admin, club, there, new
 ):

@@ -712,3 +712,25 @@ def _without_per_request_tokens(response) -> str:
     text = re.sub(r'"X-CSRFToken": "[^"]+"', '"X-CSRFToken": ""', response.text)
     text = re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "", text)
     return re.sub(r'nonce="[^"]+"', 'nonce=""', text)
+
+
+@pytest.mark.parametrize("path", ["/betrieb/", "/betrieb/login/", "/betrieb/auth/user/"])
+def test_the_operator_s_admin_site_is_a_404_to_a_club_member(client, admin, path):
+    # A club's admin is no operator (staff): Django's admin site is not theirs to see.
+    client.force_login(admin)
+
+    response = client.get(path)
+
+    assert response.status_code == 404
+    assert "Diese Seite gibt es nicht" in response.text
+
+
+def test_the_operator_logs_in_to_the_admin_site_and_sees_it(client, admin):
+    assert client.get("/betrieb/").status_code == 302  # to the operator's login
+    assert client.get("/betrieb/login/").status_code == 200
+    admin.is_staff = admin.is_superuser = True
+    admin.save()
+    client.force_login(admin)
+
+    assert client.get("/betrieb/").status_code == 200
+    assert client.get("/betrieb/auth/user/").status_code == 200

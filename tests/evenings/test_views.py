@@ -52,6 +52,19 @@ def test_a_scorekeeper_starts_an_evening_with_five_players(
     assert "<strong>Hias</strong> gibt und setzt aus." in page.text
 
 
+def test_three_players_are_told_an_evening_needs_four(client, scorekeeper, club, runde, players):
+    client.force_login(scorekeeper)
+    seats = {f"seat{i}": p.pk for i, p in enumerate(players[:3])}
+
+    response = client.post(
+        reverse("evenings:start", args=[club.pk, runde.pk]), seats | {"first_dealer": "0"}
+    )
+
+    assert response.status_code == 200
+    assert response.context["form"].errors["seat3"] == ["Ein Abend braucht mindestens 4 Spieler."]
+    assert not Evening.objects.exists()
+
+
 def test_the_start_page_points_a_second_phone_to_the_evening_that_runs(
     client, scorekeeper, admin, club, runde, players
 ):
@@ -919,3 +932,38 @@ def test_a_struck_game_counts_again_from_its_row_whatever_was_booked_since(
     services.void_game(evening.pk, second.pk, admin)
     client.force_login(plain)
     assert f'href="{url}"' not in client.get(reverse("evenings:detail", args=[evening.pk])).text
+
+
+def test_every_page_of_the_club_and_its_evenings_names_itself_in_the_title(
+    client, admin, club, runde, evening, players
+):
+    """Browser tabs and screen readers tell the pages apart by their <title>."""
+    from clubs.models import Invitation
+    from evenings.services import GameInput
+
+    sepp, vroni, hias, resi = players[:4]
+    game, _ = services.book_game(
+        evening.pk,
+        uuid.uuid4(),
+        GameInput(type="sauspiel", declarer=vroni.pk, partner=resi.pk, won=True),
+        admin,
+    )
+    invitation = Invitation.objects.create(club=club, role="spieler", created_by=admin)
+    client.force_login(admin)
+    pages = {
+        reverse("clubs:players", args=[club.pk]): "Spieler Schafkopffreunde Au",
+        reverse("clubs:player", args=[club.pk, sepp.pk]): "Sepp",
+        reverse("clubs:members", args=[club.pk]): "Mitglieder Schafkopffreunde Au",
+        reverse("clubs:runde_create", args=[club.pk]): "Runde anlegen",
+        reverse("evenings:start", args=[club.pk, runde.pk]): "Abend beginnen: Donnerstagsrunde",
+        reverse("evenings:runde_balances", args=[club.pk, runde.pk]): "Konten Donnerstagsrunde",
+        reverse("evenings:game", args=[evening.pk, game.pk]): f"Spiel 1 · {evening}",
+        reverse("evenings:history", args=[evening.pk]): f"Verlauf · {evening}",
+        reverse("evenings:settlement", args=[evening.pk]): f"Abrechnung · {evening}",
+    }
+    for url, title in pages.items():
+        assert f"<title>{title} · Schafkopf</title>" in client.get(url).text, url
+
+    client.force_login(make_user("neu", "Neu"))
+    text = client.get(reverse("clubs:join", args=[invitation.token])).text
+    assert "<title>Einladung Schafkopffreunde Au · Schafkopf</title>" in text
