@@ -11,6 +11,7 @@ import secrets
 
 from django.conf import settings
 from django.contrib.postgres.fields import ArrayField
+from django.core.exceptions import ObjectDoesNotExist
 from django.db import models
 from django.db.models import Q, Sum
 from django.utils import timezone
@@ -104,6 +105,27 @@ class Evening(models.Model):
     def all_played(self) -> bool:
         """Whether a tournament table has played its round's games: no entry form."""
         return self.is_table and self.counted_games >= self.game_limit
+
+    @cached_property
+    def play_over(self) -> bool:
+        """A tournament table that takes no new game: it played its round's games, or
+        the director ended it early, or a later round has started (its players sit at
+        other tables now). Opened again, such a table takes corrections only."""
+        if not self.is_table:
+            return False
+        if self.all_played:
+            return True
+        try:
+            table = self.table  # type: ignore[attr-defined]  # tournaments.Table's one-to-one
+        except ObjectDoesNotExist:  # a table evening outside a tournament (tests)
+            return False
+        if table.ended_early_at is not None:
+            return True
+        round_ = table.round
+        later = type(round_).objects.filter(
+            tournament_id=round_.tournament_id, number__gt=round_.number
+        )
+        return later.filter(started_at__isnull=False).exists()
 
     @property
     def entry_kind(self) -> str:

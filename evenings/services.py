@@ -17,6 +17,7 @@ appending entries (reversals and new amounts), never by editing them.
 
 import dataclasses
 import functools
+import hashlib
 import json
 import uuid
 from collections import defaultdict
@@ -105,6 +106,12 @@ class GameInput:
         data = dataclasses.asdict(self)
         data["jungfrauen"] = list(self.jungfrauen)
         return data
+
+    def fingerprint(self) -> str:
+        """A short digest of the game as it is: a correction form carries the one of the
+        game it showed, so a save can tell that another phone corrected it meanwhile."""
+        text = json.dumps(self.as_json(), sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 _GAME_INPUT_NAMES = tuple(f.name for f in dataclasses.fields(GameInput))
@@ -363,6 +370,11 @@ class StaleDeal(EveningError):
     """The entry form was made for a deal that another phone has moved on since."""
 
 
+class StaleCorrection(EveningError):
+    """The correction form was made for the game as it was before another phone
+    corrected it: saving it would silently undo that correction."""
+
+
 @dataclasses.dataclass(frozen=True)
 class Booking:
     """A booked game, what the engine made of it, and the deal of the next game."""
@@ -476,6 +488,10 @@ def _book(evening: Evening, state: State, key, data: GameInput, by, deal_token, 
         _require_open(evening)
         raise StaleDeal(_("Inzwischen hat sich am Abend etwas geändert."))
     _require_room(evening)
+    if evening.play_over:
+        raise EveningError(
+            _("Dieser Tisch ist beendet: hier lässt sich nur noch korrigieren, nichts buchen.")
+        )
     game = Game(
         evening=evening,
         number=deal.number,
@@ -584,14 +600,30 @@ def _write_booking(evening: Evening, game: Game, data: GameInput, by, payouts) -
 
 
 @transaction.atomic
-def correct_game(evening_id: int, game_id: int, data: GameInput, by) -> Game:
-    """Change an earlier game; every later game is rescored (the Bock chain may shift)."""
+def correct_game(
+    evening_id: int, game_id: int, data: GameInput, by, seen: str | None = None
+) -> Game:
+    """Change an earlier game; every later game is rescored (the Bock chain may shift).
+
+    `seen`: the fingerprint of the game as the correction form showed it. If the game is
+    no longer so (another phone corrected it since), StaleCorrection, and nothing changes;
+    unless it is already as `data` says (the same correction sent twice).
+    """
     evening = _locked(evening_id)
     _require_open(evening)
-    game = evening.games.booked().get(pk=game_id)
+    game = evening.games.filter(pk=game_id).first()
+    if game is None or not game.is_booked:
+        raise StaleCorrection(_("Das Spiel wurde inzwischen gestrichen – nichts geändert."))
     before = GameInput.of(game)
     if before == data:
         return game
+    if seen is not None and seen != before.fingerprint():
+        raise StaleCorrection(
+            _(
+                "Inzwischen auf einem anderen Handy korrigiert – nichts geändert. So steht "
+                "das Spiel jetzt; bitte prüfen und noch einmal speichern."
+            )
+        )
     data.apply_to(game)
     before_it = [g.for_engine() for g in games_before(evening, game.number)]
     try:

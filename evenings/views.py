@@ -70,7 +70,7 @@ def _live_context(
     seats = seats_of(evening)
     deal = services.next_deal(evening, seats)
     can_score = membership is not None and membership.can_score and evening.is_open
-    entry = can_score and not evening.all_played
+    entry = can_score and not evening.play_over
     if entry and form is None:
         form = GameForm(tariff=evening.tariff, playing=deal.seated, deal=deal)
     restorable = services.restorable(evening) if can_score else None
@@ -289,6 +289,8 @@ def book(request: HttpRequest, evening_id: int) -> HttpResponse:
 def _closed_meanwhile(request, evening: Evening, message: str = "") -> HttpResponse:
     """The answer to a form for an evening that was closed since the form was shown: the
     page as it is now, without the form, and a word that nothing was booked."""
+    if not message and evening.is_table:
+        message = _("Der Tisch wurde inzwischen beendet – nichts gebucht.")
     messages.error(
         request, message or _("Der Abend wurde inzwischen abgeschlossen – nichts gebucht.")
     )
@@ -544,11 +546,13 @@ def live_poll(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def _correction_form(request, evening: Evening, game: Game) -> GameForm:
+    """The correction form of `game`, as posted; unbound (the game as it is) for a GET
+    or without a request."""
     # The players in the order they sit, as the entry form showed them for this game
     # (Deal.seated); the game's seating starts at the dealer's left.
     playing = [seat.player for seat in seats_of(evening) if seat.player_id in game.seating]
     initial = GameForm.initial_for(game)
-    data = request.POST if request.method == "POST" else None
+    data = request.POST if request is not None and request.method == "POST" else None
     # Its own prefix: on the evening screen it opens beside the entry form.
     return GameForm(data, tariff=evening.tariff, playing=playing, initial=initial, prefix="k")
 
@@ -578,12 +582,24 @@ def game_edit(request: HttpRequest, evening_id: int, game_id: int) -> HttpRespon
     if not evening.is_open:
         return _closed_meanwhile(request, evening, _closed_for_corrections(evening))
     if not game.is_booked:
+        if request.method == "POST":  # a correction form from before
+            return _struck_meanwhile(request, evening, membership)
         return _taken_back(request, evening, game)
     form = _correction_form(request, evening, game)
+    notice = ""
     if request.method == "POST" and form.is_valid():
         data = form.game_input()
         try:
-            services.correct_game(evening.pk, game.pk, data, request.user)
+            services.correct_game(
+                evening.pk, game.pk, data, request.user, seen=request.POST.get("k-seen") or None
+            )
+        except services.StaleCorrection as error:
+            # Another phone corrected (or struck) the game since this form was shown:
+            # the game as it is now, to check and save again; or, struck, the sheet.
+            game.refresh_from_db()
+            if not game.is_booked:
+                return _struck_meanwhile(request, evening, membership)
+            form, notice = _correction_form(None, evening, game), str(error)
         except services.EveningError as error:
             _add_engine_error(form, error)
         else:
@@ -594,19 +610,36 @@ def game_edit(request: HttpRequest, evening_id: int, game_id: int) -> HttpRespon
             if request.htmx:
                 return _corrected(request, evening, membership)
             return redirect("evenings:detail", evening_id=evening.pk)
-    context = {"evening": evening, "membership": membership, "game": game, "form": form}
-    if request.method == "GET":
+    context = {
+        "evening": evening,
+        "membership": membership,
+        "game": game,
+        "form": form,
+        "notice": notice,
+        # The game as the form shows it; a form sent back with errors keeps what it saw.
+        "seen": request.POST.get("k-seen", "")
+        if form.is_bound
+        else services.GameInput.of(game).fingerprint(),
+    }
+    if not form.is_bound:
         context.update(_preview_of(evening, _bound_again(form), replacing=game))
     if request.htmx:
         return render(request, "evenings/game_edit.html#panel", context | {"panel": True})
     return render(request, "evenings/game_edit.html", context)
 
 
+def _struck_meanwhile(request, evening: Evening, membership) -> HttpResponse:
+    """The answer to a correction of a game another phone has struck (or taken back)
+    since the form was shown: a word, and the sheet as it is."""
+    messages.error(request, _("Das Spiel wurde inzwischen gestrichen – nichts geändert."))
+    if request.htmx:
+        return _corrected(request, evening, membership)
+    return redirect("evenings:detail", evening_id=evening.pk)
+
+
 def _taken_back(request, evening: Evening, game: Game) -> HttpResponse:
     """A struck (or taken back) game opened from its row: what it was, and "Wieder
     zählen" (evenings:restore). It is not corrected as it is."""
-    if request.method != "GET":
-        raise Http404
     context = {"evening": evening, "game": game, "what": wording.describe(game, _names(evening))}
     if request.htmx:
         return render(request, "evenings/game_edit.html#taken_back", context | {"panel": True})

@@ -23,7 +23,10 @@ def kind(game_type: str, suit: str = "") -> str:
 
 
 def caption(data: GameInput, names: dict[int, str]) -> str:
-    """ "Sauspiel Sepp mit Hias", "Herz-Solo Vroni", "Ramsch Resi"."""
+    """ "Sauspiel Sepp mit Hias", "Herz-Solo Vroni", "Ramsch: Resi verliert" (the one
+    name of a Ramsch is its loser, not someone who played it)."""
+    if data.type == Game.Type.RAMSCH:
+        return _("Ramsch: %(loser)s verliert") % {"loser": names.get(data.loser or 0, "")}
     who = names.get(data.declarer or data.loser or 0, "")
     text = f"{kind(data.type, data.suit)} {who}".strip()
     if data.partner:

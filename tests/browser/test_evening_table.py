@@ -536,7 +536,7 @@ def test_the_read_only_link_shows_the_final_sheet_once_the_evening_is_closed(
     late = open_phone().page
     late.goto(f"/live/{evening.share_token}/")
     expect(late.locator(".closed-note")).to_contain_text("Dieser Abend ist abgeschlossen.")
-    expect(sheet_row(late, 1)).to_contain_text("Ramsch Hias")
+    expect(sheet_row(late, 1)).to_contain_text("Ramsch: Hias verliert")
     expect(totals(late)).to_have_text(["0,10", "0,10", "-0,30", "0,10"])
     expect(late.locator(".bock-banner")).to_have_count(0)
     expect(late.locator("#entry-form, #sheet a")).to_have_count(0)

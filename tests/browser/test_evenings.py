@@ -310,7 +310,7 @@ def test_correcting_the_first_game_into_a_ramsch_makes_the_later_games_bock(
     expect(page.get_by_role("heading", name="Verlauf")).to_be_visible()
     entry = page.locator("li.change.correct")
     expect(entry).to_contain_text("Spiel korrigiert · Spiel 1")
-    expect(entry).to_contain_text("Sauspiel Vroni mit Resi · gewonnen → Ramsch Sepp")
+    expect(entry).to_contain_text("Sauspiel Vroni mit Resi · gewonnen → Ramsch: Sepp verliert")
     # What the correction moved in money: game 1 itself, and games 2 and 3 as Bock games
     # (which cancel out here).
     expect(entry.locator(".moved")).to_have_text("Sepp -0,20 € Hias +0,20 €")

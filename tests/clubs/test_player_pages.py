@@ -320,7 +320,7 @@ def test_a_bock_game_in_the_history_says_bock_as_its_doubled_amount_does(
     rows = response.context["rows"]
     assert [(row.caption, row.details, row.amount) for row in rows] == [
         ("Sauspiel Vroni mit Hias", "gewonnen · Bock", 20),  # 0,10 € doubled
-        ("Ramsch Sepp", "", 10),
+        ("Ramsch: Sepp verliert", "", 10),
     ]
 
 
@@ -462,7 +462,7 @@ def test_the_history_filters_by_runde(client, history, admin, player_user):
     everything = client.get(url)
     unknown = client.get(url, {"runde": "99999999999999999999"})
 
-    assert rows_of(only_friday) == [(evening.pk, 1, "Ramsch Vroni", -30)]
+    assert rows_of(only_friday) == [(evening.pk, 1, "Ramsch: Vroni verliert", -30)]
     assert [r[:2] for r in rows_of(only_thursday)] == [(history.second.pk, 1)]
     assert len(rows_of(everything)) == len(rows_of(unknown)) == 5
     assert f'<option value="{friday.pk}" selected>' in only_friday.text
@@ -635,7 +635,7 @@ def test_the_evening_csv_opens_in_a_german_spreadsheet_byte_for_byte(client, fiv
         ";10;-10;-10;10\r\n"
         "2;12.03.2026 19:30;Herz-Solo Resi · verloren · Schneider;0,60;;0,60;-1,80;0,60;"
         "60;;60;-180;60\r\n"
-        "4;12.03.2026 19:30;Ramsch Sepp;-0,30;0,10;;0,10;0,10;-30;10;;10;10\r\n"
+        "4;12.03.2026 19:30;Ramsch: Sepp verliert;-0,30;0,10;;0,10;0,10;-30;10;;10;10\r\n"
     ).encode("utf-8")
     assert response.content.startswith(b"\xef\xbb\xbf")
 

@@ -154,6 +154,22 @@ def test_the_entry_screen_offers_only_prohof_s_games_and_counts_to_the_round_s_e
     assert 'name="laufende_wenz" value="1" checked data-default' in page
 
 
+def test_a_game_sent_to_a_table_ended_meanwhile_is_refused_in_the_table_s_words(
+    client, table, players, admin
+):
+    client.force_login(admin)
+    services.close_evening(table.pk, admin)  # the director ended it on another phone
+
+    answer = post_game(
+        client, table, spiel="rufspiel", declarer=players[1].pk, partner=players[2].pk
+    )
+
+    assert answer["HX-Refresh"] == "true"
+    page = client.get(f"/abend/{table.pk}/").content.decode()
+    assert "Der Tisch wurde inzwischen beendet – nichts gebucht." in page
+    assert not table.games.exists()
+
+
 def test_over_the_cross_the_partner_is_the_player_opposite(client, table, players, admin):
     sepp, vroni, hias, resi, wastl = players[:5]
     client.force_login(admin)

@@ -276,7 +276,7 @@ def test_the_read_only_link_shows_the_final_sheet_after_the_evening_closes(
     page = client.get(url)
     assert page.status_code == 200
     assert "Dieser Abend ist abgeschlossen." in page.text
-    assert '1.</span> <span class="what">Ramsch Vroni' in page.text
+    assert '1.</span> <span class="what">Ramsch: Vroni verliert' in page.text
     assert "hx-trigger" not in page.text  # final: nothing polls
     assert "bock-banner" not in page.text
     # A phone that was following gets the final sheet once, and the order to stop (286).
@@ -807,6 +807,70 @@ def test_a_correction_sent_unchanged_says_nothing_changed(client, scorekeeper, e
     assert Change.objects.filter(kind="correct").count() == 0
 
 
+def test_a_second_phone_s_stale_correction_does_not_undo_the_first_one(
+    client, scorekeeper, admin, evening, players
+):
+    """Two phones open game 1's correction; A saves 3 Laufende, then B saves Kontra from
+    the form that still shows none: B is told and saves nothing, A's correction stands;
+    B's form now shows the game as A left it, and saved again from there, it counts."""
+    vroni, resi = players[1], players[3]
+    game, _ = services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "sauspiel", declarer=vroni.pk, partner=resi.pk), admin)  # fmt: skip
+    url = reverse("evenings:game", args=[evening.pk, game.pk])
+    client.force_login(scorekeeper)
+    seen = re.search(r'name="k-seen" value="(\w+)"', client.get(url, headers=HTMX).text)[1]
+    base = correction(evening, key=str(game.key), declarer=vroni.pk, partner=resi.pk)
+
+    a = client.post(url, base | {"k-laufende": "3", "k-seen": seen}, headers=HTMX)
+    b = client.post(url, base | {"k-kontra": "1", "k-seen": seen}, headers=HTMX)
+
+    assert "Korrigiert" in a.text
+    assert "Inzwischen auf einem anderen Handy korrigiert – nichts geändert." in b.text
+    game.refresh_from_db()
+    assert (game.laufende, game.kontra) == (3, 0)
+    assert Change.objects.filter(kind="correct").count() == 1
+    # B's form shows A's 3 Laufende and no Kontra, with the game's new fingerprint.
+    assert re.search(r'name="k-laufende" value="3" checked', b.text)
+    assert re.search(r'name="k-kontra" value="0" checked', b.text)
+    now = re.search(r'name="k-seen" value="(\w+)"', b.text)[1]
+    assert now == services.GameInput.of(game).fingerprint() != seen
+
+    again = client.post(url, base | {"k-laufende": "3", "k-kontra": "1", "k-seen": now})
+
+    assert again.status_code == 302
+    game.refresh_from_db()
+    assert (game.laufende, game.kontra) == (3, 1)
+    # The same correction sent twice (a double tap) is no conflict: nothing changed.
+    twice = client.post(url, base | {"k-laufende": "3", "k-kontra": "1", "k-seen": now})
+    assert twice.status_code == 302
+    assert Change.objects.filter(kind="correct").count() == 2
+
+
+def test_a_correction_of_a_game_struck_meanwhile_says_so(client, scorekeeper, evening, players):
+    vroni, resi = players[1], players[3]
+    game, _ = services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "sauspiel", declarer=vroni.pk, partner=resi.pk), scorekeeper)  # fmt: skip
+    url = reverse("evenings:game", args=[evening.pk, game.pk])
+    client.force_login(scorekeeper)
+    seen = re.search(r'name="k-seen" value="(\w+)"', client.get(url).text)[1]
+    services.void_game(evening.pk, game.pk, scorekeeper)
+
+    with pytest.raises(services.StaleCorrection, match="inzwischen gestrichen"):
+        services.correct_game(
+            evening.pk, game.pk, services.GameInput.of(game), scorekeeper, seen=seen
+        )
+    answer = client.post(
+        url,
+        correction(evening, key=str(game.key), declarer=vroni.pk, partner=resi.pk, kontra="1")
+        | {"k-seen": seen},
+        follow=True,
+    )
+
+    assert answer.status_code == 200
+    assert "Das Spiel wurde inzwischen gestrichen – nichts geändert." in answer.text
+    assert Change.objects.filter(kind="correct").count() == 0
+
+
 def test_the_csv_marks_the_bock_games_and_names_the_players_in_german_order(
     client, admin, runde, players, set_tariff
 ):
@@ -912,7 +976,9 @@ def test_a_struck_game_counts_again_from_its_row_whatever_was_booked_since(
     assert f'<a href="{url}" hx-get="{url}"' in page  # the struck row opens its game
     assert '<h2 class="correction-title">Spiel 2 zählt nicht</h2>' in panel.text
     assert f'action="{reverse("evenings:restore", args=[evening.pk, second.pk])}"' in panel.text
-    assert not_corrected.status_code == 404  # counted again, not corrected as it is
+    # Counted again, not corrected as it is: a correction sent for it changes nothing.
+    assert not_corrected.status_code == 302
+    assert not Change.objects.filter(kind="correct").exists()
     assert restored.status_code == 302
     second.refresh_from_db()
     assert second.is_booked

@@ -578,6 +578,53 @@ def test_a_table_ended_early_keeps_its_games_and_completes_the_round(tournament,
     assert tournament.status == Tournament.Status.FINISHED
 
 
+def test_a_table_ended_early_and_opened_again_takes_corrections_but_no_new_game(
+    tournament, players, admin
+):
+    """The director opens a table ended early to correct a game: its games so far still
+    make the round, so it books nothing new, in this round or once the next has begun."""
+    tournament.games_per_round = 3
+    tournament.save()
+    with_participants(tournament, players, 8)
+    round_ = services.start_round(services.draw_round(tournament, seed=5), admin)
+    first, second = round_.tables.select_related("evening").order_by("number")
+    for _ in range(3):
+        book_one(first, admin)
+    book_one(second, admin)
+    services.end_table_early(second, admin)
+    evenings.reopen_evening(second.evening_id, admin)
+    second.evening.refresh_from_db()
+
+    with pytest.raises(evenings.EveningError, match="nur noch korrigieren"):
+        book_one(second, admin)
+    game = second.evening.games.get()
+    corrected = GameInput.of(game)
+    corrected = GameInput(**{**corrected.as_json(), "jungfrauen": (), "laufende": 2})
+    evenings.correct_game(second.evening_id, game.pk, corrected, admin)
+
+    assert second.evening.games.booked().count() == 1
+    assert services.round_progress(round_).complete
+    game.refresh_from_db()
+    assert game.laufende == 2
+
+
+def test_a_table_of_a_round_gone_by_takes_no_new_game_once_the_next_has_begun(
+    tournament, players, admin
+):
+    tournament.games_per_round = 2
+    tournament.save()
+    with_participants(tournament, players, 8)
+    first = services.start_round(services.draw_round(tournament, seed=5), admin)
+    play_out(first, admin)
+    table = first.tables.select_related("evening").order_by("number").first()
+    services.start_round(services.draw_round(tournament, seed=6), admin)
+    evenings.undo_last(table.evening_id, admin)  # a late correction: game 2 did not count
+
+    with pytest.raises(evenings.EveningError, match="nur noch korrigieren"):
+        book_one(table, admin)
+    assert table.evening.games.booked().count() == 1
+
+
 def test_a_table_is_ended_early_only_while_its_round_runs(tournament, players, admin):
     with_participants(tournament, players, 4)
     round_ = services.draw_round(tournament, seed=5)

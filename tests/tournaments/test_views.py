@@ -495,6 +495,12 @@ def test_the_director_ends_a_table_early_and_the_page_says_so(
     hall = client.get(url("hall", tournament.display_token))
     assert '<span class="hall-counter">vorzeitig beendet</span>' in hall.text
 
+    # Opened again for a correction, the table offers no entry form: it books nothing new.
+    reopened = director.post(reverse("evenings:reopen", args=[second.evening_id]), follow=True)
+    assert "Der Tisch ist beendet: hier lässt sich nur noch korrigieren." in reopened.text
+    assert 'id="entry"' not in reopened.text and 'name="declarer"' not in reopened.text
+    assert "1 von 2 Spielen · vorzeitig beendet" in director.get(url("detail", tournament.pk)).text
+
 
 def test_a_withdrawal_asks_first_and_is_taken_back_with_wieder_aufnehmen(
     director, tournament, players, admin
