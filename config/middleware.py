@@ -1,6 +1,9 @@
-"""An answer Django leaves empty, made readable."""
+"""Answers Django leaves empty or silent, made readable."""
 
-from django.shortcuts import render
+from django.conf import settings
+from django.contrib import messages
+from django.shortcuts import render, resolve_url
+from django.utils.translation import gettext as _
 
 
 def form_only_address(get_response):
@@ -18,5 +21,31 @@ def form_only_address(get_response):
         page = render(request, "405.html", {"up": up}, status=405)
         page["Allow"] = response["Allow"]
         return page
+
+    return middleware
+
+
+def expired_login_on_a_form(get_response):
+    """A form sent after the login expired (a tariff typed in while the phone slept) is
+    answered by login_required with the login page, and after logging in the form comes
+    back as it was before: nothing says that what was typed was not saved. Now the login
+    page says so. (The entry form keeps what was typed: clubs.access.login_required_keep_form.)"""
+
+    def middleware(request):
+        response = get_response(request)
+        if (
+            request.method == "POST"
+            and response.status_code == 302
+            and not request.user.is_authenticated
+            and response["Location"].startswith(resolve_url(settings.LOGIN_URL) + "?")
+        ):
+            messages.warning(
+                request,
+                _(
+                    "Deine Anmeldung war abgelaufen – nichts gespeichert. Bitte melde dich "
+                    "wieder an und gib es noch einmal ein."
+                ),
+            )
+        return response
 
     return middleware

@@ -65,6 +65,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     # A German page for opening an address that only takes forms (Django's 405 is empty).
     "config.middleware.form_only_address",
+    # The login page says that a form sent after the login expired was not saved.
+    "config.middleware.expired_login_on_a_form",
 ]
 
 ROOT_URLCONF = "config.urls"

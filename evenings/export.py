@@ -9,8 +9,10 @@ column with the cents as an integer, for whoever computes with the file.
 One row per game that counts (struck games are left out): its number in its evening, the
 evening's date, the game in words ("· Bock" for a Bock game), each player's amount (empty
 where they sat out), then the same amounts in cents. A player's amount is the sum of
-their ledger entries for the game, corrections included. A Runde's history is read fifty
-evenings at a time, so ten years stream out without being held in memory at once.
+their ledger entries for the game, corrections included. Last come the sums: of the
+games, and if anything was paid, the payments and the balance after them. A Runde's
+history is read fifty evenings at a time, so ten years stream out without being held in
+memory at once.
 """
 
 import csv
@@ -24,7 +26,7 @@ from django.utils.translation import gettext as _
 
 from clubs.models import Player, Runde, german_order
 from evenings import wording
-from evenings.models import Evening, Game, LedgerEntry
+from evenings.models import Evening, EveningTotal, Game, LedgerEntry
 from evenings.reads import seats_of
 from evenings.services import GameInput
 
@@ -71,7 +73,9 @@ def evening_date(evening: Evening) -> str:
 
 def evening_lines(evening: Evening) -> Iterator[str]:
     players = [seat.player for seat in seats_of(evening)]
-    return lines(players, [[evening]], points=evening.tariff.is_prohof)
+    points = evening.tariff.is_prohof
+    yield from lines(players, [[evening]], points=points)
+    yield from total_lines(players, EveningTotal.objects.filter(evening=evening), points)
 
 
 def runde_lines(runde: Runde) -> Iterator[str]:
@@ -86,7 +90,34 @@ def runde_lines(runde: Runde) -> Iterator[str]:
     chunks = (
         evenings[at : at + EVENINGS_PER_QUERY] for at in range(0, len(evenings), EVENINGS_PER_QUERY)
     )
-    return lines(players, chunks)
+    yield from lines(players, chunks)
+    yield from total_lines(players, EveningTotal.objects.filter(evening__runde=runde))
+
+
+def total_lines(players: list[Player], totals, points: bool = False) -> Iterator[str]:
+    """The last lines, for whoever reconciles the file with the balances: each player's
+    sum of the games; if anything was paid, the payments (+ paid, - received) and the
+    balance after them. From the totals the database keeps (EveningTotal, `totals`)."""
+    writer = csv.writer(_Line(), delimiter=SEPARATOR, lineterminator="\r\n")
+    sums: dict[str, dict[int, int]] = {}
+    for kind, player_id, amount in (
+        totals.values_list("kind", "player_id").annotate(total=Sum("amount")).order_by()
+    ):
+        sums.setdefault(kind, {})[player_id] = amount
+    games = sums.get(LedgerEntry.Kind.POINTS if points else LedgerEntry.Kind.GAME, {})
+    paid = sums.get(LedgerEntry.Kind.PAYMENT, {})
+
+    def line(label: str, cents: dict[int, int]) -> str:
+        amounts = [cents.get(player.pk, 0) for player in players]
+        if points:
+            return writer.writerow(["", "", label, *amounts])
+        return writer.writerow(["", "", label, *map(decimal_comma, amounts), *amounts])
+
+    yield line(_("Summe der Punkte") if points else _("Summe der Spiele"), games)
+    if any(paid.values()):
+        yield line(_("Zahlungen (+ gezahlt, - erhalten)"), paid)
+        balance = {pk: games.get(pk, 0) + paid.get(pk, 0) for pk in games.keys() | paid.keys()}
+        yield line(_("Stand"), balance)
 
 
 class _Line:

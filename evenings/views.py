@@ -239,6 +239,10 @@ def book(request: HttpRequest, evening_id: int) -> HttpResponse:
     if not state.key_booked:
         if not evening.is_open:
             return _closed_meanwhile(request, evening)
+        if evening.play_over:  # a table: another phone booked its last game meanwhile
+            message = _("Das letzte Spiel des Tisches ist inzwischen auf einem anderen Handy "
+                        "gebucht worden – dieses nicht.")  # fmt: skip
+            return _closed_meanwhile(request, evening, message)
         if request.POST.get("deal") != services.next_deal(evening, state=state).token:
             # Another phone has booked, undone or restored a game since this form was
             # shown: nothing to check or book.
@@ -480,7 +484,7 @@ def _changes_since(request, evening: Evening, membership, token=None) -> HttpRes
 def _changes_context(seen: str, evening: Evening, membership, deal) -> dict:
     """The sheet's rows that changed since version `seen` (all of them if that says
     nothing usable), for an answer that sends them out of band."""
-    first, known = _first_changed(evening, seen)
+    first, known, rewritten = _first_changed(evening, seen)
     rows = sheet.build(evening, first=first or 1)
     return sheet.parts(rows, membership, None if first is None else known) | {
         "evening": evening,
@@ -488,18 +492,25 @@ def _changes_context(seen: str, evening: Evening, membership, deal) -> dict:
         "deal": deal,
         "oob": True,
         "whole": first is None,
+        # A game was corrected, struck or restored elsewhere: a word on this phone about
+        # a game ("Gebucht: 8. Sauspiel") may be out of date, so it goes.
+        "rewritten": rewritten,
     }
 
 
-def _first_changed(evening: Evening, seen: str) -> tuple[int | None, int]:
-    """The first game whose row changed after version `seen`, and the last game the phone
-    had a row for then; (None, 0) when only the whole sheet will do."""
+REWRITING = {Change.Kind.CORRECT, Change.Kind.VOID, Change.Kind.UNDO, Change.Kind.RESTORE}
+
+
+def _first_changed(evening: Evening, seen: str) -> tuple[int | None, int, bool]:
+    """The first game whose row changed after version `seen`, the last game the phone
+    had a row for then, and whether a game was changed after its booking (REWRITING);
+    (None, 0, False) when only the whole sheet will do."""
     if not re.fullmatch(r"\d{1,9}", seen) or int(seen) > evening.version:
-        return None, 0
+        return None, 0, False
     since = evening.changes.filter(version__gt=int(seen))
     kinds = set(since.values_list("kind", flat=True))
     if since.count() != evening.version - int(seen) or kinds & {"close", "reopen"}:
-        return None, 0  # versions from before they were recorded, or a new state
+        return None, 0, False  # versions from before they were recorded, or a new state
     first = since.aggregate(n=Min("game__number"))["n"]
     known = (
         evening.changes.filter(kind=Change.Kind.BOOK, version__lte=int(seen)).aggregate(
@@ -508,7 +519,7 @@ def _first_changed(evening: Evening, seen: str) -> tuple[int | None, int]:
         or 0
     )
     # No game touched (a payment): the rows stay, the totals are sent all the same.
-    return (first or known + 1), known
+    return (first or known + 1), known, bool(kinds & REWRITING)
 
 
 @require_GET

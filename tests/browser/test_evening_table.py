@@ -524,7 +524,8 @@ def test_the_read_only_link_shows_the_final_sheet_once_the_evening_is_closed(
 
     # 1. The Schreiber closes the evening; the spectator's open page turns final by itself.
     log_in(schreiber).goto(f"/abend/{evening.pk}/abrechnung/")
-    page.get_by_role("button", name="Abend abschließen").tap()
+    page.get_by_text("Abend abschließen …").tap()
+    page.get_by_role("button", name="Ja, Abend abschließen").tap()
     expect(page.get_by_text("Der Abend ist abgeschlossen.")).to_be_visible()
     expect(spectator.locator(".closed-note")).to_contain_text(
         "Dieser Abend ist abgeschlossen.", timeout=10_000

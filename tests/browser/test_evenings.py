@@ -362,9 +362,10 @@ def test_paying_at_the_table_and_closing_the_evening(page, log_in, runde, schrei
     }
 
     # 3. Close the evening: no more booking, on any screen.
-    page.get_by_role("button", name="Abend abschließen").tap()
+    page.get_by_text("Abend abschließen …").tap()
+    page.get_by_role("button", name="Ja, Abend abschließen").tap()
     expect(page.get_by_text("Der Abend ist abgeschlossen.")).to_be_visible()
-    expect(page.get_by_role("button", name="Abend abschließen")).to_have_count(0)
+    expect(page.get_by_text("Abend abschließen …")).to_have_count(0)
     evening.refresh_from_db()
     assert evening.status == Evening.Status.CLOSED
     assert evening.closed_at is not None

@@ -636,6 +636,8 @@ def test_the_evening_csv_opens_in_a_german_spreadsheet_byte_for_byte(client, fiv
         "2;12.03.2026 19:30;Herz-Solo Resi · verloren · Schneider;0,60;;0,60;-1,80;0,60;"
         "60;;60;-180;60\r\n"
         "4;12.03.2026 19:30;Ramsch: Sepp verliert;-0,30;0,10;;0,10;0,10;-30;10;;10;10\r\n"
+        # The sums, as the sheet's standing (game 3, struck, counts nothing): no payments.
+        ";;Summe der Spiele;0,30;0,20;0,50;-1,80;0,80;30;20;50;-180;80\r\n"
     ).encode("utf-8")
     assert response.content.startswith(b"\xef\xbb\xbf")
 
@@ -658,7 +660,7 @@ def test_the_runde_csv_streams_every_game_oldest_first(client, history, five, pl
     first_day = export.evening_date(history.first)
     second_day = export.evening_date(history.second)
     five_day = export.evening_date(five)
-    assert [tuple(line.split(";")[:2]) for line in lines[1:-1]] == [
+    assert [tuple(line.split(";")[:2]) for line in lines[1:-4]] == [
         *((n, first_day) for n in ("1", "2", "3")),
         *((n, five_day) for n in ("1", "2", "4")),
         ("1", second_day),
@@ -666,8 +668,15 @@ def test_the_runde_csv_streams_every_game_oldest_first(client, history, five, pl
     assert lines[3] == (
         f"3;{first_day};Sauspiel Sepp mit Resi · verloren;0,10;-0,10;-0,10;0,10;;10;-10;-10;10;"
     )
-    assert lines[-2].endswith(";-0,50;-0,50;;1,50;-0,50;-50;-50;;150;-50")
-    assert lines[-1] == ""
+    assert lines[-5].endswith(";-0,50;-0,50;;1,50;-0,50;-50;-50;;150;-50")
+    # Then the sums of the Runde, as its balances page has them: games, payments (Sepp
+    # paid Resi 0,70 €), and the balance after them.
+    assert lines[-4:] == [
+        ";;Summe der Spiele;-0,30;-1,00;-0,40;1,40;0,30;-30;-100;-40;140;30",
+        ";;Zahlungen (+ gezahlt, - erhalten);0,00;-0,70;0,70;0,00;0,00;0;-70;70;0;0",
+        ";;Stand;-0,30;-1,70;0,30;1,40;0,30;-30;-170;30;140;30",
+        "",
+    ]
 
 
 def test_a_name_a_spreadsheet_would_run_as_a_formula_is_written_as_text(club, runde, admin):

@@ -170,6 +170,27 @@ def test_a_game_sent_to_a_table_ended_meanwhile_is_refused_in_the_table_s_words(
     assert not table.games.exists()
 
 
+def test_the_phone_that_lost_the_race_for_the_last_game_is_told(client, table, players, admin):
+    client.force_login(admin)
+    for _ in range(2):
+        post_game(
+            client, table, spiel="ueberkreuz", declarer=services.next_deal(table).playing[0].pk
+        )
+    deal = services.next_deal(table)
+    form = {"key": str(uuid.uuid4()), "deal": deal.token, "won": "1", "laufende": "1",
+            "laufende_wenz": "1", "spiel": "wenz", "declarer": str(deal.playing[1].pk)}  # fmt: skip
+    # The other phone books game 3 of 3 first.
+    post_game(client, table, spiel="ueberkreuz", declarer=deal.playing[0].pk)
+
+    answer = client.post(f"/abend/{table.pk}/buchen/", form, HTTP_HX_REQUEST="true")
+
+    assert answer["HX-Refresh"] == "true"
+    page = client.get(f"/abend/{table.pk}/").content.decode()
+    assert "Das letzte Spiel des Tisches ist inzwischen auf einem anderen Handy gebucht" in page
+    assert "Alle 3 Spiele gespielt." in page
+    assert list(table.games.values_list("type", flat=True)) == ["ueberkreuz"] * 3
+
+
 def test_over_the_cross_the_partner_is_the_player_opposite(client, table, players, admin):
     sepp, vroni, hias, resi, wastl = players[:5]
     client.force_login(admin)
@@ -332,9 +353,10 @@ def test_a_table_prints_and_downloads_its_points_and_has_no_settlement(
     # The closing lines are the points: nothing paid, Vroni and Resi stand at 40.
     assert printed.context["paid"] is False
     assert [balance for _games, _paid, balance in printed.context["closing"]] == [0, 40, 0, 40, 0]
-    header, line = csv.splitlines()
+    header, line, total = csv.splitlines()
     assert header == "Nr.;Datum;Spiel;Sepp;Vroni;Hias;Resi;Wastl"
     assert line.endswith(";;40;0;40;0")
+    assert total == ";;Summe der Punkte;0;40;0;40;0"
     assert client.get(f"/abend/{table.pk}/abrechnung/").status_code == 404
 
 

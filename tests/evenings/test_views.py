@@ -588,6 +588,34 @@ def test_the_poll_tells_a_phone_with_a_stale_form_and_its_preview_brings_the_new
     assert Game.objects.count() == 1
 
 
+def test_a_poll_after_a_game_taken_back_elsewhere_clears_this_phone_s_word_on_it(
+    client, scorekeeper, admin, evening, players
+):
+    """Phone B said "Gebucht: 1. Sauspiel"; phone A takes the game back: B's next poll
+    takes that word away with the struck row. A plain booking elsewhere leaves it."""
+    client.force_login(scorekeeper)
+    poll = reverse("evenings:sheet", args=[evening.pk])
+    p = [x.pk for x in services.next_deal(evening).playing]
+    services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "sauspiel", declarer=p[0], partner=p[2]), admin)  # fmt: skip
+    evening.refresh_from_db()
+    booked_at = evening.version
+    p = [x.pk for x in services.next_deal(evening).playing]
+    services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "sauspiel", declarer=p[0], partner=p[2]), admin)  # fmt: skip
+
+    after_booking = client.get(poll, {"v": booked_at}, headers=HTMX)
+    evening.refresh_from_db()
+    seen = evening.version
+    services.undo_last(evening.pk, admin)
+    after_undo = client.get(poll, {"v": seen}, headers=HTMX)
+
+    assert after_booking.status_code == after_undo.status_code == 200
+    assert 'id="flash"' not in after_booking.text
+    assert after_undo.text.startswith('<div id="flash" hx-swap-oob="true"></div>')
+    assert '<tbody id="game-2"' in after_undo.text
+
+
 @pytest.fixture
 def five(client, scorekeeper, admin, runde, players):
     """An evening of five (Sepp deals and sits out game 1), the Schreiber logged in."""
