@@ -341,7 +341,13 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
     Who joins says which of the club's players they are, unless the link is for one
     player or they already are one: nobody becomes a second player silently.
     """
-    invitation = get_object_or_404(Invitation.objects.select_related("club", "player"), token=token)
+    invitation = Invitation.objects.select_related("club", "player").filter(token=token).first()
+    if invitation is None:
+        message = _(
+            "Diese Einladung gibt es nicht: vielleicht ist der Link nicht ganz kopiert. "
+            "Bitte den Admin des Vereins, ihn noch einmal zu schicken."
+        )
+        return render(request, "404.html", {"message": message}, status=404)
     refusal = services.invitation_refusal(invitation, request.user)
     # A member is told so, unless the link is for another player: then that is the news.
     member = _member_already(request, invitation)

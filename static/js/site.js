@@ -27,3 +27,14 @@
     }
   });
 })();
+
+// A page sent back with errors: the first field in error gets the focus, rather than the
+// form's first field, and comes into view with its message. On a phone the message of a
+// mistyped password would otherwise sit below the screen, under a focused user name.
+(function () {
+  "use strict";
+  var invalid = document.querySelector("form [aria-invalid='true']");
+  if (!invalid) return;
+  invalid.focus({ preventScroll: true });
+  invalid.scrollIntoView({ block: "center" });
+})();

@@ -24,7 +24,9 @@ def test_a_newcomer_signs_up_on_a_phone_and_lands_on_the_start_page(page, db):
     page.get_by_role("button", name="Konto anlegen").click()
 
     # A typo in the repetition: the form says so at the field and keeps the rest.
-    expect(page.get_by_text("Die beiden Passwörter sind nicht identisch.")).to_be_visible()
+    # On the screen, where the cursor is, not below it under the user name.
+    expect(page.get_by_text("Die beiden Passwörter sind nicht identisch.")).to_be_in_viewport()
+    expect(page.get_by_label("Passwort bestätigen")).to_be_focused()
     expect(page.get_by_label("Vorname")).to_have_value("Vroni")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     page.get_by_label("Passwort", exact=True).fill(NEW_PASSWORD)

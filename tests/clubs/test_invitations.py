@@ -589,3 +589,16 @@ def test_a_player_who_got_a_login_since_the_page_was_shown_is_no_longer_offered(
     ]
     assert not Membership.objects.filter(user=user).exists()
     assert not club.players.filter(user=user).exists()
+
+
+@pytest.mark.parametrize("token", ["garbage", "x" * 43])
+def test_a_link_that_names_no_invitation_says_so(client, user, token):
+    client.force_login(user)
+
+    response = client.get(f"/einladung/{token}/")
+
+    assert response.status_code == 404
+    assert "Diese Einladung gibt es nicht: vielleicht ist der Link nicht ganz kopiert." in (
+        response.text
+    )
+    assert "Zuschauer-Link" not in response.text
