@@ -42,7 +42,9 @@ class Command(BaseCommand):
         self._play(runde, [players[n] for n in DEMO_PLAYERS[:4]], admin, close=True)
         self._play(runde, [players[n] for n in DEMO_PLAYERS], admin, close=False)
         self.stdout.write(
-            self.style.SUCCESS("Demo created. Log in once with this password, then change it:")
+            self.style.SUCCESS(
+                "Demo created. Log in with this password, then change it under Konto:"
+            )
         )
         self.stdout.write(f"  {login_url(host, port)}")
         self.stdout.write(f"  user: {admin.username}   password: {password}")

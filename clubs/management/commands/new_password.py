@@ -32,7 +32,7 @@ class Command(BaseCommand):
         user.save(update_fields=["password"])
         throttle.clear_failures(user.get_username())
         self.stdout.write(
-            self.style.SUCCESS("New password set. Log in once with it, then change it:")
+            self.style.SUCCESS("New password set. Log in with it, then change it under Konto:")
         )
         self.stdout.write(f"  {login_url(host, port)}")
         self.stdout.write(f"  user: {user.get_username()}   password: {password}")
