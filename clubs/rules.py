@@ -78,6 +78,9 @@ def runde_rules(request: HttpRequest, club_id: int, runde_id: int) -> HttpRespon
         evening = get_object_or_404(runde.evenings.select_related("tariff"), pk=evening_id)
         tariff = evening.tariff
     context = _tariff_context(tariff.rules, tariff.settle_unit)
+    # Evenings still running with a tariff from before the current one: tonight's table
+    # reads its own rules there, not the new amounts.
+    older = [] if evening else list(runde.evenings.open().exclude(tariff=current))
     return render(
         request,
         "clubs/rules.html",
@@ -89,6 +92,7 @@ def runde_rules(request: HttpRequest, club_id: int, runde_id: int) -> HttpRespon
             "evening": evening,
             # The evening plays an older tariff than new evenings do.
             "current": current if tariff.pk != current.pk else None,
+            "older": older,
         },
     )
 

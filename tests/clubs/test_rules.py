@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from clubs import services as club_services
 from clubs.models import Player, Tariff
@@ -449,6 +450,13 @@ def test_an_evening_s_rules_show_its_tariff_after_the_runde_changed_it(
     assert examples_of(new)[0].payouts == {"Sepp": 20, "Vroni": -20, "Hias": 20, "Resi": -20}
     assert "mit dem Tarif, mit dem der Abend begonnen hat" in its.text()
     assert "mit dem Tarif, mit dem der Abend begonnen hat" not in new.text()
+    # The Runde's rules point the table playing tonight to its own.
+    day = timezone.localtime(evening.started_at).strftime("%d.%m.%Y")
+    assert f"Der laufende Abend vom {day} spielt noch mit dem Tarif" in new.text()
+    page = client.get(rules_url(club, runde)).text
+    assert f'?abend={evening.pk}">Regeln dieses Abends</a>' in page
+    evening_services.close_evening(evening.pk, admin)
+    assert "Der laufende Abend" not in main_of(client.get(rules_url(club, runde))).text()
     # Only an evening of this Runde, by its number.
     for wrong in ("x", "", "99999999", "1" * 30):
         assert client.get(rules_url(club, runde), {"abend": wrong}).status_code == 404, wrong
