@@ -333,7 +333,9 @@ class JoinForm(forms.Form):
 
     def __init__(self, data=None, *, club: Club, name: str):
         self.club = club
-        self.unlinked = list(club.players.filter(user=None))
+        # Who plays now: a player set inactive (gone, or a name typed by mistake) is not
+        # offered to everyone with the link; they come back with a link of their own.
+        self.unlinked = list(club.players.filter(user=None, active=True))
         # Preselected: the player of the newcomer's name, if any; "neu im Verein" only if
         # there is nobody else to be. Otherwise nothing: someone the club knows as "Vroni"
         # who signed up as "Veronika" would tap "Beitreten" and become a second player.
@@ -361,7 +363,13 @@ class JoinForm(forms.Form):
         if not name:
             self.add_error("name", _("Bitte gib den Namen ein, unter dem du spielst."))
         elif taken := reads_alike(self.club.players.all(), name):
-            if taken.user_id is None:
+            if taken.user_id is None and not taken.active:
+                message = _(
+                    "%(name)s gibt es im Verein schon, spielt aber gerade nicht mit. Bist du "
+                    "das? Dann bitte den Admin um einen Einladungslink für %(name)s, sonst "
+                    "wähle einen anderen Namen."
+                )
+            elif taken.user_id is None:
                 message = _(
                     "%(name)s gibt es im Verein schon. Bist du das? Dann wähle oben "
                     "„%(name)s“, sonst einen anderen Namen."

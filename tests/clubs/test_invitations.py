@@ -148,6 +148,27 @@ def test_a_retired_player_who_joins_plays_again(client, admin, club, hias, user)
     assert (hias.user, hias.active) == (user, True)
 
 
+def test_a_general_link_offers_only_the_players_who_play_now(client, admin, club, hias, user):
+    """A name set inactive (gone, or a typo) is not offered to everyone with the link; a
+    newcomer of that name is pointed to a link of their own."""
+    typo = Player.objects.create(club=club, name="Xavre", active=False)
+    client.force_login(user)
+    url = join_url(invite(club, admin))
+
+    page = client.get(url)
+    response = client.post(url, {"who": "neu", "name": "xavre"})
+
+    offered = [label for _value, label in page.context["form"].fields["who"].choices]
+    assert offered == ["Hias", "neu im Verein"]
+    assert response.context["form"].errors["name"] == [
+        "Xavre gibt es im Verein schon, spielt aber gerade nicht mit. Bist du das? Dann "
+        "bitte den Admin um einen Einladungslink für Xavre, sonst wähle einen anderen Namen."
+    ]
+    refused = client.post(url, {"who": str(typo.pk)})
+    assert "who" in refused.context["form"].errors
+    assert not Membership.objects.filter(user=user).exists()
+
+
 def test_a_player_link_is_refused_once_the_player_has_another_login(
     client, admin, club, hias, user
 ):
