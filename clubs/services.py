@@ -1,6 +1,7 @@
 """Writes that span several club models, each in one transaction."""
 
 from django.db import IntegrityError, transaction
+from django.db.models import ProtectedError
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -218,3 +219,20 @@ def revoke_invitation(invitation: Invitation) -> None:
     if invitation.revoked_at is None:
         invitation.revoked_at = timezone.now()
         invitation.save(update_fields=["revoked_at"])
+
+
+def delete_if_unused(player: Player) -> bool:
+    """Delete a player who never played and has no login: a name typed by mistake, a
+    guest who did not come. Anyone with a login, a seat at an evening or a tournament, or
+    an invitation of their own stays (and anything else that names them: the database
+    refuses). Whether they were deleted."""
+    if player.user_id is not None or player.seats.exists() or player.invitations.exists():
+        return False
+    if player.participations.exists():
+        return False
+    try:
+        with transaction.atomic():
+            player.delete()
+    except ProtectedError:
+        return False
+    return True

@@ -23,6 +23,11 @@ urlpatterns = [
     path("verein/<int:club_id>/spieler/", views.players, name="players"),
     path("verein/<int:club_id>/spieler/<int:player_id>/", views.player_edit, name="player"),
     path(
+        "verein/<int:club_id>/spieler/<int:player_id>/loeschen/",
+        views.player_delete,
+        name="player_delete",
+    ),
+    path(
         "verein/<int:club_id>/spieler/<int:player_id>/uebersicht/",
         players.player_home,
         name="player_home",

@@ -218,11 +218,34 @@ def player_edit(request: HttpRequest, club_id: int, player_id: int) -> HttpRespo
     ):
         messages.success(request, _("Gespeichert."))
         return redirect("clubs:players", club_id=club_id)
+    # Offered to delete: a player who never played and has no login (a typo).
+    unused = player.user_id is None and not (
+        player.seats.exists() or player.participations.exists() or player.invitations.exists()
+    )
     return render(
         request,
         "clubs/player_edit.html",
-        {"membership": membership, "player": player, "form": form},
+        {"membership": membership, "player": player, "form": form, "unused": unused},
     )
+
+
+@require_POST
+@login_required
+def player_delete(request: HttpRequest, club_id: int, player_id: int) -> HttpResponse:
+    membership = admin_of(request, club_id)
+    player = get_object_or_404(membership.club.players, pk=player_id)
+    if services.delete_if_unused(player):
+        messages.success(request, _("%(name)s gelöscht.") % {"name": player.name})
+        return redirect("clubs:players", club_id=club_id)
+    messages.error(
+        request,
+        _(
+            "%(name)s hat schon gespielt, ein Konto oder eine Einladung und bleibt im "
+            "Verein. Wer nicht mehr mitspielt, wird auf inaktiv gesetzt."
+        )
+        % {"name": player.name},
+    )
+    return redirect("clubs:player", club_id=club_id, player_id=player.pk)
 
 
 @require_GET

@@ -402,6 +402,7 @@ RECIPES: dict[str, Recipe] = {
     "clubs:backup": PAGE,
     "clubs:member_role": Recipe({"role": "role"}, methods=POST),
     "clubs:member_remove": BUTTON,
+    "clubs:player_delete": BUTTON,
     "clubs:invitation_create": Recipe({"role": "role", "player": "player_id"}, methods=POST),
     "clubs:invitation_revoke": BUTTON,
     "clubs:join": Recipe({"who": "who", "name": "name"}),

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import date as Date
 
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Max, ProtectedError, Q, QuerySet
+from django.db.models import Count, Max, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -299,15 +299,8 @@ def _forget_unused_guest(player: Player) -> None:
     """A guest taken off the list who never played anywhere (a typo at the door, say) is
     no player of the club either: not offered to join as, nor kept for the next
     tournament. Anyone with a login, a seat, an invitation or another tournament stays."""
-    if not player.guest or player.user_id is not None or player.participations.exists():
-        return
-    if player.seats.exists() or player.invitations.exists():
-        return
-    try:
-        with transaction.atomic():
-            player.delete()
-    except ProtectedError:  # anything else that names them keeps them
-        pass
+    if player.guest:
+        club_services.delete_if_unused(player)
 
 
 @transaction.atomic

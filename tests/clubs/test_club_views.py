@@ -5,6 +5,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from clubs.models import Club, Invitation, Membership, Player, Runde, Tariff
+from evenings import services as evening_services
 from tests.conftest import make_user
 
 
@@ -545,3 +546,26 @@ def test_a_login_cannot_be_linked_to_two_players_or_to_an_outsider(
 
     wastl.refresh_from_db()
     assert wastl.user is None
+
+
+def test_a_name_typed_by_mistake_is_deleted_but_a_player_who_played_stays(
+    client, admin, club, runde
+):
+    typo = Player.objects.create(club=club, name="Xavre")
+    played = [Player.objects.create(club=club, name=n) for n in ("Sepp", "Vroni", "Hias")]
+    evening_services.start_evening(runde, [*played, club.players.get(user=admin)], 0, admin)
+    client.force_login(admin)
+
+    offered = client.get(reverse("clubs:player", args=[club.pk, typo.pk])).text
+    not_offered = client.get(reverse("clubs:player", args=[club.pk, played[0].pk])).text
+    deleted = client.post(reverse("clubs:player_delete", args=[club.pk, typo.pk]), follow=True)
+    kept = client.post(reverse("clubs:player_delete", args=[club.pk, played[0].pk]), follow=True)
+
+    assert "Ja, Xavre löschen</button>" in offered
+    assert "löschen …" not in not_offered
+    assert "Xavre gelöscht." in deleted.text
+    assert not club.players.filter(name="Xavre").exists()
+    assert "Sepp hat schon gespielt, ein Konto oder eine Einladung und bleibt im Verein." in (
+        kept.text
+    )
+    assert club.players.filter(name="Sepp").exists()
