@@ -315,6 +315,11 @@ def test_the_ranking_with_its_tie_breaks_fits_a_phone(page, log_in, club, admin,
         return wrap.locator("tbody th", has_text=name).evaluate("cell => cell.clientHeight")
 
     assert height("Schorsch") == height("Kathi") == height("Sepp")
+    # Narrower than the ranking (a phone of 320 px with three rounds), it scrolls
+    # sideways, and its total stays in view.
+    page.set_viewport_size({"width": 220, "height": 640})
+    assert wrap.evaluate("el => el.scrollWidth > el.clientWidth")
+    expect(wrap.locator("tbody tr").first.locator("td.total")).to_be_in_viewport(ratio=1)
 
 
 def test_a_table_ends_early_and_the_finished_tournament_stays_final_until_reopened(
