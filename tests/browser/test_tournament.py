@@ -410,7 +410,7 @@ def test_a_table_ends_early_and_the_finished_tournament_stays_final_until_reopen
     final = [row.inner_text() for row in standing_rows(page).all()]
 
     # 4. At a table of the finished tournament nothing changes: it stays closed.
-    tables.nth(0).get_by_role("link", name="Zum Tisch (Eingabe)").click()
+    tables.nth(0).get_by_role("link", name="Zum Tisch (Blatt)").click()
     expect(page.locator(".closed-note")).to_contain_text("Dieser Tisch ist beendet.")
     page.get_by_role("button", name="Wieder öffnen").tap()
     expect(messages(page)).to_contain_text("Das Turnier ist abgeschlossen, die Rangliste steht")
@@ -431,7 +431,7 @@ def test_a_table_ends_early_and_the_finished_tournament_stays_final_until_reopen
     page.get_by_role("button", name="Ja, Turnier wieder öffnen").tap()
     expect(messages(page)).to_contain_text("Das Turnier ist wieder offen.")
     expect(page.locator("#stand-heading")).to_have_text("Stand")
-    tables.nth(0).get_by_role("link", name="Zum Tisch (Eingabe)").click()
+    tables.nth(0).get_by_role("link", name="Zum Tisch (Blatt)").click()
     page.get_by_role("button", name="Wieder öffnen").tap()
     expect(messages(page)).to_contain_text("Der Tisch ist wieder offen.")
 
