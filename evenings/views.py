@@ -239,9 +239,13 @@ def book(request: HttpRequest, evening_id: int) -> HttpResponse:
     if not state.key_booked:
         if not evening.is_open:
             return _closed_meanwhile(request, evening)
-        if evening.play_over:  # a table: another phone booked its last game meanwhile
-            message = _("Das letzte Spiel des Tisches ist inzwischen auf einem anderen Handy "
-                        "gebucht worden – dieses nicht.")  # fmt: skip
+        if evening.play_over:  # a table that takes no new game (Evening.play_over)
+            if evening.all_played:  # another phone booked its last game meanwhile
+                message = _("Das letzte Spiel des Tisches ist inzwischen auf einem anderen "
+                            "Handy gebucht worden – dieses nicht.")  # fmt: skip
+            else:
+                message = _("Dieser Tisch ist beendet: hier lässt sich nur noch korrigieren "
+                            "– nichts gebucht.")  # fmt: skip
             return _closed_meanwhile(request, evening, message)
         if request.POST.get("deal") != services.next_deal(evening, state=state).token:
             # Another phone has booked, undone or restored a game since this form was

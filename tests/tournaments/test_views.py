@@ -499,6 +499,18 @@ def test_the_director_ends_a_table_early_and_the_page_says_so(
     reopened = director.post(reverse("evenings:reopen", args=[second.evening_id]), follow=True)
     assert "Der Tisch ist beendet: hier lässt sich nur noch korrigieren." in reopened.text
     assert 'id="entry"' not in reopened.text and 'name="declarer"' not in reopened.text
+    # A phone with the form from before books nothing, and is told why.
+    deal = evenings.next_deal(Evening.objects.get(pk=second.evening_id))
+    form = {"key": str(uuid.uuid4()), "deal": deal.token, "spiel": "wenz", "won": "1",
+            "laufende": "1", "laufende_wenz": "1", "declarer": str(deal.playing[0].pk)}  # fmt: skip
+    director.post(
+        reverse("evenings:book", args=[second.evening_id]), form, headers={"HX-Request": "true"}
+    )
+    told = director.get(reverse("evenings:detail", args=[second.evening_id])).text
+    assert (
+        "Dieser Tisch ist beendet: hier lässt sich nur noch korrigieren – nichts gebucht." in told
+    )
+    assert Evening.objects.get(pk=second.evening_id).games.count() == 1
     assert "1 von 2 Spielen · vorzeitig beendet" in director.get(url("detail", tournament.pk)).text
 
 
