@@ -221,14 +221,19 @@ def revoke_invitation(invitation: Invitation) -> None:
         invitation.save(update_fields=["revoked_at"])
 
 
+def is_unused(player: Player) -> bool:
+    """A player who never played and has no login: a name typed by mistake, a guest who
+    did not come. Anyone with a login, a seat at an evening or a tournament, or an
+    invitation of their own is not."""
+    return player.user_id is None and not (
+        player.seats.exists() or player.participations.exists() or player.invitations.exists()
+    )
+
+
 def delete_if_unused(player: Player) -> bool:
-    """Delete a player who never played and has no login: a name typed by mistake, a
-    guest who did not come. Anyone with a login, a seat at an evening or a tournament, or
-    an invitation of their own stays (and anything else that names them: the database
-    refuses). Whether they were deleted."""
-    if player.user_id is not None or player.seats.exists() or player.invitations.exists():
-        return False
-    if player.participations.exists():
+    """Delete the player if `is_unused` (and nothing else names them: the database
+    refuses then). Whether they were deleted."""
+    if not is_unused(player):
         return False
     try:
         with transaction.atomic():

@@ -219,9 +219,7 @@ def player_edit(request: HttpRequest, club_id: int, player_id: int) -> HttpRespo
         messages.success(request, _("Gespeichert."))
         return redirect("clubs:players", club_id=club_id)
     # Offered to delete: a player who never played and has no login (a typo).
-    unused = player.user_id is None and not (
-        player.seats.exists() or player.participations.exists() or player.invitations.exists()
-    )
+    unused = services.is_unused(player)
     return render(
         request,
         "clubs/player_edit.html",

@@ -1,6 +1,7 @@
 """The writes of a ProHof tournament (tournaments/services.py): participants, the draw,
 swaps, starting a round (each table an evening), its progress, the next round."""
 
+import dataclasses
 import uuid
 
 import pytest
@@ -598,8 +599,7 @@ def test_a_table_ended_early_and_opened_again_takes_corrections_but_no_new_game(
     with pytest.raises(evenings.EveningError, match="nur noch korrigieren"):
         book_one(second, admin)
     game = second.evening.games.get()
-    corrected = GameInput.of(game)
-    corrected = GameInput(**{**corrected.as_json(), "jungfrauen": (), "laufende": 2})
+    corrected = dataclasses.replace(GameInput.of(game), laufende=2)
     evenings.correct_game(second.evening_id, game.pk, corrected, admin)
 
     assert second.evening.games.booked().count() == 1
