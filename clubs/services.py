@@ -185,7 +185,7 @@ def _link(player: Player, user) -> None:
 def change_role(membership: Membership, role: str) -> Membership:
     """Give a member another role; a club never loses its last admin."""
     Club.objects.select_for_update().get(pk=membership.club_id)
-    if membership.is_admin and role != Membership.Role.ADMIN:
+    if role != Membership.Role.ADMIN:
         _keep_an_admin(membership)
     membership.role = role
     membership.save(update_fields=["role"])
@@ -202,16 +202,23 @@ def remove_member(membership: Membership) -> None:
     for anyone stay (others may be about to join with them); the members page names them.
     """
     Club.objects.select_for_update().get(pk=membership.club_id)
-    if membership.is_admin:
-        _keep_an_admin(membership)
+    _keep_an_admin(membership)
     membership.delete()
     players = membership.club.players.filter(user_id=membership.user_id)
     Invitation.objects.filter(player__in=players, revoked_at=None).update(revoked_at=timezone.now())
     players.update(user=None)
 
 
+def is_last_admin(membership: Membership) -> bool:
+    """Whether the club would have no admin without this member's role."""
+    return (
+        membership.is_admin
+        and not membership.club.memberships.admins().exclude(pk=membership.pk).exists()
+    )
+
+
 def _keep_an_admin(membership: Membership) -> None:
-    if not membership.club.memberships.admins().exclude(pk=membership.pk).exists():
+    if is_last_admin(membership):
         raise ClubError(_("Der Verein braucht mindestens einen Admin."))
 
 

@@ -8,6 +8,7 @@ urlpatterns = [
     path("verein/neu/", views.club_create, name="create"),
     path("verein/<int:club_id>/", views.club_detail, name="detail"),
     path("verein/<int:club_id>/sicherung/", views.club_backup, name="backup"),
+    path("verein/<int:club_id>/verlassen/", views.club_leave, name="leave"),
     path("verein/<int:club_id>/runden/neu/", views.runde_create, name="runde_create"),
     path("verein/<int:club_id>/runde/<int:runde_id>/", views.runde_detail, name="runde"),
     path("verein/<int:club_id>/runde/<int:runde_id>/tarif/", views.tariff_edit, name="tariff"),

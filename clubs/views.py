@@ -73,8 +73,32 @@ def club_detail(request: HttpRequest, club_id: int) -> HttpResponse:
     return render(
         request,
         "clubs/club_detail.html",
-        {"membership": membership, "club": club, "runden": club.runden.money()},
+        {
+            "membership": membership,
+            "club": club,
+            "runden": club.runden.money(),
+            "sole_admin": services.is_last_admin(membership),
+        },
     )
+
+
+@require_POST
+@login_required
+def club_leave(request: HttpRequest, club_id: int) -> HttpResponse:
+    """A member leaves the club, as if an admin had removed their access: their player
+    and its games stay, and they can be invited again."""
+    membership = membership_of(request, club_id)
+    try:
+        services.remove_member(membership)
+    except services.ClubError as error:
+        messages.error(request, str(error))
+        return redirect("clubs:detail", club_id=club_id)
+    messages.success(
+        request,
+        _("Du hast %(club)s verlassen; deine Spiele bleiben dort gebucht.")
+        % {"club": membership.club.name},
+    )
+    return redirect("start")
 
 
 @require_GET

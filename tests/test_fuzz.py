@@ -400,6 +400,7 @@ RECIPES: dict[str, Recipe] = {
     "clubs:player": Recipe({"name": "name", "active": "bool", "user": "user_id"}),
     "clubs:members": PAGE,
     "clubs:backup": PAGE,
+    "clubs:leave": BUTTON,
     "clubs:member_role": Recipe({"role": "role"}, methods=POST),
     "clubs:member_remove": BUTTON,
     "clubs:player_delete": BUTTON,

@@ -350,3 +350,30 @@ def test_a_member_opening_their_link_again_and_after_removal(
     hias.refresh_from_db()
     assert hias.user is None
     assert not Membership.objects.filter(club=club, user=matthias).exists()
+
+
+def test_a_member_leaves_the_club_from_its_page(phone, app_url, admin, club):
+    hias = Player.objects.create(club=club, name="Hias")
+    matthias = make_user("matthias", "Matthias")
+    Membership.objects.create(club=club, user=matthias, role="spieler")
+    hias.user = matthias
+    hias.save()
+    member = phone()
+    log_in_on(member, matthias, app_url)
+    member.goto(f"/verein/{club.pk}/")
+
+    member.get_by_text("Verein verlassen …").click()
+    leave = member.get_by_role("button", name="Ja, Schafkopffreunde Au verlassen")
+    expect(leave).to_be_in_viewport()
+    no_horizontal_scroll(member)
+    leave.click()
+
+    expect(
+        member.get_by_text(
+            "Du hast Schafkopffreunde Au verlassen; deine Spiele bleiben dort gebucht."
+        )
+    ).to_be_visible()
+    expect(member.get_by_text("Du bist noch in keinem Verein.")).to_be_visible()
+    assert not Membership.objects.filter(club=club, user=matthias).exists()
+    hias.refresh_from_db()
+    assert hias.user is None

@@ -478,6 +478,43 @@ def test_a_removed_member_s_player_keeps_its_games_and_can_be_invited_again(
     assert re.search(rf'<option value="{player.pk}">Christl</option>', members)
 
 
+def test_a_member_leaves_the_club_in_two_taps_and_their_games_stay(
+    client, admin, club, player_user
+):
+    player = club.players.create(name="Christl", user=player_user)
+    client.force_login(player_user)
+    page = client.get(reverse("clubs:detail", args=[club.pk])).text
+    assert "Verein verlassen …" in page
+    assert f"Ja, {club.name} verlassen" in page
+
+    answer = client.post(reverse("clubs:leave", args=[club.pk]), follow=True)
+
+    assert answer.redirect_chain == [(reverse("start"), 302)]
+    assert f"Du hast {club.name} verlassen; deine Spiele bleiben dort gebucht." in answer.text
+    assert not Membership.objects.filter(user=player_user, club=club).exists()
+    player.refresh_from_db()
+    assert player.user is None and club.players.filter(pk=player.pk).exists()
+    assert client.get(reverse("clubs:detail", args=[club.pk])).status_code == 404
+
+
+def test_the_only_admin_is_told_to_name_another_before_leaving(client, admin, club, scorekeeper):
+    client.force_login(admin)
+    page = client.get(reverse("clubs:detail", args=[club.pk])).text
+    assert "Du bist der einzige Admin" in page
+    assert "verlassen</button>" not in page
+
+    answer = client.post(reverse("clubs:leave", args=[club.pk]), follow=True)
+
+    assert answer.redirect_chain == [(reverse("clubs:detail", args=[club.pk]), 302)]
+    assert "Der Verein braucht mindestens einen Admin." in answer.text
+    assert Membership.objects.filter(user=admin, club=club).exists()
+    # With a second admin, the first may go.
+    Membership.objects.filter(user=scorekeeper).update(role=Membership.Role.ADMIN)
+    assert "verlassen</button>" in client.get(reverse("clubs:detail", args=[club.pk])).text
+    client.post(reverse("clubs:leave", args=[club.pk]))
+    assert not Membership.objects.filter(user=admin, club=club).exists()
+
+
 def test_a_stranger_with_a_revoked_link_learns_it_before_signing_up(client, admin, club):
     invitation = Invitation.objects.create(club=club, role="spieler", created_by=admin)
     invitation.revoked_at = invitation.created_at

@@ -124,6 +124,8 @@ MATRIX: dict[str, dict[str, tuple]] = {
     "clubs:player_delete": {"GET": every(405), "POST": admins_only(302), **NO_OTHER},
     "clubs:members": {"GET": admins_only(200), "POST": every(405), **NO_OTHER},
     "clubs:backup": {"GET": admins_only(200), "POST": every(405), **NO_OTHER},
+    # Any member may leave; the club's only admin is refused (302 back, nothing changed).
+    "clubs:leave": {"GET": every(405), "POST": members_only(302), **NO_OTHER},
     "clubs:member_role": {"GET": every(405), "POST": admins_only(302), **NO_OTHER},
     "clubs:member_remove": {"GET": every(405), "POST": admins_only(302), **NO_OTHER},
     "clubs:invitation_create": {"GET": every(405), "POST": admins_only(302), **NO_OTHER},
@@ -222,6 +224,7 @@ WRITES: dict[str, frozenset[str]] = {
     "clubs:player_delete": ADMIN,
     "clubs:member_role": ADMIN,
     "clubs:member_remove": ADMIN,
+    "clubs:leave": frozenset({"player", "scorekeeper"}),
     "clubs:invitation_create": ADMIN,
     "clubs:invitation_revoke": ADMIN,
     # Members of the club already have a player and a role at least as high as the link's.
