@@ -39,6 +39,8 @@ PROHOF_MAX_LAUFENDE = 8
 KONTRA = [(0, _("ohne")), (1, _("Kontra")), (2, _("Re"))]
 WON = [("1", _("gewonnen")), ("0", _("verloren"))]
 NOT_AT_THE_TABLE = _("Dieser Spieler spielt dieses Spiel nicht mit.")
+# The first Laufende chip: a word, not a dash, which a screen reader reads as "Strich".
+NO_LAUFENDE = _("keine")
 # The fields that name players of the game: a new deal may seat others.
 PLAYER_FIELDS = ("declarer", "partner", "loser", "jungfrauen")
 
@@ -61,7 +63,11 @@ class ChipSelect(forms.RadioSelect):
         attrs = self.build_attrs(self.attrs, attrs)
         # Python's html.escape is Django's escape() without its lazy-string wrapper,
         # which cost more than the chips themselves.
-        start = f'<label class="chip"><input type="{self.input_type}" name="{escape(name)}" value="'
+        invalid = ' aria-invalid="true"' if attrs.get("aria-invalid") else ""
+        start = (
+            f'<label class="chip"><input type="{self.input_type}" name="{escape(name)}"'
+            f'{invalid} value="'
+        )
         chips = "".join(
             f"{start}{escape(str(option))}"
             f'"{" checked" if str(option) in chosen else ""}'
@@ -172,10 +178,10 @@ class GameForm(forms.Form):
         for name in PLAYER_FIELDS:
             self.fields[name].choices = people
             self.fields[name].error_messages["invalid_choice"] = NOT_AT_THE_TABLE
-        self.fields["laufende"].choices = [(0, "–")] + [
+        self.fields["laufende"].choices = [(0, NO_LAUFENDE)] + [
             (n, str(n)) for n in range(tariff.laufende_min, MAX_LAUFENDE + 1)
         ]
-        self.fields["laufende_wenz"].choices = [(0, "–")] + [
+        self.fields["laufende_wenz"].choices = [(0, NO_LAUFENDE)] + [
             (n, str(n)) for n in range(tariff.laufende_min_wenz, MAX_LAUFENDE_WENZ + 1)
         ]
         if tariff.is_prohof:

@@ -27,7 +27,10 @@ def group(field, oob: bool = False) -> SafeString:
             else f'<div class="label" id="l-{html_name}">{label}</div>'
         )
         body = f"{caption}{field}"
-        role = f' role="group" aria-labelledby="l-{html_name}"'
+        kind = "radiogroup" if field.field.widget.input_type == "radio" else "group"
+        role = f' role="{kind}" aria-labelledby="l-{html_name}"'
+        if field.errors:  # read when the group is entered; its chips are aria-invalid
+            role += f' aria-describedby="{field.auto_id}_error"'
     errors = "".join(
         f'<div class="error" id="{field.auto_id}_error">{escape(str(error))}</div>'
         for error in field.errors

@@ -50,6 +50,7 @@
     if (!button) return;
     var panel = document.getElementById("correction");
     if (panel) panel.replaceChildren();
+    focus(opener());
   });
   // 5. A field's error ("Bitte auswählen.") goes once one of its chips is tapped; the next
   //    "Speichern" says again whatever is still missing.
@@ -74,5 +75,66 @@
     if (isBooking(event)) {
       say("refused");
     }
+  });
+  // 7. The focus, for whoever works by keyboard or screen reader. An answer that replaces
+  //    what held it (a chip of the next players, a row of the sheet) hands it on to the
+  //    new chip or row. A booking's form sent back with errors goes to its first field in
+  //    error; a booked game to the next deal's line ("Spiel 5 · Wastl gibt"), which is
+  //    read out. A correction opened in place goes to its heading; closed (saved, struck,
+  //    "Abbrechen"), to the word on what happened, or back to the row it was opened from.
+  var held = null;
+  var openedFrom = null;
+  function focus(element) {
+    if (element) element.focus({ preventScroll: true });
+  }
+  function lost() {
+    return !document.activeElement || document.activeElement === document.body;
+  }
+  function opener() {
+    return openedFrom && document.querySelector("#sheet a[href='" + CSS.escape(openedFrom) + "']");
+  }
+  function counterpart(element) {
+    if (!element || element === document.body) return null;
+    if (element.name && (element.type === "radio" || element.type === "checkbox")) {
+      return document.querySelector("input[name='" + CSS.escape(element.name) +
+        "'][value='" + CSS.escape(element.value) + "']");
+    }
+    if (element.id) return document.getElementById(element.id);
+    var href = element.getAttribute("href");
+    return href && document.querySelector("a[href='" + CSS.escape(href) + "']");
+  }
+  function firstInvalid(container) {
+    var field = container && container.querySelector("[aria-invalid='true']");
+    if (field) {
+      field.focus({ preventScroll: true });
+      field.scrollIntoView({ block: "center" });
+    }
+    return field;
+  }
+  document.addEventListener("htmx:beforeSwap", function () {
+    held = document.activeElement;
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var elt = event.detail.elt;
+    var panel = document.getElementById("correction");
+    if (elt.id === "entry-form") {
+      if (!firstInvalid(elt) && lost()) focus(document.getElementById("deal"));
+    } else if (panel && elt.getAttribute("hx-target") === "#correction" && elt.closest("#sheet")) {
+      openedFrom = elt.getAttribute("href");
+      focus(panel.querySelector(".correction-title"));
+    } else if (elt === panel && lost()) {
+      // A form of the panel, answered (htmx tells the panel once the form has gone with
+      // the answer): open still (with errors), or closed.
+      if (panel.children.length) {
+        if (!firstInvalid(panel)) focus(panel.querySelector(".correction-title"));
+      } else {
+        var flash = document.getElementById("flash");
+        focus(document.querySelector("#restore button") ||
+          (flash && flash.textContent.trim() && flash) || opener());
+      }
+    } else if (lost()) {
+      focus(counterpart(held));
+    }
+    held = null;
   });
 })();

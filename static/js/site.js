@@ -31,10 +31,17 @@
 // A page sent back with errors: the first field in error gets the focus, rather than the
 // form's first field, and comes into view with its message. On a phone the message of a
 // mistyped password would otherwise sit below the screen, under a focused user name.
+// Otherwise a message at the top ("Zahlung eingetragen.") gets it, so that a screen
+// reader reads it first: a live region that is there as the page loads is not read out.
 (function () {
   "use strict";
   var invalid = document.querySelector("form [aria-invalid='true']");
-  if (!invalid) return;
+  if (!invalid) {
+    var message = document.querySelector(".messages");
+    var region = message && message.closest("[tabindex='-1']");
+    if (region) region.focus({ preventScroll: true });
+    return;
+  }
   invalid.focus({ preventScroll: true });
   invalid.scrollIntoView({ block: "center" });
 })();

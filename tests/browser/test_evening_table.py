@@ -393,13 +393,13 @@ def test_only_the_laufende_and_announcements_that_apply_are_offered(
     log_in(schreiber).goto(f"/abend/{evening.pk}/")
 
     # Sauspiel: Laufende from the threshold up to all 14; no Tout.
-    expect(chip_labels(page, "laufende")).to_have_text(["–", *map(str, range(3, 15))])
+    expect(chip_labels(page, "laufende")).to_have_text(["keine", *map(str, range(3, 15))])
     expect(page.locator(".f-tout")).to_be_hidden()
     expect(page.locator(".f-laufende_wenz")).to_be_hidden()
     # Wenz: 0 to 4, from the Wenz threshold; Tout offered.
     chip(page, "spiel", "Wenz").tap()
     expect(page.locator(".f-laufende")).to_be_hidden()
-    expect(page.locator(".f-laufende_wenz .chip span")).to_have_text(["–", "2", "3", "4"])
+    expect(page.locator(".f-laufende_wenz .chip span")).to_have_text(["keine", "2", "3", "4"])
     expect(page.locator(".f-tout")).to_be_visible()
     chip(page, "spiel", "Schellen-Solo").tap()
     expect(page.locator(".f-tout")).to_be_visible()

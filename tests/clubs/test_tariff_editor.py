@@ -60,7 +60,7 @@ def oob(html: str, element_id: str) -> str:
     parser = _Element(element_id)
     parser.feed(html)
     assert parser.attrs is not None, f"no #{element_id}"
-    assert parser.attrs.get("hx-swap-oob") == "true", f"#{element_id} is not out of band"
+    assert parser.attrs.get("hx-swap-oob") in ("true", "innerHTML"), f"#{element_id} is not oob"
     return "".join(parser.inner).strip()
 
 

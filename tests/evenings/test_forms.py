@@ -20,7 +20,7 @@ def test_a_tournament_form_and_another_table_change_nothing_of_the_next_form():
     assert form.fields["spiel"].choices == SPIELE and form.fields["spiel"].initial == "sauspiel"
     assert form.fields["declarer"].label == "Spieler"
     assert form.fields["declarer"].choices == [(1, "Sepp"), (2, "Vroni"), (3, "Hias"), (4, "Resi")]
-    assert form.fields["laufende"].choices[:2] == [(0, "–"), (3, "3")]
+    assert form.fields["laufende"].choices[:2] == [(0, "keine"), (3, "3")]
     assert form.fields["laufende"].initial == 0
     assert {"kontra", "jungfrauen"} <= form.fields.keys()
     assert "class" not in form.fields["declarer"].widget.attrs

@@ -601,7 +601,7 @@ def test_a_poll_after_a_game_taken_back_elsewhere_clears_this_phone_s_word_on_it
 
     assert after_booking.status_code == after_undo.status_code == 200
     assert 'id="flash"' not in after_booking.text
-    assert after_undo.text.startswith('<div id="flash" hx-swap-oob="true"></div>')
+    assert after_undo.text.startswith('<div id="flash" hx-swap-oob="innerHTML"></div>')
     assert '<tbody id="game-2"' in after_undo.text
 
 
@@ -718,7 +718,9 @@ def test_a_correction_from_the_evening_screen_answers_with_the_rows_that_changed
     assert re.findall(r'<tbody id="game-(\d+)"', answer.text) == ["4", "5", "6"]
     assert "Korrigiert; alle späteren Spiele sind neu berechnet." in answer.text
     # Nothing but out-of-band parts: the panel it was sent from closes.
-    assert answer.text.lstrip().startswith('<div id="flash" hx-swap-oob="true">')
+    assert answer.text.lstrip().startswith(
+        '<div id="flash" role="status" tabindex="-1" hx-swap-oob="innerHTML">'
+    )
     fourth.refresh_from_db()
     assert fourth.type == "ramsch"
 
@@ -991,7 +993,7 @@ def test_a_struck_game_counts_again_from_its_row_whatever_was_booked_since(
     restored = client.post(reverse("evenings:restore", args=[evening.pk, second.pk]))
 
     assert f'<a href="{url}" hx-get="{url}"' in page  # the struck row opens its game
-    assert '<h2 class="correction-title">Spiel 2 zählt nicht</h2>' in panel.text
+    assert '<h2 class="correction-title" tabindex="-1">Spiel 2 zählt nicht</h2>' in panel.text
     assert f'action="{reverse("evenings:restore", args=[evening.pk, second.pk])}"' in panel.text
     # Counted again, not corrected as it is: a correction sent for it changes nothing.
     assert not_corrected.status_code == 302

@@ -1,0 +1,83 @@
+"""The evening screen by keyboard, as a screen reader user works it: where the focus goes
+after each answer, and which live regions say what happened (static/js/evening.js)."""
+
+from playwright.sync_api import expect
+
+from evenings.models import Game
+from tests.browser.evening_screen import book, flash, start
+
+
+def test_a_sauspiel_is_booked_by_keyboard_and_the_focus_follows_the_answers(
+    page, log_in, club, runde, schreiber, players
+):
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    sepp, vroni = players["Sepp"].pk, players["Vroni"].pk
+    log_in(schreiber).goto(f"/abend/{evening.pk}/")
+
+    # 1. "Speichern" with nobody chosen: the answer's errors are tied to their group, and
+    #    the focus goes to the first one's chips.
+    page.get_by_role("button", name="Speichern").focus()
+    page.keyboard.press("Enter")
+    declarer = page.get_by_role("radiogroup", name="Spieler", exact=True)
+    expect(declarer).to_have_attribute("aria-describedby", "id_declarer_error")
+    expect(page.locator("#id_declarer_error")).to_have_text("Bitte auswählen.")
+    expect(declarer.get_by_role("radio").first).to_have_attribute("aria-invalid", "true")
+    expect(declarer.locator(f"input[value='{sepp}']")).to_be_focused()
+    assert not Game.objects.exists()
+
+    # 2. Arrow keys choose within a group, Tab goes on to the next; Enter saves.
+    page.keyboard.press("Space")
+    page.keyboard.press("Tab")
+    partner = page.get_by_role("radiogroup", name="Mitspieler (Ass)")
+    expect(partner.locator(f"input[value='{sepp}']")).to_be_focused()
+    page.keyboard.press("ArrowDown")
+    expect(partner.locator(f"input[value='{vroni}']")).to_be_focused()
+    page.get_by_role("button", name="Speichern").focus()
+    page.keyboard.press("Enter")
+
+    # 3. Booked: the word is in the live region that was there all along, and the focus is
+    #    on the next deal's line, which a screen reader then reads.
+    expect(flash(page)).to_have_text("Gebucht: 1. Sauspiel (Sepp)")
+    expect(page.locator("#live > [role=status]#flash")).to_have_count(1)
+    expect(page.locator("#deal")).to_be_focused()
+    expect(page.locator("#deal")).to_have_text("Spiel 2 · Vroni gibt.")
+    game = Game.objects.get()
+    assert (game.declarer_id, game.partner_id) == (sepp, vroni)
+
+
+def test_a_correction_opened_by_keyboard_takes_the_focus_and_gives_it_back(
+    page, log_in, club, runde, schreiber, players
+):
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    hias, resi = players["Hias"].pk, players["Resi"].pk
+    for _ in range(2):
+        book(evening, schreiber, type="sauspiel", declarer=hias, partner=resi)
+    log_in(schreiber).goto(f"/abend/{evening.pk}/")
+    row = page.locator("#sheet a").filter(has_text="1. Sauspiel")
+
+    # 1. Opened from its row: the focus is on the panel's heading, not left on the row
+    #    far below; "Abbrechen" brings it back to the row.
+    row.focus()
+    page.keyboard.press("Enter")
+    heading = page.get_by_role("heading", name="Spiel 1 korrigieren")
+    expect(heading).to_be_focused()
+    expect(page.locator("#correction")).not_to_have_attribute("aria-label", "Korrektur")
+    page.get_by_role("button", name="Abbrechen").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#correction")).to_be_empty()
+    expect(row).to_be_focused()
+
+    # 2. Struck: the focus is on "Rückgängig", and the live region that stays on the page
+    #    says which game was struck.
+    page.keyboard.press("Enter")
+    expect(heading).to_be_focused()
+    page.get_by_role("button", name="Spiel streichen").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#restore[role=status]")).to_contain_text("Gestrichen: 1. Sauspiel")
+    expect(page.get_by_role("button", name="Rückgängig")).to_be_focused()
+    assert Game.objects.filter(number=1, voided_at__isnull=False).exists()
+
+    # 3. "Rückgängig" reloads the page; its message has the focus, to be read first.
+    page.keyboard.press("Enter")
+    expect(flash(page)).to_have_text("Wiederhergestellt: 1. Sauspiel (Hias)")
+    expect(page.locator("#flash")).to_be_focused()
