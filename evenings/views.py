@@ -922,7 +922,12 @@ def reopen(request: HttpRequest, evening_id: int) -> HttpResponse:
     except services.EveningError as error:
         messages.error(request, str(error))
     else:
-        if evening.is_table:
+        if evening.play_over:  # played out, ended early or of a round gone by
+            messages.success(
+                request,
+                _("Der Tisch ist wieder offen, zum Korrigieren: neue Spiele nimmt er keine."),
+            )
+        elif evening.is_table:
             messages.success(request, _("Der Tisch ist wieder offen."))
         else:
             messages.success(request, _("Der Abend ist wieder offen."))

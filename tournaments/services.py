@@ -57,6 +57,7 @@ class TableProgress:
     table: Table  # with its seats (and their participants' players) and its evening
     booked: int  # games that count at the table's evening
     limit: int  # the round's games
+    gone_by: bool = False  # a later round has started: the table plays no more
 
     @property
     def ended_early(self) -> bool:
@@ -65,8 +66,9 @@ class TableProgress:
 
     @property
     def complete(self) -> bool:
-        """Played its games, or ended early with those played so far."""
-        return self.booked >= self.limit or self.table.ended_early_at is not None
+        """Played its games, or ended early with those played so far; or its round has
+        gone by, and a game struck there later (a late correction) leaves it done."""
+        return self.booked >= self.limit or self.table.ended_early_at is not None or self.gone_by
 
     @property
     def current(self) -> int:
@@ -572,17 +574,23 @@ def _counted(tables: QuerySet[Table]) -> QuerySet[Table]:
     )
 
 
-def _progress(round_: Round, tables: list[Table]) -> RoundProgress:
+def _progress(round_: Round, tables: list[Table], gone_by: bool) -> RoundProgress:
     limit = round_.tournament.games_per_round
     return RoundProgress(
-        round=round_, tables=[TableProgress(table, table.booked, limit) for table in tables]
+        round=round_,
+        tables=[TableProgress(table, table.booked, limit, gone_by) for table in tables],
     )
 
 
 def round_progress(round_: Round) -> RoundProgress:
     """Each table with its seats and its counted games; whether the round is complete."""
+    later = Round.objects.filter(
+        tournament_id=round_.tournament_id, number__gt=round_.number, started_at__isnull=False
+    )
     return _progress(
-        round_, list(_counted(round_.tables.prefetch_related("seats__participant__player")))
+        round_,
+        list(_counted(round_.tables.prefetch_related("seats__participant__player"))),
+        later.exists(),
     )
 
 
@@ -597,7 +605,11 @@ def rounds_progress(rounds: list[Round], participants: list[Participant]) -> lis
             if seat.participant_id in known:
                 seat.participant = known[seat.participant_id]
         tables[table.round_id].append(table)
-    return [_progress(round_, tables[round_.pk]) for round_ in rounds]
+    started = [round_.number for round_ in rounds if round_.is_started]
+    return [
+        _progress(round_, tables[round_.pk], any(n > round_.number for n in started))
+        for round_ in rounds
+    ]
 
 
 @transaction.atomic

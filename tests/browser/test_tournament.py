@@ -412,9 +412,10 @@ def test_a_table_ends_early_and_the_finished_tournament_stays_final_until_reopen
     # 4. At a table of the finished tournament nothing changes: it stays closed.
     tables.nth(0).get_by_role("link", name="Zum Tisch (Blatt)").click()
     expect(page.locator(".closed-note")).to_contain_text("Dieser Tisch ist beendet.")
-    page.get_by_role("button", name="Wieder öffnen").tap()
-    expect(messages(page)).to_contain_text("Das Turnier ist abgeschlossen, die Rangliste steht")
-    expect(page.locator(".closed-note")).to_be_visible()
+    expect(page.get_by_role("button", name="Wieder öffnen")).to_have_count(0)
+    expect(
+        page.get_by_text("Das Turnier ist abgeschlossen: für eine Korrektur erst")
+    ).to_be_visible()
     table_url = page.url
     game = Game.objects.filter(evening_id=int(table_url.rstrip("/").split("/")[-1])).first()
     page.goto(f"{table_url}spiel/{game.pk}/")  # a correction page kept open, or typed
@@ -433,7 +434,9 @@ def test_a_table_ends_early_and_the_finished_tournament_stays_final_until_reopen
     expect(page.locator("#stand-heading")).to_have_text("Stand")
     tables.nth(0).get_by_role("link", name="Zum Tisch (Blatt)").click()
     page.get_by_role("button", name="Wieder öffnen").tap()
-    expect(messages(page)).to_contain_text("Der Tisch ist wieder offen.")
+    expect(messages(page)).to_contain_text(
+        "Der Tisch ist wieder offen, zum Korrigieren: neue Spiele nimmt er keine."
+    )
 
     # The database: the withdrawal, the table ended early, each close and reopening on
     # the record, the tournament running again with table 1 open and table 2 closed.

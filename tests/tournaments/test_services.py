@@ -623,6 +623,13 @@ def test_a_table_of_a_round_gone_by_takes_no_new_game_once_the_next_has_begun(
     with pytest.raises(evenings.EveningError, match="nur noch korrigieren"):
         book_one(table, admin)
     assert table.evening.games.booked().count() == 1
+    # The round stays done: a table with a game struck late is not "running" again.
+    progress = services.round_progress(first)
+    assert progress.complete and all(t.complete and not t.ended_early for t in progress.tables)
+    rounds = list(tournament.rounds.order_by("number"))
+    participants = list(tournament.participants.all())
+    old, new = services.rounds_progress(rounds, participants)
+    assert old.complete and not new.complete
 
 
 def test_a_table_is_ended_early_only_while_its_round_runs(tournament, players, admin):
