@@ -62,10 +62,14 @@ def test_a_correction_opened_by_keyboard_takes_the_focus_and_gives_it_back(
     heading = page.get_by_role("heading", name="Spiel 1 korrigieren")
     expect(heading).to_be_focused()
     expect(page.locator("#correction")).not_to_have_attribute("aria-label", "Korrektur")
+    # One form on the screen: the next game's steps aside while a game is corrected.
+    expect(page.locator("#entry-form")).to_be_hidden()
+    expect(page.get_by_role("button", name="Speichern", exact=True)).to_have_count(0)
     page.get_by_role("button", name="Abbrechen").focus()
     page.keyboard.press("Enter")
     expect(page.locator("#correction")).to_be_empty()
     expect(row).to_be_focused()
+    expect(page.locator("#entry-form")).to_be_visible()
 
     # 2. Struck: the focus is on "Rückgängig", and the live region that stays on the page
     #    says which game was struck.
