@@ -17,6 +17,25 @@
     if (field) field.value = token;
   }, true);
 
+  // A plain form is sent once: a second tap while the first is on its way would send it
+  // again, and its answer would be the one shown (a tariff saved twice says "Nichts
+  // geändert"). htmx forms have their own guards. A page brought back by "Zurück" sends again.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (form.method !== "post" || event.defaultPrevented) return; // htmx sends it
+    if (form.dataset.sent) {
+      event.preventDefault();
+      return;
+    }
+    form.dataset.sent = "1";
+  });
+  window.addEventListener("pageshow", function (event) {
+    if (!event.persisted) return;
+    document.querySelectorAll("form[data-sent]").forEach(function (form) {
+      delete form.dataset.sent;
+    });
+  });
+
   // htmx requests: the header and, where the form carries one, the field.
   document.addEventListener("htmx:configRequest", function (event) {
     var token = currentToken();

@@ -377,3 +377,27 @@ def test_a_member_leaves_the_club_from_its_page(phone, app_url, admin, club):
     assert not Membership.objects.filter(club=club, user=matthias).exists()
     hias.refresh_from_db()
     assert hias.user is None
+
+
+def test_a_double_tap_on_a_plain_form_sends_it_once(page, log_in, admin, club, runde):
+    url = f"/verein/{club.pk}/runde/{runde.pk}/tarif/"
+    log_in(admin).goto(url)
+    page.get_by_label("Sauspiel", exact=True).fill("0,20")
+    sent = []
+    page.on("request", lambda r: sent.append(r.url) if r.method == "POST" else None)
+    # A second tap while the first is on its way: its submit is refused on the page.
+    second_refused = page.locator("#tariff-form").evaluate(
+        """form => {
+            form.requestSubmit();
+            const again = new SubmitEvent("submit", {bubbles: true, cancelable: true});
+            form.dispatchEvent(again);
+            return again.defaultPrevented;
+        }"""
+    )
+
+    assert second_refused
+
+    expect(page.get_by_text("Der neue Tarif gilt ab dem nächsten Spielabend.")).to_be_visible()
+    assert [u for u in sent if u.endswith(url)] == [page.url.split("/verein/")[0] + url]
+    assert runde.tariffs.count() == 2
+    assert runde.tariffs.latest().sauspiel == 20
