@@ -389,12 +389,10 @@ class StartForm(forms.Form):
                 label=_("Platz %(n)s") % {"n": i + 1},
                 choices=choices,
                 coerce=int,
-                required=i < min(SEATS),
+                # An empty place between two taken ones is no mistake: the table closes
+                # up (the players sit in the order of their places).
+                required=False,
                 empty_value=None,
-                error_messages={
-                    "required": _("Ein Abend braucht mindestens %(min)s Spieler.")
-                    % {"min": min(SEATS)}
-                },
             )
             self.seat_names.append(name)
         self.players = {p.pk: p for p in players}
@@ -413,6 +411,13 @@ class StartForm(forms.Form):
             elif pk:
                 chosen.append(pk)
         if self.errors:
+            return cleaned
+        if len(chosen) < min(SEATS):  # said at the first empty place
+            empty = next(name for name in self.seat_names if not cleaned.get(name))
+            self.add_error(
+                empty,
+                _("Ein Abend braucht mindestens %(min)s Spieler.") % {"min": min(SEATS)},
+            )
             return cleaned
         if len(chosen) not in SEATS:
             raise forms.ValidationError(_("Ein Abend braucht 4, 5 oder 6 Spieler."))

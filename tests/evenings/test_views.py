@@ -116,6 +116,21 @@ def test_three_players_are_not_an_evening(client, scorekeeper, club, runde, play
     assert not Evening.objects.exists()
 
 
+def test_an_empty_place_between_taken_ones_closes_up(client, scorekeeper, club, runde, players):
+    client.force_login(scorekeeper)
+    # Places 1, 3, 4 and 5; place 2 left empty; place 4 deals first.
+    seats = {f"seat{i}": p.pk for i, p in zip([0, 2, 3, 4], players[:4], strict=True)}
+
+    response = client.post(
+        reverse("evenings:start", args=[club.pk, runde.pk]), seats | {"first_dealer": "3"}
+    )
+
+    evening = Evening.objects.get()
+    assert response.status_code == 302
+    assert [seat.player for seat in evening.seats.order_by("position")] == players[:4]
+    assert evening.first_dealer == 2  # the third of the four who sit
+
+
 def test_booking_a_sauspiel_answers_with_the_new_totals(client, scorekeeper, evening, players):
     sepp, vroni, hias, resi = players[:4]
     client.force_login(scorekeeper)
