@@ -43,7 +43,7 @@ def ranking(tournament: Tournament, standings: list[Standing]) -> str:
                 line.rank,
                 line.participant.number,
                 export.as_text(line.participant.player.name),
-                *line.rounds,
+                *("" if points is None else points for points in line.rounds),
                 line.total,
                 line.solos_won,
                 line.games_lost,

@@ -36,8 +36,9 @@ class Standing:
     rank: int  # 1-based; shared by participants equal on every tie-break
     participant: Participant  # with .player loaded
     # Points per round, one for each of the tournament's round_count (or more, if more
-    # rounds were drawn), 0 where not played yet.
-    rounds: tuple[int, ...]
+    # rounds were drawn); None where the participant has no seat (a round not drawn yet,
+    # or drawn without them).
+    rounds: tuple[int | None, ...]
     total: int
     solos_won: int  # Solo and Wenz won as declarer
     games_lost: int  # games at the table on the losing side (sitting out is neither)
@@ -50,7 +51,8 @@ class SeasonStanding:
 
     rank: int
     player: Player
-    tournaments: tuple[int, ...]  # points per tournament of the season, by date
+    # Points per tournament of the season, by date; None where the player was not in it.
+    tournaments: tuple[int | None, ...]
     total: int
     solos_won: int
     games_lost: int
@@ -104,7 +106,7 @@ def standings_from(
     tallies = _tally(Game.objects.booked().filter(evening_id__in=evenings))
 
     player_of = {p.pk: p.player_id for p in participants}
-    rounds: dict[int, list[int]] = {p.pk: [0] * round_count for p in participants}
+    rounds: dict[int, list[int | None]] = {p.pk: [None] * round_count for p in participants}
     for participant, number, evening in seats:
         if participant not in rounds:
             continue  # joined after `participants` was read: in the standings next time
@@ -116,7 +118,7 @@ def standings_from(
             rank,
             participant,
             per_round,
-            sum(per_round),
+            _sum(per_round),
             tally.solos_won,
             tally.games_lost,
             tally.games_played,
@@ -136,13 +138,13 @@ def season_standings(season: Season) -> tuple[list[Tournament], list[SeasonStand
     # 1. The tournaments, in the order of the columns.
     tournaments = list(season.tournaments.order_by("date", "pk"))
     column = {t.pk: i for i, t in enumerate(tournaments)}
-    # 2. Everyone who took part in one of them.
-    players = {
-        p.player_id: p.player
-        for p in Participant.objects.filter(tournament__season=season).select_related("player")
-    }
+    # 2. Everyone who took part in one of them, with 0 points in those they were in.
+    players = {}
+    points: dict[int, list[int | None]] = {}
+    for p in Participant.objects.filter(tournament__season=season).select_related("player"):
+        players[p.player_id] = p.player
+        points.setdefault(p.player_id, [None] * len(tournaments))[column[p.tournament_id]] = 0
     # 3. Each player's points per tournament, summed over its tables by the database.
-    points = {player: [0] * len(tournaments) for player in players}
     for tournament, player, amount in (
         EveningTotal.objects.filter(
             kind=LedgerEntry.Kind.POINTS, **{f"{_TOURNAMENT}__season": season}
@@ -151,7 +153,7 @@ def season_standings(season: Season) -> tuple[list[Tournament], list[SeasonStand
         .annotate(points=Sum("amount"))
         .values_list(f"{_TOURNAMENT}_id", "player_id", "points")
     ):
-        points[player][column[tournament]] += amount
+        points[player][column[tournament]] = (points[player][column[tournament]] or 0) + amount
     # 4. The tie-breaks over every booked game of the season's tables.
     tallies = _tally(Game.objects.booked().filter(**{f"{_TOURNAMENT}__season": season}))
 
@@ -161,7 +163,7 @@ def season_standings(season: Season) -> tuple[list[Tournament], list[SeasonStand
     ranked = _ranked(lines, order=lambda player: (german_key(player.name), player.pk))
     standings = [
         SeasonStanding(
-            rank, player, per_tournament, sum(per_tournament), tally.solos_won, tally.games_lost
+            rank, player, per_tournament, _sum(per_tournament), tally.solos_won, tally.games_lost
         )
         for rank, player, per_tournament, tally in ranked
     ]
@@ -195,18 +197,23 @@ def _tally(games: QuerySet[Game]) -> dict[int, _Tally]:
     return tallies
 
 
+def _sum(points: tuple[int | None, ...]) -> int:
+    """The total of points per round or tournament, those not played (None) left out."""
+    return sum(p for p in points if p is not None)
+
+
 def _ranked[T](
-    lines: Iterable[tuple[T, tuple[int, ...], _Tally]], order: Callable[[T], Any]
-) -> list[tuple[int, T, tuple[int, ...], _Tally]]:
+    lines: Iterable[tuple[T, tuple[int | None, ...], _Tally]], order: Callable[[T], Any]
+) -> list[tuple[int, T, tuple[int | None, ...], _Tally]]:
     """(rank, who, points, tally) for each line of (who, points, tally), best first: more
     points, then more Soli won, then fewer games lost. Lines equal in all three share the
     rank of the first of them (1, 2, 2, 4) and are sorted by `order` of who."""
 
-    def key(line: tuple[T, tuple[int, ...], _Tally]) -> tuple[int, int, int]:
+    def key(line: tuple[T, tuple[int | None, ...], _Tally]) -> tuple[int, int, int]:
         _, points, tally = line
-        return (-sum(points), -tally.solos_won, tally.games_lost)
+        return (-_sum(points), -tally.solos_won, tally.games_lost)
 
-    ranked: list[tuple[int, T, tuple[int, ...], _Tally]] = []
+    ranked: list[tuple[int, T, tuple[int | None, ...], _Tally]] = []
     previous: tuple[int, int, int] | None = None
     rank = 0
     for position, line in enumerate(sorted(lines, key=lambda li: (key(li), order(li[0]))), 1):

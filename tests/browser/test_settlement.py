@@ -45,8 +45,11 @@ def test_a_mis_tap_is_taken_back_and_a_part_payment_is_booked(
         ["Sepp zahlt Hias 0,50 €", "Vroni zahlt Hias 0,50 €", "Resi zahlt Hias 0,50 €"]
     )
 
-    # 1. "bezahlt" on Sepp's line, though Vroni was the one who paid: a mis-tap.
-    transfer(page, "Sepp zahlt Hias").get_by_role("button", name="bezahlt").tap()
+    # 1. "bezahlt" on Sepp's line, though Vroni was the one who paid: a mis-tap. (A screen
+    #    reader names the line with the button.)
+    paid_button = transfer(page, "Sepp zahlt Hias").get_by_role("button", name="bezahlt")
+    expect(paid_button).to_have_accessible_description("Sepp zahlt Hias 0,50 €")
+    paid_button.tap()
     expect(page.get_by_text("Zahlung eingetragen.")).to_be_visible()
     expect(paid(page)).to_have_text(["Sepp hat Hias 0,50 € gezahlt"])
     expect(balances(page)).to_have_text(["0,00 €", "-0,50 €", "1,00 €", "-0,50 €"])
@@ -80,7 +83,7 @@ def test_a_mis_tap_is_taken_back_and_a_part_payment_is_booked(
     no_horizontal_scroll(page)
     # A typo first: named at the field, which keeps what was typed; nothing booked.
     typed.fill("0,2o")
-    line.locator("details").get_by_role("button", name="bezahlt").tap()
+    line.locator("details").get_by_role("button", name="Betrag eintragen").tap()
     line = transfer(page, "Vroni zahlt Hias")
     typed = line.get_by_label("Vroni zahlt Hias (in Euro)")
     expect(typed).to_have_value("0,2o")
@@ -91,7 +94,7 @@ def test_a_mis_tap_is_taken_back_and_a_part_payment_is_booked(
     assert len(payment_entries(evening)) == 4
 
     typed.fill("0,2")
-    line.locator("details").get_by_role("button", name="bezahlt").tap()
+    line.locator("details").get_by_role("button", name="Betrag eintragen").tap()
     expect(page.get_by_text("Zahlung eingetragen.")).to_be_visible()
     expect(balances(page)).to_have_text(["-0,50 €", "-0,30 €", "1,30 €", "-0,50 €"])
     expect(transfers).to_have_text(

@@ -322,20 +322,24 @@ def test_the_ranking_with_its_tie_breaks_fits_a_phone(page, log_in, club, admin,
     expect(wrap.locator("tbody tr").first.locator("td.total")).to_be_in_viewport(ratio=1)
 
 
-def test_the_hall_display_shows_a_field_of_thirty_six_on_one_screen(page, club, admin):
-    """A full hall (36 participants) on a 1080p screen: every rank in view, no scrolling."""
-    from clubs.models import Player
+@pytest.mark.parametrize(
+    ("size", "screen"),
+    [(36, {"width": 1920, "height": 1080}), (13, {"width": 1280, "height": 800})],
+)
+def test_the_hall_display_shows_the_whole_field_on_one_screen(page, club, admin, size, screen):
+    """A full hall (36 participants) on a 1080p screen, a field of 13 on a laptop's: every
+    rank in view, no scrolling."""
     from tournaments import services as tournaments
 
     tournament = tournaments.create_tournament(club, admin, name="Gaumeisterschaft", venue="Post")
     field = [Player.objects.create(club=club, name=f"Spieler {n:02d}") for n in range(1, 37)]
-    tournaments.add_participants(tournament, field)
-    page.set_viewport_size({"width": 1920, "height": 1080})
+    tournaments.add_participants(tournament, field[:size])
+    page.set_viewport_size(screen)
 
     page.goto(f"/halle/{tournament.display_token}/")
 
     rows = page.locator("table.standings tbody tr")
-    expect(rows).to_have_count(36)
+    expect(rows).to_have_count(size)
     expect(rows.last).to_be_in_viewport(ratio=1)
 
 

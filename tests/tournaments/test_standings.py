@@ -289,15 +289,15 @@ def test_a_small_tournament_is_ranked_as_worked_out_by_hand(club, admin, people)
     #                          would have been his second)
     #   Xaver  50 + 150 = 200, Soli 1, lost 4 + 3 = 7, played 5 + 4
     assert lines(tournament_standings(tournament)) == [
-        (1, "Kathi", (460, 330, 0), 790, 2, 5, 9),
-        (2, "Resi", (230, 270, 0), 500, 2, 4, 8),
-        (3, "Hias", (240, 180, 0), 420, 2, 6, 8),
-        (4, "Vroni", (130, 250, 0), 380, 1, 3, 8),
-        (5, "Burgl", (110, 270, 0), 380, 1, 6, 9),
-        (6, "Loisl", (290, 0, 0), 290, 1, 6, 9),
-        (7, "Wastl", (20, 220, 0), 240, 1, 6, 9),
-        (8, "Sepp", (70, 150, 0), 220, 1, 5, 7),
-        (9, "Xaver", (50, 150, 0), 200, 1, 7, 9),
+        (1, "Kathi", (460, 330, None), 790, 2, 5, 9),
+        (2, "Resi", (230, 270, None), 500, 2, 4, 8),
+        (3, "Hias", (240, 180, None), 420, 2, 6, 8),
+        (4, "Vroni", (130, 250, None), 380, 1, 3, 8),
+        (5, "Burgl", (110, 270, None), 380, 1, 6, 9),
+        (6, "Loisl", (290, 0, None), 290, 1, 6, 9),
+        (7, "Wastl", (20, 220, None), 240, 1, 6, 9),
+        (8, "Sepp", (70, 150, None), 220, 1, 5, 7),
+        (9, "Xaver", (50, 150, None), 200, 1, 7, 9),
     ]
     # The struck game stays on record; the corrected one counts as corrected.
     assert Game.objects.get(pk=struck.pk).voided_at is not None
@@ -325,10 +325,10 @@ def test_equal_points_go_to_more_solos_won_then_to_fewer_games_lost(club, admin,
     # Hias 40 + 30 = 70, lost 2, 3 and 4; Resi 10 + 30 + 30 = 70, lost 1 and 4: Resi
     # (start number 4) before Hias (3) on fewer games lost.
     assert lines(tournament_standings(tournament)) == [
-        (1, "Vroni", (100, 0, 0), 100, 1, 3, 5),
-        (2, "Sepp", (100, 0, 0), 100, 0, 2, 5),
-        (3, "Resi", (70, 0, 0), 70, 0, 2, 5),
-        (4, "Hias", (70, 0, 0), 70, 0, 3, 5),
+        (1, "Vroni", (100, None, None), 100, 1, 3, 5),
+        (2, "Sepp", (100, None, None), 100, 0, 2, 5),
+        (3, "Resi", (70, None, None), 70, 0, 2, 5),
+        (4, "Hias", (70, None, None), 70, 0, 3, 5),
     ]
 
 
@@ -348,11 +348,11 @@ def test_participants_equal_on_every_tie_break_share_a_rank_and_the_next_is_skip
     # Sepp and Hias: 10, no Solo, nothing lost: both 1st (Sepp has the lower number).
     # Wastl: 0, nothing lost: 3rd, ahead of Vroni and Resi (0, one game lost), both 4th.
     assert lines(tournament_standings(tournament)) == [
-        (1, "Sepp", (10, 0), 10, 0, 0, 1),
-        (1, "Hias", (10, 0), 10, 0, 0, 1),
-        (3, "Wastl", (0, 0), 0, 0, 0, 0),
-        (4, "Vroni", (0, 0), 0, 0, 1, 1),
-        (4, "Resi", (0, 0), 0, 0, 1, 1),
+        (1, "Sepp", (10, None), 10, 0, 0, 1),
+        (1, "Hias", (10, None), 10, 0, 0, 1),
+        (3, "Wastl", (None, None), 0, 0, 0, 0),  # at no table: no points, nothing lost
+        (4, "Vroni", (0, None), 0, 0, 1, 1),
+        (4, "Resi", (0, None), 0, 0, 1, 1),
     ]
 
 
@@ -362,9 +362,9 @@ def test_before_the_first_round_everybody_shares_the_first_place_with_nothing(cl
     )
 
     assert lines(tournament_standings(tournament)) == [
-        (1, "Wastl", (0, 0, 0), 0, 0, 0, 0),
-        (1, "Kathi", (0, 0, 0), 0, 0, 0, 0),
-        (1, "Sepp", (0, 0, 0), 0, 0, 0, 0),
+        (1, "Wastl", (None, None, None), 0, 0, 0, 0),
+        (1, "Kathi", (None, None, None), 0, 0, 0, 0),
+        (1, "Sepp", (None, None, None), 0, 0, 0, 0),
     ]
 
 
@@ -420,15 +420,15 @@ def test_a_season_sums_each_player_s_tournaments_in_date_order(club, admin, peop
     assert tournaments == [february, march, april]
     # Sepp 0 + 150 = 150, a Solo, lost 2 + 1; Vroni 60 + 10 = 70, a Wenz, lost 1 + 1;
     # Resi and Wastl 30, lost 1, equal on everything: both 3rd, by name; Franz 10, lost
-    # 1; Kathi 0, nothing lost, before Hias 0, lost 2.
+    # 1; Kathi 0, nothing lost, before Hias 0, lost 2. "–" (None) where one was not in it.
     assert season_lines(standings) == [
         (1, "Sepp", (0, 150, 0), 150, 1, 3),
-        (2, "Vroni", (60, 10, 0), 70, 1, 2),
-        (3, "Resi", (30, 0, 0), 30, 0, 1),
-        (3, "Wastl", (30, 0, 0), 30, 0, 1),
-        (5, "Franz", (0, 10, 0), 10, 0, 1),
-        (6, "Kathi", (0, 0, 0), 0, 0, 0),
-        (7, "Hias", (0, 0, 0), 0, 0, 2),
+        (2, "Vroni", (60, 10, None), 70, 1, 2),
+        (3, "Resi", (30, None, None), 30, 0, 1),
+        (3, "Wastl", (30, None, None), 30, 0, 1),
+        (5, "Franz", (None, 10, None), 10, 0, 1),
+        (6, "Kathi", (None, None, 0), 0, 0, 0),
+        (7, "Hias", (None, 0, None), 0, 0, 2),
     ]
     assert next(s.player for s in standings if s.player.name == "Franz").guest
 

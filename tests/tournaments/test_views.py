@@ -634,7 +634,8 @@ def test_the_ranking_prints_and_downloads_as_a_german_csv(client, tournament, pl
         "zurückgezogen"
     )
     winner = tournament.participants.get(number=int(lines[1].split(";")[1])).player.name
-    assert lines[1].split(";")[2:] == [winner, "10", "0", "0", "10", "0", "0", ""]
+    # Rounds not played yet are empty cells, not 0.
+    assert lines[1].split(";")[2:] == [winner, "10", "", "", "10", "0", "0", ""]
     assert any(line.split(";")[2] == "'=Ferdl" for line in lines[1:-1])
     assert len(lines) == 1 + 9 + 1  # header, nine participants, the last line's end
 
@@ -848,7 +849,7 @@ def shown_standings(text: str) -> list[tuple[str, str, str, list[str]]]:
         re.S,
     )
     return [
-        (rank, number, name, re.findall(r'<td class="num(?: total)?">(-?\d+)</td>', cells))
+        (rank, number, name, re.findall(r'<td class="num(?: total)?">(-?\d+|–)</td>', cells))
         for rank, number, name, cells in rows
     ]
 
@@ -872,7 +873,7 @@ def test_the_directors_page_reads_each_thing_once_however_many_rounds_and_partic
     ]
     assert shown_standings(page.text) == [
         (str(s.rank), str(s.participant.number), s.participant.player.name,
-         [*map(str, s.rounds), str(s.total)])
+         [*("–" if p is None else str(p) for p in s.rounds), str(s.total)])
         for s in tournament_standings(tournament)
     ]  # fmt: skip
     assert any(s.total for s in tournament_standings(tournament))
