@@ -146,7 +146,10 @@ class GuestForm(forms.Form):
         # Guests of earlier tournaments are offered as the name is typed (no script).
         widget=forms.TextInput(attrs={"list": "guest-names", "autocomplete": "off"}),
         error_messages={"required": _("Bitte den Namen des Gasts eingeben.")},
-        help_text=_("Wer schon einmal als Gast dabei war: den Namen genauso schreiben."),
+        help_text=_(
+            "Wer schon einmal als Gast dabei war, wird am Namen wiedererkannt "
+            "(Groß- und Kleinschreibung, Akzente und Leerzeichen sind egal)."
+        ),
     )
 
 

@@ -344,10 +344,17 @@ def guest_add(request: HttpRequest, tournament_id: int) -> HttpResponse:
         except services.TournamentError as error:
             _add_error(form, error)
         else:
+            known = participant.player.participations.exclude(pk=participant.pk).exists()
+            message = (
+                _(
+                    "%(name)s spielt als Gast mit (Startnummer %(number)s), wiedererkannt: "
+                    "die Punkte früherer Turniere zählen in der Saison zusammen."
+                )
+                if known
+                else _("%(name)s spielt als Gast mit (Startnummer %(number)s).")
+            )
             messages.success(
-                request,
-                _("%(name)s spielt als Gast mit (Startnummer %(number)s).")
-                % {"name": participant.player.name, "number": participant.number},
+                request, message % {"name": participant.player.name, "number": participant.number}
             )
             return redirect("tournaments:detail", tournament_id=tournament.pk)
     return _page(request, tournament, membership, guest=form)

@@ -51,9 +51,10 @@ def log_in_with_the_form(page: Page, username: str) -> None:
 
 
 def to_the_tournaments(page: Page) -> None:
-    """From the start page: the club, then "Turniere"."""
+    """From the start page: the club, then "Turniere" in the club's navigation (on every
+    page of the club)."""
     page.get_by_role("link", name=re.compile(r"^Schafkopffreunde Au")).click()
-    page.get_by_role("link", name="Turniere", exact=True).click()
+    page.locator(".clubnav").get_by_role("link", name="Turniere", exact=True).click()
     expect(page.get_by_role("heading", name="Turniere", level=1)).to_be_visible()
 
 

@@ -350,6 +350,8 @@ def test_a_table_prints_and_downloads_its_points_and_has_no_settlement(
     printed = client.get(f"/abend/{table.pk}/drucken/")
     csv = client.get(f"/abend/{table.pk}/csv/").content.decode("utf-8-sig")
 
+    # Which table it is, for a stack of printed sheets.
+    assert "Stadtmeisterschaft · Runde 1 · Tisch 1</strong>" in printed.text
     # The closing lines are the points: nothing paid, Vroni and Resi stand at 40.
     assert printed.context["paid"] is False
     assert [balance for _games, _paid, balance in printed.context["closing"]] == [0, 40, 0, 40, 0]

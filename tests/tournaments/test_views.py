@@ -145,6 +145,21 @@ def test_the_director_ticks_club_players_and_enters_a_guest_at_the_door(
     assert ferdl.guest and ferdl.active
 
 
+def test_a_guest_of_an_earlier_tournament_is_told_to_be_recognised(director, tournament, admin):
+    services.add_guest(tournament, "Ferdl Huber")
+    later = services.create_tournament(tournament.club, admin, name="Frühjahr", venue="Post")
+
+    again = director.post(url("guest", later.pk), {"name": "ferdl  huber"}, follow=True)
+    new = director.post(url("guest", later.pk), {"name": "Girgl"}, follow=True)
+
+    assert (
+        "Ferdl Huber spielt als Gast mit (Startnummer 1), wiedererkannt: die Punkte früherer "
+        "Turniere zählen in der Saison zusammen."
+    ) in again.text
+    assert "Girgl spielt als Gast mit (Startnummer 2)." in new.text
+    assert Player.objects.filter(name__iexact="Ferdl Huber").count() == 1
+
+
 def test_a_guest_named_like_a_club_player_is_an_error_at_the_name(director, tournament, players):
     response = director.post(url("guest", tournament.pk), {"name": "SEPP"})
 

@@ -1,6 +1,7 @@
 import json
 from pathlib import Path
 
+from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
 from clubs import backup
@@ -36,3 +37,9 @@ class Command(BaseCommand):
             for model in backup.restored_models()
         )
         self.stdout.write(self.style.SUCCESS(f"{club.name} restored and verified: {counts}"))
+        users = data["tables"].get(backup.label(get_user_model()), [])
+        if without := sorted(user["username"] for user in users if "password" not in user):
+            self.stdout.write(
+                f"{len(without)} without a password (exported without hashes), each to set "
+                'one by "Passwort vergessen" or `make password user=NAME`: ' + ", ".join(without)
+            )
