@@ -691,3 +691,25 @@ def test_a_booking_after_a_screenshot_breaks_no_content_security_policy(
     book_sauspiel(page, 1, "Vroni", "Resi")
     page.screenshot()
     book_sauspiel(page, 2, "Hias", "Sepp")
+
+
+def test_the_declarer_is_not_offered_as_their_own_partner(page, log_in, runde, schreiber, players):
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    log_in(schreiber).goto(f"/abend/{evening.pk}/")
+    partner_chips = page.locator(".f-partner label.chip:visible")
+    expect(partner_chips).to_have_text(["Sepp", "Vroni", "Hias", "Resi"])
+
+    tap = Taps(page)
+    tap(chip(page, "partner", "Resi"))
+    tap(chip(page, "declarer", "Resi"))  # Resi's chip leaves the partners, unchosen
+
+    expect(partner_chips).to_have_text(["Sepp", "Vroni", "Hias"])
+    expect(page.locator(".f-partner input:checked")).to_have_count(0)
+    expect(page.get_by_text("Vorschau: Spieler wählen")).to_be_visible()
+    tap(chip(page, "partner", "Hias"))
+    tap(save_button(page))
+    expect(flash(page)).to_have_text("Gebucht: 1. Sauspiel (Resi)")
+    # The next game's form offers everyone again.
+    expect(partner_chips).to_have_text(["Sepp", "Vroni", "Hias", "Resi"])
+    game = Game.objects.get()
+    assert (game.declarer, game.partner) == (players["Resi"], players["Hias"])
