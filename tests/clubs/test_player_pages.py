@@ -158,6 +158,9 @@ def test_a_spieler_sees_their_balance_and_who_pays_them_on_the_start_page(
     first = text.index(reverse("evenings:detail", args=[history.first.pk]))
     assert second < first
     assert "Spiele 1,50 €" in text and "Spiele -0,30 €" in text
+    # The second evening is still open: said on its card, the closed first's says nothing.
+    assert text.count('<span class="pill">läuft</span>') == 1
+    assert second < text.index('<span class="pill">läuft</span>') < first
 
 
 def test_the_start_page_names_the_player_a_login_plays_as(client, history, player_user):
@@ -171,7 +174,7 @@ def test_the_start_page_names_the_player_a_login_plays_as(client, history, playe
     assert "Am Tisch und auf den Blättern heißt du Veronika." in text
     # Two evenings of one day told apart by their time.
     started = timezone.localtime(history.second.started_at).strftime("%d.%m.%Y · %H:%M")
-    assert f'<span class="when">{started}</span>' in text
+    assert f'<span class="when">{started} <span class="pill">läuft</span></span>' in text
 
 
 def test_a_debtor_reads_whom_they_pay_and_a_payment_shows_on_the_evening(
