@@ -217,7 +217,10 @@ def players(request: HttpRequest, club_id: int) -> HttpResponse:
         )
         if player is not None:
             messages.success(request, _("%(name)s ist jetzt Spieler im Verein.") % {"name": player})
-            return redirect("clubs:players", club_id=club_id)
+            # Players come several at once, as a club starts: the name field is ready again.
+            return redirect(reverse("clubs:players", args=[club_id]) + "?weiter=1")
+    if form is not None and request.GET.get("weiter"):
+        form.fields["name"].widget.attrs["autofocus"] = True
     return render(
         request,
         "clubs/players.html",

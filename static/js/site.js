@@ -56,6 +56,7 @@
   "use strict";
   var invalid = document.querySelector("form [aria-invalid='true']");
   if (!invalid) {
+    if (document.querySelector("[autofocus]")) return; // the page knows what comes next
     var message = document.querySelector(".messages");
     var region = message && message.closest("[tabindex='-1']");
     if (region) region.focus({ preventScroll: true });

@@ -69,11 +69,15 @@ def test_a_new_club_adds_its_players_and_seats_them_at_the_first_evening(page, l
     runde = Runde.objects.get(club=club)
 
     # 1. Add the others: the page asks only for the name, and each one is active.
+    #    After each, the name field is ready for the next (no tap on it).
     page.locator(".clubnav").get_by_role("link", name="Spieler", exact=True).click()
-    for name in ("Hias", "Vroni", "Resi"):
-        page.get_by_label("Anzeigename").fill(name)
+    page.get_by_label("Anzeigename").fill("Hias")
+    for name, following in (("Hias", "Vroni"), ("Vroni", "Resi"), ("Resi", None)):
         page.get_by_role("button", name="Hinzufügen").click()
         expect(page.get_by_text(f"{name} ist jetzt Spieler im Verein.")).to_be_visible()
+        expect(page.get_by_label("Anzeigename")).to_be_focused()
+        if following:
+            page.keyboard.type(following)
     expect(page.locator(".cards .card")).to_have_count(4)
     expect(page.get_by_text("inaktiv")).to_have_count(0)
     no_horizontal_scroll(page)
