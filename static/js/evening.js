@@ -45,26 +45,6 @@
     });
     ownPartnerHidden(document.getElementById("entry-form"));
   });
-  // 8. Nobody is their own partner: the declarer's chip leaves the partner's group (and
-  //    is no longer chosen there). In the capture phase, before the preview is asked for.
-  function ownPartnerHidden(form) {
-    if (!form) return;
-    var declarer = form.querySelector("input[name$='declarer']:checked");
-    form.querySelectorAll("input[name$='partner']").forEach(function (input) {
-      var own = declarer !== null && input.value === declarer.value;
-      input.closest("label").hidden = own;
-      if (own) input.checked = false;
-    });
-  }
-  document.addEventListener("change", function (event) {
-    if (/declarer$/.test(event.target.name || "")) ownPartnerHidden(event.target.form);
-  }, true);
-  function ownPartnersHidden() {
-    ownPartnerHidden(document.getElementById("entry-form"));
-    ownPartnerHidden(document.getElementById("correction-form"));
-  }
-  document.addEventListener("htmx:afterSettle", ownPartnersHidden);
-  ownPartnersHidden();
   // 4. "Abbrechen" closes the correction opened in place on the evening screen.
   document.addEventListener("click", function (event) {
     var button = event.target.closest("[data-close='correction']");
@@ -158,4 +138,24 @@
     }
     held = null;
   });
+  // 8. Nobody is their own partner: the declarer's chip leaves the partner's group (and
+  //    is no longer chosen there). In the capture phase, before the preview is asked for.
+  function ownPartnerHidden(form) {
+    if (!form) return;
+    var declarer = form.querySelector("input[name$='declarer']:checked");
+    form.querySelectorAll("input[name$='partner']").forEach(function (input) {
+      var own = declarer !== null && input.value === declarer.value;
+      input.closest("label").hidden = own;
+      if (own) input.checked = false;
+    });
+  }
+  document.addEventListener("change", function (event) {
+    if (/declarer$/.test(event.target.name || "")) ownPartnerHidden(event.target.form);
+  }, true);
+  function ownPartnersHidden() {
+    ownPartnerHidden(document.getElementById("entry-form"));
+    ownPartnerHidden(document.getElementById("correction-form"));
+  }
+  document.addEventListener("htmx:afterSettle", ownPartnersHidden);
+  ownPartnersHidden();
 })();
