@@ -1,15 +1,20 @@
-"""Static files as production collects them (config.storage): hashed, compressed, and the
-stylesheet without its comments."""
+"""Static files as production collects them (config.storage): hashed, compressed, the
+stylesheet without its comments and the scripts without their comment lines; nobody
+else's files touched."""
 
 import gzip
+import json
 import re
+from pathlib import Path
 
 import brotli
+import pytest
 from django.conf import settings
+from django.contrib.staticfiles import finders
 from django.core.management import call_command
 from django.test import override_settings
 
-from config.storage import without_comments
+from config.storage import without_comment_lines, without_comments
 
 SOURCE = settings.BASE_DIR / "static" / "css" / "app.css"
 
@@ -20,10 +25,23 @@ def test_comments_go_and_strings_that_look_like_one_stay():
     assert without_comments(css) == 'a { content: "/* no comment */"; }\nb { x: 1; }\n'
 
 
-def test_collected_the_stylesheet_keeps_every_rule_and_loses_its_comments(tmp_path):
+def test_a_script_loses_the_lines_that_are_only_a_comment():
+    script = '// one\n  // two\nvar a = "http://x"; // after code\nvar b = 1;\n'
+
+    assert without_comment_lines(script) == 'var a = "http://x"; // after code\nvar b = 1;\n'
+
+
+@pytest.fixture(scope="module")
+def collected(tmp_path_factory):
+    root = tmp_path_factory.mktemp("static")
     storages = {**settings.STORAGES, "staticfiles": {"BACKEND": "config.storage.StaticStorage"}}
-    with override_settings(STATIC_ROOT=tmp_path, STORAGES=storages):
+    with override_settings(STATIC_ROOT=root, STORAGES=storages):
         call_command("collectstatic", interactive=False, verbosity=0)
+    return root
+
+
+def test_collected_the_stylesheet_keeps_every_rule_and_loses_its_comments(collected):
+    tmp_path = collected
 
     (hashed,) = (tmp_path / "css").glob("app.*.css")
     served = hashed.read_text()
@@ -36,3 +54,20 @@ def test_collected_the_stylesheet_keeps_every_rule_and_loses_its_comments(tmp_pa
     # What a phone is sent is that file compressed, in both encodings.
     assert gzip.decompress(hashed.with_name(hashed.name + ".gz").read_bytes()).decode() == served
     assert brotli.decompress(hashed.with_name(hashed.name + ".br").read_bytes()).decode() == served
+
+
+def test_collected_a_script_keeps_its_code_and_others_files_are_as_they_were(collected):
+    source = (settings.BASE_DIR / "static" / "js" / "evening.js").read_text()
+    (hashed,) = (collected / "js").glob("evening.*.js")
+    served = hashed.read_text()
+
+    code = [line for line in source.splitlines() if not line.strip().startswith("//")]
+    assert served.splitlines() == code
+    assert len(served) < len(source) - 1500
+    assert brotli.decompress(hashed.with_name(hashed.name + ".br").read_bytes()).decode() == served
+    # htmx and the admin's files, with their own comments, are served as they come.
+    hashed_names = json.loads((collected / "staticfiles.json").read_text())["paths"]
+    for name in ("django_htmx/htmx-2.js", "admin/js/core.js"):
+        original = Path(finders.find(name)).read_text()
+        assert (collected / hashed_names[name]).read_text() == original, name
+        assert "//" in original
