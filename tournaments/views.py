@@ -375,7 +375,11 @@ def participant_remove(request: HttpRequest, tournament_id: int, participant_id:
         name = participant.player.name
         messages.success(
             request,
-            _("%(name)s zieht zurück: die Punkte bleiben, ausgelost wird ohne %(name)s.")
+            _(
+                "%(name)s zieht zurück: die Punkte bleiben, ausgelost wird ohne %(name)s. "
+                "Spielt ein laufender Tisch ohne %(name)s nicht weiter, dort „Tisch vorzeitig "
+                "beenden“."
+            )
             % {"name": name}
             if withdrawn
             else _("%(name)s ist nicht mehr dabei.") % {"name": name},

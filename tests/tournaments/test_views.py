@@ -196,6 +196,9 @@ def test_a_participant_is_removed_until_they_have_played_then_withdraws(
     assert played.withdrawn_at is not None
     page = director.get(url("detail", tournament.pk))
     assert "zieht zurück: die Punkte bleiben" in page.text
+    assert "dort „Tisch vorzeitig beenden“" in page.text
+    # Still at the running table: marked there, for the director to end it early.
+    assert f'{played.player.name} <span class="pill">zurückgezogen</span>' in page.text
     assert page.text.count("Zieht zurück …</summary>") == 3
     assert page.text.count("Wieder aufnehmen</button>") == 1
     refused = director.post(url("remove", tournament.pk, tournament.participants.first().pk))
