@@ -519,7 +519,8 @@ def test_a_spectator_follows_by_the_read_only_link_until_it_is_revoked(
     # their open sheet does not poll the revoked link.)
     other.goto("about:blank")
     open_share_section(page)
-    page.get_by_role("button", name="Link sperren").tap()
+    page.locator("details.share summary", has_text="Link sperren …").tap()  # two taps
+    page.get_by_role("button", name="Ja, Link sperren").tap()
     expect(page.get_by_text("Der Zuschauer-Link ist gesperrt.")).to_be_visible()
     expect(page.get_by_label("Zuschauer-Link")).to_have_count(0)
     expect(page.get_by_role("button", name="Zuschauer-Link erzeugen")).to_be_visible()

@@ -763,6 +763,14 @@ def test_the_hall_board_answers_nothing_new_until_something_on_it_changes(
 
 def test_a_revoked_hall_link_is_gone_and_stops_the_polling(director, client, tournament):
     token = tournament.display_token
+    # Revoked in two taps: the button is inside a "Link sperren …" that opens first.
+    offered = director.get(url("detail", tournament.pk)).text
+    assert re.search(
+        r'<details class="confirm">\s*<summary>Link sperren …</summary>.*?'
+        r'name="revoke" value="1">.*?Ja, Link sperren</button></form>\s*</details>',
+        offered,
+        re.S,
+    )
 
     director.post(url("display_link", tournament.pk), {"revoke": "1"})
     client.logout()
