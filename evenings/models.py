@@ -121,11 +121,7 @@ class Evening(models.Model):
             return False
         if table.ended_early_at is not None:
             return True
-        round_ = table.round
-        later = type(round_).objects.filter(
-            tournament_id=round_.tournament_id, number__gt=round_.number
-        )
-        return later.filter(started_at__isnull=False).exists()
+        return table.round.gone_by()
 
     @property
     def entry_kind(self) -> str:

@@ -146,6 +146,11 @@ class Round(models.Model):
     def is_started(self) -> bool:
         return self.started_at is not None
 
+    def gone_by(self) -> bool:
+        """A later round of the tournament has started: this one's tables play no more."""
+        later = Round.objects.filter(tournament_id=self.tournament_id, number__gt=self.number)
+        return later.filter(started_at__isnull=False).exists()
+
 
 class Table(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")

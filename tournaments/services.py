@@ -584,13 +584,10 @@ def _progress(round_: Round, tables: list[Table], gone_by: bool) -> RoundProgres
 
 def round_progress(round_: Round) -> RoundProgress:
     """Each table with its seats and its counted games; whether the round is complete."""
-    later = Round.objects.filter(
-        tournament_id=round_.tournament_id, number__gt=round_.number, started_at__isnull=False
-    )
     return _progress(
         round_,
         list(_counted(round_.tables.prefetch_related("seats__participant__player"))),
-        later.exists(),
+        round_.gone_by(),
     )
 
 
