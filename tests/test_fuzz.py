@@ -440,6 +440,7 @@ RECIPES: dict[str, Recipe] = {
     "tournaments:season": PAGE,
     "tournaments:detail": PAGE,
     "tournaments:settings": Recipe(TOURNAMENT),
+    "tournaments:delete": BUTTON,
     "tournaments:participants": Recipe({"players": "player_id"}, methods=POST),
     "tournaments:guest": Recipe({"name": "name"}, methods=POST),
     "tournaments:remove": BUTTON,

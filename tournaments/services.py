@@ -683,3 +683,33 @@ def renew_display_link(tournament: Tournament, revoke: bool = False) -> Tourname
     tournament.display_token = None if revoke else field.get_default()
     tournament.save(update_fields=["display_token"])
     return tournament
+
+
+@transaction.atomic
+def delete_tournament(tournament: Tournament) -> None:
+    """Delete a tournament no round of which has started: nothing was played in it, so
+    nothing of the ledger goes with it (a tournament made to try things out, say). Its
+    participants' guests who played nowhere else go too, and so does its season when
+    it was the season's only tournament. Once a round has started the tournament stays,
+    as every evening does. A double tap's second request finds it gone and does nothing.
+    """
+    locked = (
+        Tournament.objects.select_for_update(of=("self",))
+        .select_related("runde", "season")
+        .filter(pk=tournament.pk)
+        .first()
+    )
+    if locked is None:
+        return
+    if locked.rounds.filter(started_at__isnull=False).exists():
+        raise TournamentError(
+            _("In diesem Turnier wurde schon gespielt: es bleibt erhalten, wie jeder Abend.")
+        )
+    guests = [p.player for p in locked.participants.select_related("player") if p.player.guest]
+    TableSeat.objects.filter(round__tournament=locked).delete()
+    locked.delete()  # its rounds, tables and participants with it
+    locked.runde.delete()  # no evening was ever started in it; its tariff goes with it
+    for player in guests:
+        _forget_unused_guest(player)
+    if locked.season is not None and not locked.season.tournaments.exists():
+        locked.season.delete()

@@ -15,6 +15,7 @@ round_urls = [
 tournament_urls = [
     path("", views.tournament_detail, name="detail"),
     path("einstellungen/", views.tournament_settings, name="settings"),
+    path("loeschen/", views.tournament_delete, name="delete"),
     path("teilnehmer/", views.participants_add, name="participants"),
     path("teilnehmer/<int:participant_id>/entfernen/", views.participant_remove, name="remove"),
     path(

@@ -110,11 +110,27 @@ def tournament_settings(request: HttpRequest, tournament_id: int) -> HttpRespons
             if saved is not None:
                 messages.success(request, _("Gespeichert."))
                 return redirect("tournaments:detail", tournament_id=tournament.pk)
+    # Deleting is offered while nothing was played (services.delete_tournament).
+    played = tournament.rounds.filter(started_at__isnull=False).exists()
     return render(
         request,
         "tournaments/settings.html",
-        {"membership": membership, "tournament": tournament, "form": form},
+        {"membership": membership, "tournament": tournament, "form": form, "played": played},
     )
+
+
+@require_POST
+@login_required
+def tournament_delete(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """ "Turnier löschen", on its settings page, while no round has started."""
+    tournament, membership = admin_tournament_of(request, tournament_id)
+    try:
+        services.delete_tournament(tournament)
+    except services.TournamentError as error:
+        messages.error(request, str(error))
+        return redirect("tournaments:settings", tournament_id=tournament.pk)
+    messages.success(request, _("„%(name)s“ ist gelöscht.") % {"name": tournament.name})
+    return redirect("tournaments:list", club_id=membership.club_id)
 
 
 def _add_error(form, error: services.TournamentError) -> None:

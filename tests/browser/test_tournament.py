@@ -461,3 +461,25 @@ def test_a_table_ends_early_and_the_finished_tournament_stays_final_until_reopen
         for t in (first, second)
     ] == [["close", "reopen"], ["close"]]  # fmt: skip
     assert "ledger ok" in verify_ledger()
+
+
+def test_a_tournament_made_to_try_things_out_is_deleted_in_two_taps(
+    page, log_in, club, admin, players
+):
+    from tournaments import services as tournaments
+
+    tournament = tournaments.create_tournament(club, admin, name="Probeturnier", venue="Hof")
+    tournaments.add_participants(tournament, [players["Sepp"], players["Vroni"]])
+    log_in(admin)
+    page.goto(f"/turnier/{tournament.pk}/")
+
+    page.get_by_role("link", name="Einstellungen").tap()
+    page.get_by_text("Turnier löschen …").tap()
+    assert_accessible(page, "tournament settings, deleting")
+    page.get_by_role("button", name="Ja, Probeturnier löschen").tap()
+
+    expect(page.get_by_role("heading", name="Turniere", level=1)).to_be_visible()
+    expect(messages(page)).to_have_text("„Probeturnier“ ist gelöscht.")
+    expect(page.get_by_text("Noch kein Turnier.")).to_be_visible()
+    assert not Tournament.objects.exists()
+    assert club.players.filter(name__in=["Sepp", "Vroni"]).count() == 2

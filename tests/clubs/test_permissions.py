@@ -93,6 +93,7 @@ TOURNAMENT_POSTS = (
     "reinstate",
     "end_table",
     "display_link",
+    "delete",
 )
 
 # Per URL name, per method, the expected answer for (anonymous, outsider, player,

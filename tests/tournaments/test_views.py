@@ -122,6 +122,64 @@ def test_rounds_and_games_are_fixed_once_round_one_has_started(
     assert (tournament.round_count, tournament.games_per_round) == (3, 40)
 
 
+def test_a_tournament_not_yet_played_is_deleted_with_its_draw_guests_and_season(
+    director, club, tournament, players, admin
+):
+    season = Season.objects.create(club=club, name="Probe")
+    tournament.season = season
+    tournament.save()
+    services.add_guest(tournament, "Ferdl")
+    drawn(tournament, players, count=7)
+    page = director.get(url("settings", tournament.pk))
+
+    response = director.post(url("delete", tournament.pk), follow=True)
+
+    assert "Ja, Stadtmeisterschaft löschen</button>" in page.text
+    assert response.redirect_chain == [(url("list", club.pk), 302)]
+    assert "„Stadtmeisterschaft“ ist gelöscht." in response.text
+    assert "Noch kein Turnier." in response.text
+    assert not Tournament.objects.exists()
+    assert not TableSeat.objects.exists() and not Round.objects.exists()
+    assert not club.runden.filter(name="Stadtmeisterschaft").exists()
+    assert not Season.objects.exists()
+    # The guest who played nowhere else goes; the club's players stay.
+    assert not Player.objects.filter(name="Ferdl").exists()
+    assert club.players.count() == len(players)
+    # A second tap finds nothing left to delete.
+    assert director.post(url("delete", tournament.pk)).status_code == 404
+
+
+def test_a_tournament_once_played_is_not_deleted(director, club, tournament, players, admin):
+    services.start_round(drawn(tournament, players), admin)
+    page = director.get(url("settings", tournament.pk))
+
+    response = director.post(url("delete", tournament.pk), follow=True)
+
+    assert "Ja, Stadtmeisterschaft löschen" not in page.text
+    assert "es bleibt erhalten, wie jeder Abend." in page.text
+    assert response.redirect_chain == [(url("settings", tournament.pk), 302)]
+    assert "In diesem Turnier wurde schon gespielt" in response.text
+    assert Tournament.objects.get() == tournament
+    assert Evening.objects.filter(runde=tournament.runde).count() == 2
+
+
+def test_deleting_keeps_a_season_with_other_tournaments_and_a_guest_who_played_there(
+    director, club, tournament, players, admin
+):
+    season = Season.objects.create(club=club, name="Probe")
+    other = services.create_tournament(club, admin, name="Frühjahr", season=season)
+    tournament.season = season
+    tournament.save()
+    services.add_guest(other, "Ferdl")
+    services.add_guest(tournament, "ferdl")
+
+    director.post(url("delete", tournament.pk))
+
+    assert list(Tournament.objects.all()) == [other]
+    assert Season.objects.get() == season
+    assert other.participants.get().player.name == "Ferdl"
+
+
 # -- participants -----------------------------------------------------------------------
 
 
