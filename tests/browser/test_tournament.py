@@ -316,6 +316,14 @@ def test_the_ranking_with_its_tie_breaks_fits_a_phone(page, log_in, club, admin,
         return wrap.locator("tbody th", has_text=name).evaluate("cell => cell.clientHeight")
 
     assert height("Schorsch") == height("Kathi") == height("Sepp")
+    # The tournament's page shows the same columns live, and they fit as well.
+    page.goto(f"/turnier/{tournament.pk}/")
+    live = page.locator("#stand .standings-wrap")
+    expect(live.get_by_role("columnheader")).to_have_text(
+        ["Pl.", "Name", "R1", "R2", "R3", "Gesamt", "Soli", "verl."]
+    )
+    assert live.evaluate("el => el.scrollWidth <= el.clientWidth")
+    page.goto(f"/turnier/{tournament.pk}/rangliste/")
     # Narrower than the ranking (a phone of 320 px with three rounds), it scrolls
     # sideways, and its total stays in view.
     page.set_viewport_size({"width": 220, "height": 640})

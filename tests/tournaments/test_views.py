@@ -664,6 +664,18 @@ def test_the_page_ranks_by_points_per_round_and_states_the_tie_break(
     assert [line.total for line in standings] == [10, 10, 10, 10, 0, 0, 0, 0]
     assert [line.rank for line in standings] == [1, 1, 1, 1, 5, 5, 5, 5]
     assert str(TIE_BREAK) in page.text
+    # The tie-break counts are columns of the live standings, as of the final ranking.
+    assert "gewonnene Soli und Wenz" in page.text
+    assert tie_break_cells(page.text) == [("10", "0", "0")] * 4 + [("0", "0", "1")] * 4
+
+
+def tie_break_cells(html: str) -> list[tuple[str, str, str]]:
+    """Each standings row's total, won Soli and lost games, as shown."""
+    return re.findall(
+        r'<td class="num total">(\d+)</td>\s*<td class="num">(\d+)</td>\s*'
+        r'<td class="num">(\d+)</td>',
+        html,
+    )
 
 
 def test_the_printable_table_cards_have_seats_and_a_box_for_every_game(
@@ -760,6 +772,7 @@ def test_the_hall_display_needs_no_login_and_refreshes_its_board(client, tournam
     assert 'hx-trigger="every 10s"' in page.text
     assert f'hx-get="{url("hall", tournament.display_token)}?v=' in page.text
     assert "Stadtmeisterschaft" in page.text and "Tisch 2" in page.text
+    assert tie_break_cells(board.text) == [("0", "0", "0")] * 8
     assert board.text.lstrip().startswith('<div id="board"')
     assert "<html" not in board.text
 
@@ -878,6 +891,10 @@ def test_the_season_sums_the_points_of_its_tournaments_for_the_same_person(
     assert len(lines) == 4
     assert sum(line.total for line in lines) == 2 * 20
     assert "Gasthof Post" in response.text and "Zum Hirschen" in response.text
+    assert tie_break_cells(response.text) == [
+        (str(line.total), str(line.solos_won), str(line.games_lost)) for line in lines
+    ]
+    assert sum(line.games_lost for line in lines) == 2 * 2
 
 
 # -- what the director's page reads ----------------------------------------------------
@@ -957,7 +974,8 @@ def test_the_directors_page_reads_each_thing_once_however_many_rounds_and_partic
     ]
     assert shown_standings(page.text) == [
         (str(s.rank), str(s.participant.number), s.participant.player.name,
-         [*("–" if p is None else str(p) for p in s.rounds), str(s.total)])
+         [*("–" if p is None else str(p) for p in s.rounds), str(s.total),
+          str(s.solos_won), str(s.games_lost)])
         for s in tournament_standings(tournament)
     ]  # fmt: skip
     assert any(s.total for s in tournament_standings(tournament))
