@@ -29,7 +29,7 @@ def sends_mail() -> bool:
     return not isinstance(mailers.default, console.EmailBackend | dummy.EmailBackend)
 
 
-def _safe_next(request: HttpRequest) -> str:
+def safe_next(request: HttpRequest) -> str:
     """The `next` the visitor asked for if it is a path on this site, else ""."""
     candidate = request.POST.get("next", request.GET.get("next", ""))
     # Only a path: redirect() would take "start" or "a b" for the name of a view.
@@ -46,7 +46,7 @@ def _safe_next(request: HttpRequest) -> str:
 def signup(request: HttpRequest) -> HttpResponse:
     # An invitation link sends newcomers here with ?next=/einladung/<token>/; they carry
     # on there once they have an account.
-    next_url = _safe_next(request)
+    next_url = safe_next(request)
     if request.user.is_authenticated:
         return redirect(next_url or resolve_url(settings.LOGIN_REDIRECT_URL))
 

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from clubs import backup, periods, services, stats
 from clubs.access import admin_of, login_required_keep_form, membership_of
+from clubs.accounts import safe_next
 from clubs.forms import (
     ClubForm,
     InvitationForm,
@@ -240,17 +241,20 @@ def player_edit(request: HttpRequest, club_id: int, player_id: int) -> HttpRespo
     player = get_object_or_404(membership.club.players, pk=player_id)
     # The form works on a copy: a refused rename must not rename the page's heading.
     form = PlayerEditForm(request.POST or None, instance=copy.copy(player), club=membership.club)
+    # Where the page was opened from, if not the players' list: a tournament's page, for
+    # a guest's name typed wrong at the door.
+    back = safe_next(request)
     if form.is_valid() and save_unless_taken(
         form, form.save, "player_name_unique_in_club", "name", form.duplicate_message
     ):
         messages.success(request, _("Gespeichert."))
-        return redirect("clubs:players", club_id=club_id)
+        return redirect(back or reverse("clubs:players", args=[club_id]))
     # Offered to delete: a player who never played and has no login (a typo).
     unused = services.is_unused(player)
     return render(
         request,
         "clubs/player_edit.html",
-        {"membership": membership, "player": player, "form": form, "unused": unused},
+        {"membership": membership, "player": player, "form": form, "unused": unused, "back": back},
     )
 
 

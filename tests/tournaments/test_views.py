@@ -218,6 +218,33 @@ def test_a_guest_of_an_earlier_tournament_is_told_to_be_recognised(director, tou
     assert Player.objects.filter(name__iexact="Ferdl Huber").count() == 1
 
 
+def test_a_guests_typo_is_corrected_on_their_player_page_and_the_director_comes_back(
+    director, club, tournament, players
+):
+    services.add_participants(tournament, players[:2])
+    ferdl = services.add_guest(tournament, "Ferdl Hueber").player
+    page = director.get(url("detail", tournament.pk))
+    link = re.search(r'<a href="([^"]+)" aria-label="Ferdl Hueber umbenennen">', page.text)
+    edit = reverse("clubs:player", args=[club.pk, ferdl.pk])
+    assert link and link[1] == f"{edit}?next=/turnier/{tournament.pk}/%23teilnehmer"
+    assert "Sepp umbenennen" not in page.text  # the club's players are renamed in the club
+
+    form = director.get(link[1])
+    saved = director.post(
+        edit, {"name": "Ferdl Huber", "active": "on", "next": form.context["back"]}, follow=True
+    )
+
+    assert f'<input type="hidden" name="next" value="/turnier/{tournament.pk}/#teilnehmer">' in (
+        form.text
+    )
+    assert saved.redirect_chain == [(f"/turnier/{tournament.pk}/#teilnehmer", 302)]
+    assert "Ferdl Huber" in saved.text
+    assert tournament.participants.get(number=3).player.name == "Ferdl Huber"
+    # Anywhere else is no place to come back to: the players' list, as before.
+    elsewhere = director.post(edit, {"name": "Ferdl", "active": "on", "next": "//evil.example/"})
+    assert elsewhere.url == reverse("clubs:players", args=[club.pk])
+
+
 def test_a_guest_named_like_a_club_player_is_an_error_at_the_name(director, tournament, players):
     response = director.post(url("guest", tournament.pk), {"name": "SEPP"})
 
