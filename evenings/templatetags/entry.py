@@ -6,8 +6,13 @@ from html import escape
 
 from django import template
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
 
 register = template.Library()
+
+# Said after the name of a box that a ticked Schwarz or Tout counts in without its own
+# tap (shown in outline, static/css/app.css): a screen reader hears it counts.
+IMPLIED = ("schneider", "schwarz")
 
 
 def group(field, oob: bool = False) -> SafeString:
@@ -18,6 +23,8 @@ def group(field, oob: bool = False) -> SafeString:
         field.field, "choices", None
     )
     if toggle:
+        if name in IMPLIED:
+            label += f'<span class="visually-hidden implied"> ({_("zählt mit")})</span>'
         body = f'<label class="chip toggle">{field}<span>{label}</span></label>'
         role = ""
     else:

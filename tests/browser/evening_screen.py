@@ -91,7 +91,7 @@ def chip(page: Page, name: str, label: str) -> Locator:
 
 
 def chip_labels(page: Page, name: str) -> Locator:
-    return page.locator(f".f-{name} .chip span")
+    return page.locator(f".f-{name} .chip > span")
 
 
 def save_button(page: Page) -> Locator:

@@ -399,7 +399,7 @@ def test_only_the_laufende_and_announcements_that_apply_are_offered(
     # Wenz: 0 to 4, from the Wenz threshold; Tout offered.
     chip(page, "spiel", "Wenz").tap()
     expect(page.locator(".f-laufende")).to_be_hidden()
-    expect(page.locator(".f-laufende_wenz .chip span")).to_have_text(["keine", "2", "3", "4"])
+    expect(page.locator(".f-laufende_wenz .chip > span")).to_have_text(["keine", "2", "3", "4"])
     expect(page.locator(".f-tout")).to_be_visible()
     chip(page, "spiel", "Schellen-Solo").tap()
     expect(page.locator(".f-tout")).to_be_visible()
@@ -491,12 +491,13 @@ def test_the_correction_screen_previews_the_game_and_the_later_bock_games(
 def test_a_ticked_schwarz_shows_schneider_as_counted_in(page, log_in, runde, schreiber, players):
     evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
     log_in(schreiber).goto(f"/abend/{evening.pk}/")
-    schneider = page.locator(".f-schneider .chip span")
+    schneider = page.locator(".f-schneider .chip > span")
 
     def outline() -> str:
         return schneider.evaluate("el => getComputedStyle(el).borderTopStyle")
 
     assert outline() == "solid"
+    expect(page.get_by_role("checkbox", name="Schneider", exact=True)).to_have_count(1)
     taps = Taps(page)
     taps(chip(page, "declarer", "Vroni"))
     taps(chip(page, "partner", "Resi"))
@@ -508,6 +509,10 @@ def test_a_ticked_schwarz_shows_schneider_as_counted_in(page, log_in, runde, sch
     )
     assert outline() == "dashed"
     expect(page.locator(".f-schneider input")).not_to_be_checked()
+    # A screen reader hears it too: the box's name says it counts.
+    counted = page.get_by_role("checkbox", name="Schneider (zählt mit)", exact=True)
+    expect(counted).not_to_be_checked()
+    expect(page.get_by_role("checkbox", name="Schwarz", exact=True)).to_be_checked()
 
 
 # -- 10. the read-only link after closing -------------------------------------------------

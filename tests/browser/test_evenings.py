@@ -572,7 +572,7 @@ def test_a_player_follows_the_evening_on_their_own_phone(
 # -- 8. fits a phone ---------------------------------------------------------------------
 
 
-TAP_TARGETS = """() => [...document.querySelectorAll('.chip span, button')]
+TAP_TARGETS = """() => [...document.querySelectorAll('.chip > span, button')]
   .filter(el => el.getClientRects().length && getComputedStyle(el).visibility !== 'hidden')
   .map(el => ({text: el.textContent.trim(), height: el.getBoundingClientRect().height}))"""
 

@@ -86,3 +86,21 @@ def test_a_correction_opened_by_keyboard_takes_the_focus_and_gives_it_back(
     page.keyboard.press("Enter")
     expect(flash(page)).to_have_text("Wiederhergestellt: 1. Sauspiel (Hias)")
     expect(page.locator("#flash")).to_be_focused()
+
+
+def test_the_first_tab_offers_to_skip_the_header_to_the_content(
+    page, log_in, club, runde, schreiber, players
+):
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    log_in(schreiber).goto(f"/abend/{evening.pk}/")
+    skip = page.get_by_role("link", name="Zum Inhalt")
+    expect(skip).not_to_be_in_viewport()
+
+    page.keyboard.press("Tab")
+
+    expect(skip).to_be_focused()
+    expect(skip).to_be_in_viewport(ratio=1)
+    page.keyboard.press("Enter")
+    page.keyboard.press("Tab")
+    # Past "Schafkopf" and the account's links, on the first link of the page's own.
+    assert page.evaluate("document.activeElement.closest('main') !== null")
