@@ -1,3 +1,4 @@
+import dataclasses
 import re
 from collections.abc import Callable
 
@@ -251,15 +252,41 @@ class TariffForm(forms.ModelForm):
             self.fields[name].widget.attrs["min"] = 1
 
     def clean(self):
+        """Every error at once: the engine checks the rules as typed, each field typed
+        wrong standing in with a valid value. After each error the engine names, that
+        field too stands in, and the rest are checked again (so "Laufende ab 0,
+        höchstens 20" gets both its messages, and "0,2O" does not hide them)."""
         cleaned = super().clean()
-        if self.errors:
-            return cleaned
-        try:
-            validate_rules(self.rules())
-        except ScoringError as error:
-            field = error.key if error.key in self.fields else None
-            self.add_error(field, error.message_de)
+        rules = TariffRules(
+            **{
+                name: self._rule(name, cleaned[name]) if name in cleaned else self._stand_in(name)
+                for name in Tariff.RULE_FIELDS
+            }
+        )
+        for _attempt in Tariff.RULE_FIELDS:
+            try:
+                validate_rules(rules)
+            except ScoringError as error:
+                field = error.key if error.key in self.fields else None
+                if field is None or not self.has_error(field):
+                    self.add_error(field, error.message_de)
+                if field is None:
+                    break
+                rules = dataclasses.replace(rules, **{field: self._stand_in(field)})
+            else:
+                break
         return cleaned
+
+    @staticmethod
+    def _stand_in(name: str):
+        """A valid value for a field typed wrong: the default, but for the Laufende
+        threshold 1, so that the cap is checked only against the bounds every threshold
+        allows."""
+        return 1 if name == "laufende_min" else getattr(TariffRules(), name)
+
+    @staticmethod
+    def _rule(name: str, value):
+        return BockMode(value) if name == "bock" else value
 
     def validate_constraints(self):
         """The engine has checked the same ranges, with its messages at the fields."""
@@ -271,9 +298,9 @@ class TariffForm(forms.ModelForm):
 
     def rules(self) -> TariffRules:
         """The engine's rules from the cleaned data (valid forms only)."""
-        values = {name: self.cleaned_data[name] for name in Tariff.RULE_FIELDS}
-        values["bock"] = BockMode(values["bock"])
-        return TariffRules(**values)
+        return TariffRules(
+            **{name: self._rule(name, self.cleaned_data[name]) for name in Tariff.RULE_FIELDS}
+        )
 
 
 class InvitationForm(forms.ModelForm):

@@ -96,6 +96,25 @@ def test_the_engines_rule_check_is_named_at_its_field_while_typing(client, admin
     assert oob(response.text, "id_laufende_min_errors") == ""
 
 
+def test_every_error_is_named_at_once_a_typo_not_hiding_the_rules_check(client, admin, club, runde):
+    client.force_login(admin)
+
+    response = preview(client, club, runde, sauspiel="0,2O", laufende_min="0", laufende_max="20")
+
+    errors = {
+        name: re.sub(r"<[^>]+>", "", oob(response.text, f"id_{name}_errors"))
+        for name in ("sauspiel", "laufende_min", "laufende_max", "laufende_min_wenz", "wenz")
+    }
+    assert errors == {
+        "sauspiel": "Bitte einen Betrag in Euro eingeben, z. B. 0,10 oder 1,50.",
+        "laufende_min": "Die Schwelle für Laufende muss zwischen 1 und 14 liegen.",
+        "laufende_max": "Die Obergrenze für Laufende muss zwischen der Schwelle (1) und 14 liegen.",
+        "laufende_min_wenz": "",
+        "wenz": "",
+    }
+    assert runde.tariffs.count() == 1
+
+
 def test_a_corrected_value_clears_its_error_and_updates_the_summary(client, admin, club, runde):
     client.force_login(admin)
 
