@@ -213,7 +213,8 @@ class SwapForm(forms.Form):
 
 class ScorekeepersForm(forms.Form):
     """A scorekeeper for each table (field "tisch_<n>"): a member of the club, those who
-    sit at the table offered first. The director is preselected (services.draw_round)."""
+    sit at the table offered first. Preselected: the first at the table with a login, else
+    the director (services.draw_round)."""
 
     def __init__(self, data=None, *, tables: list[Table], members: dict[int, str]):
         super().__init__(data)

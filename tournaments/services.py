@@ -367,8 +367,9 @@ def draw_round(
     """Draw the tables of the next round, or draw again the round drawn but not started.
 
     `seed` redoes a draw (the same participants and earlier rounds with the same seed
-    give the same tables); without one a new seed is drawn. The tables' scorekeeper is
-    `by` (the director) until another is named.
+    give the same tables); without one a new seed is drawn. A table's scorekeeper is the
+    first at it who has a login in the club, else `by` (the director), until another is
+    named.
 
     From a page, `number` is the round the director means and `replacing` the seed the
     page showed for it (None for a first draw): if that round has been drawn (or drawn
@@ -426,8 +427,20 @@ def draw_round(
         round_.save(update_fields=["seed", "drawn_at"])
     else:
         round_ = Round.objects.create(tournament=tournament, number=due, seed=seed)
+    # Each table's scorekeeper: the first in seat order who has the app (a login as a
+    # member of the club), else `by`.
+    with_login = dict(
+        tournament.participants.filter(
+            pk__in=participants, player__user__memberships__club=tournament.club_id
+        ).values_list("pk", "player__user_id")
+    )
     made = Table.objects.bulk_create(
-        Table(round=round_, number=n, scorekeeper=by) for n in range(1, len(tables) + 1)
+        Table(
+            round=round_,
+            number=n,
+            scorekeeper_id=next((with_login[p] for p in ids if p in with_login), by and by.pk),
+        )
+        for n, ids in enumerate(tables, start=1)
     )
     TableSeat.objects.bulk_create(
         TableSeat(table=table, round=round_, participant_id=participant, position=position)

@@ -178,7 +178,7 @@ def test_a_director_runs_round_one_two_phones_book_and_the_hall_display_follows(
     tap(chip(page, "declarer", declarer))
     tap(chip(page, "partner", partner))
     tap(chip(page, "laufende", "2"))
-    tap(page.locator(".f-schneider").get_by_text("Schneider", exact=True))
+    tap(page.locator(".f-schneider .chip"))
     # Seed 000: Rufspiel 10, 2 Laufende 2 x 10, Schneider 10 = 40 to each winner.
     expect(preview(page)).to_have_text(
         [f"{name} {'+40 P.' if name in (declarer, partner) else '0 P.'}" for name in playing]

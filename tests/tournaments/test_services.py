@@ -241,7 +241,12 @@ def test_nine_participants_sit_at_a_table_of_five_and_one_of_four(tournament, pl
     round_ = services.draw_round(tournament, seed=7)
 
     assert [len(table) for table in seating(round_)] == [5, 4]
-    assert round_.tables.filter(scorekeeper=None).count() == 2  # none named without a director
+    # Without a director, only Resi's table has someone to write: Resi, who has a login.
+    resi = players[0]
+    assert [
+        (table.scorekeeper_id, table.seats.filter(participant__player=resi).exists())
+        for table in round_.tables.all()
+    ] in ([(resi.user_id, True), (None, False)], [(None, False), (resi.user_id, True)])
 
 
 def test_the_director_who_draws_keeps_score_until_someone_else_is_named(tournament, players, admin):
@@ -250,6 +255,26 @@ def test_the_director_who_draws_keeps_score_until_someone_else_is_named(tourname
     round_ = services.draw_round(tournament, by=admin)
 
     assert set(round_.tables.values_list("scorekeeper", flat=True)) == {admin.pk}
+
+
+def test_a_table_where_a_member_with_a_login_sits_is_theirs_to_write(tournament, players, admin):
+    sepp, vroni = players[1], players[2]
+    sepp.user = make_user("sepp", "Sepp")
+    Membership.objects.create(user=sepp.user, club=tournament.club, role=Membership.Role.PLAYER)
+    vroni.user = make_user("vroni", "Vroni")  # a login, but no longer in the club
+    for player in (sepp, vroni):
+        player.save()
+    with_participants(tournament, players, 8)
+
+    round_ = services.draw_round(tournament, by=admin, seed=4)
+
+    expected = []
+    for table in round_.tables.all():
+        seated = [seat.participant.player for seat in table.seats.all()]
+        first = next((p for p in seated if p in (players[0], sepp)), None)
+        expected.append(first.user_id if first else admin.pk)
+        assert table.scorekeeper_id == expected[-1]
+    assert sepp.user_id in expected and vroni.user_id not in expected
 
 
 def test_too_few_participants_are_refused_in_german(tournament, players):
