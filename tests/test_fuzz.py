@@ -437,7 +437,7 @@ RECIPES: dict[str, Recipe] = {
     "healthz": PAGE,
     "tournaments:list": PAGE,
     "tournaments:create": Recipe(TOURNAMENT),
-    "tournaments:season": PAGE,
+    "tournaments:season": Recipe({"name": "name"}),
     "tournaments:detail": PAGE,
     "tournaments:settings": Recipe(TOURNAMENT),
     "tournaments:delete": BUTTON,

@@ -118,6 +118,29 @@ class TournamentForm(forms.Form):
         return dict(self.cleaned_data)
 
 
+class SeasonForm(forms.ModelForm):
+    """A season's name, corrected by the club's admin (it was typed in passing, as a new
+    season in a tournament's settings)."""
+
+    duplicate_message = _("Eine Saison dieses Namens gibt es im Verein schon.")
+
+    class Meta:
+        model = Season
+        fields = ["name"]
+        error_messages = {"name": {"required": _("Bitte einen Namen eingeben.")}}
+
+    def clean_name(self):
+        name = " ".join(self.cleaned_data["name"].split())
+        others = Season.objects.filter(club=self.instance.club_id).exclude(pk=self.instance.pk)
+        if others.filter(name__iexact=name).exists():
+            raise forms.ValidationError(self.duplicate_message)
+        return name
+
+    def validate_constraints(self, exclude=None):
+        """clean_name has checked the name is free; a double tap's other request is
+        answered by save_unless_taken."""
+
+
 class ParticipantsForm(forms.Form):
     """Tick the club's players who play (its guests are entered by name)."""
 

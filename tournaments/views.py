@@ -3,6 +3,7 @@ display. Plain forms with POST-redirect-GET; a form with an error is shown again
 tournament page with the message at its field. Only the hall display refreshes itself
 (htmx polling of its board)."""
 
+import copy
 from dataclasses import dataclass
 
 from django.contrib import messages
@@ -35,6 +36,7 @@ from tournaments.forms import (
     GuestForm,
     ParticipantsForm,
     ScorekeepersForm,
+    SeasonForm,
     SwapForm,
     TournamentForm,
 )
@@ -683,10 +685,24 @@ def hall(request: HttpRequest, token: str) -> HttpResponse:
     return render(request, "tournaments/hall.html", context)
 
 
-@require_GET
+@require_http_methods(["GET", "POST"])
 @login_required
 def season(request: HttpRequest, club_id: int, season_id: int) -> HttpResponse:
+    """A season's tournaments and summed standings; its admin can rename it here."""
     season, membership = season_of(request, club_id, season_id)
+    form = None
+    if membership.is_admin:
+        # On a copy: a refused name must not rename the page's heading.
+        form = SeasonForm(request.POST or None, instance=copy.copy(season))
+    elif request.method == "POST":
+        raise Http404
+    if form is not None and form.is_valid():
+        saved = save_unless_taken(
+            form, form.save, "season_name_unique_in_club", "name", form.duplicate_message
+        )
+        if saved is not None:
+            messages.success(request, _("Gespeichert."))
+            return redirect("tournaments:season", club_id=club_id, season_id=season.pk)
     tournaments, standings = season_standings(season)
     return render(
         request,
@@ -694,6 +710,7 @@ def season(request: HttpRequest, club_id: int, season_id: int) -> HttpResponse:
         {
             "membership": membership,
             "season": season,
+            "form": form,
             "tournaments": tournaments,
             "standings": standings,
             "tie_break": TIE_BREAK,

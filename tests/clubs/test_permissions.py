@@ -166,7 +166,7 @@ MATRIX: dict[str, dict[str, tuple]] = {
     # club's admin (the director) runs them. The hall display needs no account.
     "tournaments:list": {"GET": members_only(200), "POST": every(405), **NO_OTHER},
     "tournaments:detail": {"GET": members_only(200), "POST": every(405), **NO_OTHER},
-    "tournaments:season": {"GET": members_only(200), "POST": every(405), **NO_OTHER},
+    "tournaments:season": {"GET": members_only(200), "POST": admins_only(302), **NO_OTHER},
     "tournaments:cards": {"GET": members_only(200), "POST": every(405), **NO_OTHER},
     "tournaments:ranking": {"GET": members_only(200), "POST": every(405), **NO_OTHER},
     "tournaments:csv": {"GET": members_only(200), "POST": every(405), **NO_OTHER},
@@ -241,7 +241,8 @@ WRITES: dict[str, frozenset[str]] = {
     "evenings:share": SCORERS,
     "evenings:reopen": ADMIN,
     **dict.fromkeys(
-        (f"tournaments:{name}" for name in ("create", "settings", *TOURNAMENT_POSTS)), ADMIN
+        (f"tournaments:{name}" for name in ("create", "settings", "season", *TOURNAMENT_POSTS)),
+        ADMIN,
     ),
     "signup": frozenset({"anonymous"}),
     "profile": LOGGED_IN,
@@ -437,6 +438,7 @@ POST_BODIES: dict[str, Callable[[Cast], dict[str, object]]] = {
     },
     "tournaments:participants": lambda cast: {"players": [cast.club.players.get(name="Wastl").pk]},
     "tournaments:guest": lambda cast: {"name": "Girgl aus Rehau"},
+    "tournaments:season": lambda cast: {"name": "Saison 2027"},
     "tournaments:draw": lambda cast: {"number": "1", "replacing": "1", "seed": "2"},
     "tournaments:swap": lambda cast: {
         "a": cast.seated(1, 0),

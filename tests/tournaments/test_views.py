@@ -924,6 +924,32 @@ def test_the_season_sums_the_points_of_its_tournaments_for_the_same_person(
     assert sum(line.games_lost for line in lines) == 2 * 2
 
 
+def test_the_admin_renames_a_season_and_a_name_taken_is_an_error_at_the_name(
+    director, client, club, admin, player_user
+):
+    services.create_tournament(club, admin, name="Hof", new_season="ProHof 2062")
+    services.create_tournament(club, admin, name="Rehau", new_season="Saison 2027")
+    typo = Season.objects.get(name="ProHof 2062")
+    page = url("season", club.pk, typo.pk)
+
+    taken = director.post(page, {"name": "  saison   2027 "})
+    renamed = director.post(page, {"name": " ProHof  2026 "}, follow=True)
+
+    assert taken.status_code == 200
+    assert taken.context["form"].errors["name"] == [
+        "Eine Saison dieses Namens gibt es im Verein schon."
+    ]
+    assert "<h1>Saison ProHof 2062</h1>" in taken.text  # the heading keeps the saved name
+    assert renamed.redirect_chain == [(page, 302)]
+    assert "<h1>Saison ProHof 2026</h1>" in renamed.text
+    assert sorted(Season.objects.values_list("name", flat=True)) == ["ProHof 2026", "Saison 2027"]
+    # A member who is not the admin sees the season, without the form.
+    client.force_login(player_user)
+    assert "Saison umbenennen" not in client.get(page).text
+    assert client.post(page, {"name": "Meine Saison"}).status_code == 404
+    assert Season.objects.get(pk=typo.pk).name == "ProHof 2026"
+
+
 # -- what the director's page reads ----------------------------------------------------
 
 # Each thing once, however many rounds, tables and participants: the session, the
