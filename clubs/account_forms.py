@@ -12,6 +12,8 @@ from django.contrib.auth.forms import (
     UserCreationForm,
 )
 from django.core.exceptions import ValidationError
+from django.core.mail import mailers
+from django.core.mail.backends import console, dummy
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
@@ -38,11 +40,25 @@ PERSONAL_WIDGETS = {
 }
 
 
+def sends_mail() -> bool:
+    """Whether an email can leave this server. Not with the console backend, which only
+    prints it to the server's output (settings: no EMAIL_HOST, as with `make run`), nor
+    with the file-based one (a console backend too) or the dummy."""
+    return not isinstance(mailers.default, console.EmailBackend | dummy.EmailBackend)
+
+
 def _require_personal_fields(form: forms.ModelForm) -> None:
     # Optional on Django's User model, required here: the name is shown at every table and
-    # the email is the only way back into a forgotten account.
-    for name in PERSONAL_LABELS:
-        form.fields[name].required = True
+    # the email is the only way back into a forgotten account. On a server that sends no
+    # email it is no way back (whoever runs it sets a new password): optional there.
+    form.fields["first_name"].required = True
+    if sends_mail():
+        form.fields["email"].required = True
+    else:
+        form.fields["email"].help_text = _(
+            "Freiwillig: dieser Server verschickt keine E-Mails. Ein vergessenes Passwort "
+            "setzt dir die Person neu, die die App betreibt."
+        )
 
 
 class RulesBesideThePassword:

@@ -11,6 +11,7 @@ from clubs.account_forms import (
     ResetPasswordForm,
     ThrottledAuthenticationForm,
     ThrottledPasswordResetForm,
+    sends_mail,
 )
 
 
@@ -28,10 +29,10 @@ class PasswordResetView(auth_views.PasswordResetView):
         return {**super().get_form_kwargs(), "request": self.request}
 
     def get_context_data(self, **kwargs) -> dict:
-        return {**super().get_context_data(**kwargs), "sends_mail": accounts.sends_mail()}
+        return {**super().get_context_data(**kwargs), "sends_mail": sends_mail()}
 
     def post(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        if not accounts.sends_mail():
+        if not sends_mail():
             return self.get(request, *args, **kwargs)
         return super().post(request, *args, **kwargs)
 
@@ -40,7 +41,7 @@ class PasswordResetDoneView(auth_views.PasswordResetDoneView):
     """ "Schau in dein Postfach", unless the server sends no email (opened directly)."""
 
     def get_context_data(self, **kwargs) -> dict:
-        return {**super().get_context_data(**kwargs), "sends_mail": accounts.sends_mail()}
+        return {**super().get_context_data(**kwargs), "sends_mail": sends_mail()}
 
 
 urlpatterns = [

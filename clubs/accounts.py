@@ -5,8 +5,6 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
-from django.core.mail import mailers
-from django.core.mail.backends import console, dummy
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render, resolve_url
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -20,13 +18,6 @@ from clubs.forms import save_unless_taken
 
 # Django's own unique username, and ours that ignores case (clubs migration 0003).
 USERNAME_CONSTRAINTS = ("auth_user_username_key", "auth_user_username_lower_unique")
-
-
-def sends_mail() -> bool:
-    """Whether an email can leave this server. Not with the console backend, which only
-    prints it to the server's output (settings: no EMAIL_HOST, as with `make run`), nor
-    with the file-based one (a console backend too) or the dummy."""
-    return not isinstance(mailers.default, console.EmailBackend | dummy.EmailBackend)
 
 
 def safe_next(request: HttpRequest) -> str:

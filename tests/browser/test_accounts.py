@@ -54,7 +54,7 @@ def test_a_user_resets_a_forgotten_password_through_the_email_link(page, user, p
     page.get_by_role("button", name="Passwort speichern").click()
 
     expect(page.get_by_role("heading", name="Passwort gespeichert")).to_be_visible()
-    page.get_by_role("link", name="Anmelden").click()
+    page.locator("main").get_by_role("link", name="Anmelden").click()
     page.get_by_label("Benutzername").fill("sepp")
     page.get_by_label("Passwort").fill(NEW_PASSWORD)
     page.get_by_role("button", name="Anmelden").click()

@@ -67,6 +67,14 @@ def test_signup_sends_the_newcomer_on_to_a_safe_next(client, db):
     assert User.objects.filter(username="vroni").exists()
 
 
+def test_the_header_offers_anonymous_visitors_to_log_in_except_on_the_login_page(client, db):
+    link = f'<a href="{reverse("login")}">Anmelden</a>'
+
+    assert link in client.get(reverse("signup")).text
+    assert link in client.get(reverse("password_reset")).text
+    assert link not in client.get(reverse("login")).text
+
+
 def test_signup_refuses_a_next_to_another_site_and_goes_to_start(client, db):
     response = client.post(reverse("signup"), signup_data(next="https://evil.example/"))
 
@@ -149,6 +157,27 @@ def test_signup_requires_a_name_and_a_valid_email(client, db):
     assert errors["first_name"] == ["Dieses Feld ist zwingend erforderlich."]
     assert errors["email"] == ["Bitte gültige E-Mail-Adresse eingeben."]
     assert not User.objects.exists()
+
+
+def test_signup_requires_an_email_where_it_is_the_way_back_into_the_account(client, db):
+    response = client.post(reverse("signup"), signup_data(email=""))
+
+    assert response.context["form"].errors["email"] == ["Dieses Feld ist zwingend erforderlich."]
+    assert "falls du dein Passwort vergisst" in response.text
+    assert not User.objects.exists()
+
+
+def test_without_a_mail_server_the_email_is_optional_and_the_form_says_why(
+    client, db, no_mail_server
+):
+    page = client.get(reverse("signup"))
+    response = client.post(reverse("signup"), signup_data(email=""))
+
+    assert "Freiwillig: dieser Server verschickt keine E-Mails." in page.text
+    assert response.status_code == 302
+    assert User.objects.get(username="vroni").email == ""
+    profile = client.post(reverse("profile"), {"first_name": "Vroni", "email": ""})
+    assert profile.status_code == 302
 
 
 def test_a_logged_in_user_who_opens_signup_goes_on_to_next(client, user):
