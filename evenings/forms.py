@@ -345,7 +345,9 @@ class GameForm(forms.Form):
             "spiel": spiel,
             "declarer": game.declarer_id,
             "partner": game.partner_id,
-            "won": "1" if game.won else "0",
+            # A Ramsch is stored as lost; corrected into another game, that game starts
+            # from "gewonnen", as a new booking does.
+            "won": "1" if game.won or game.type == "ramsch" else "0",
             "laufende": 0 if game.type == "wenz" else game.laufende,
             "laufende_wenz": game.laufende if game.type == "wenz" else 0,
             # As the entry form sent them: a Tout counts as Schwarz, a Schwarz as

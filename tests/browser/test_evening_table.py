@@ -515,6 +515,31 @@ def test_a_ticked_schwarz_shows_schneider_as_counted_in(page, log_in, runde, sch
     expect(page.get_by_role("checkbox", name="Schwarz", exact=True)).to_be_checked()
 
 
+def test_a_ramsch_corrected_into_a_sauspiel_starts_won_and_its_preview_fits_the_phone(
+    page, log_in, bock_runde, schreiber, players
+):
+    evening = start(bock_runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    p = {name: player.pk for name, player in players.items()}
+    for _ in range(8):
+        book(evening, schreiber, type="sauspiel", declarer=p["Vroni"], partner=p["Resi"])
+    ramsch = book(evening, schreiber, type="ramsch", won=False, loser=p["Hias"])
+    for _ in range(3):
+        book(evening, schreiber, type="sauspiel", declarer=p["Vroni"], partner=p["Resi"])
+    log_in(schreiber).goto(f"/abend/{evening.pk}/spiel/{ramsch.pk}/")
+
+    taps = Taps(page)
+    taps(chip(page, "spiel", "Sauspiel"))
+    taps(chip(page, "declarer", "Sepp"))
+    taps(chip(page, "partner", "Hias"))
+
+    # As a new booking: won, unless the Schreiber says otherwise.
+    expect(page.locator(".f-won input[value='1']")).to_be_checked()
+    expect(page.locator("#correction-preview .later-game")).to_have_text(
+        [f"Spiel {n}: 0,10 € statt 0,20 € (kein Bockspiel mehr)" for n in (10, 11, 12)]
+    )
+    no_horizontal_scroll(page)
+
+
 # -- 10. the read-only link after closing -------------------------------------------------
 
 
