@@ -370,9 +370,11 @@ def invitation_create(request: HttpRequest, club_id: int) -> HttpResponse:
             messages.success(request, message % {"name": invitation.player})
         else:
             messages.success(request, _("Die Einladung ist angelegt. Teile den Link."))
-    else:
-        for errors in form.errors.values():
-            messages.error(request, " ".join(errors))
+        # Straight to the new link, which is at the foot of the page, under the form.
+        members = reverse("clubs:members", args=[club_id])
+        return redirect(f"{members}#einladung-{invitation.pk}")
+    for errors in form.errors.values():
+        messages.error(request, " ".join(errors))
     return redirect("clubs:members", club_id=club_id)
 
 

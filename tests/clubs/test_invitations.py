@@ -58,8 +58,12 @@ def test_an_admin_creates_an_invitation_for_a_player_without_a_login(client, adm
     assert response.status_code == 302
     invitation = Invitation.objects.get(club=club)
     assert (invitation.player, invitation.role, invitation.created_by) == (hias, "spieler", admin)
-    page = client.get(reverse("clubs:members", args=[club.pk]))
+    # Straight to the new link, at the foot of the page.
+    members = reverse("clubs:members", args=[club.pk])
+    assert response.url == f"{members}#einladung-{invitation.pk}"
+    page = client.get(members)
     assert "Die Einladung für Hias ist angelegt." in page.text
+    assert f'<li class="card invitation" id="einladung-{invitation.pk}">' in page.text
     assert "für Hias, als Spieler, gültig bis" in page.text
     assert join_url(invitation) in page.text
 
@@ -349,6 +353,9 @@ def test_a_stranger_with_a_used_player_link_learns_it_before_signing_up(
 
     assert response.status_code == 200
     assert "spielt inzwischen mit einem anderen Konto" in response.text
+    # Hias himself, on another phone, logs in from here and comes back to the link.
+    login = f"{reverse('login')}?next={join_url(invitation)}"
+    assert f'Schon beigetreten? <a class="button primary" href="{login}">' in response.text
 
 
 # Joining with a link for anyone

@@ -36,6 +36,21 @@ def test_the_players_page_asks_only_for_the_name(client, admin, club):
     assert 'name="active"' not in response.text
 
 
+def test_on_the_players_page_a_player_opens_their_own_overview_only(
+    client, admin, club, player_user
+):
+    vroni = Player.objects.create(club=club, name="Vroni", user=player_user)
+    resi = club.players.get(user=admin)
+    client.force_login(player_user)
+
+    page = client.get(reverse("clubs:players", args=[club.pk])).text
+
+    own = reverse("clubs:player_home", args=[club.pk, vroni.pk])
+    assert f'<a href="{own}">Vroni</a>' in page
+    assert reverse("clubs:player_home", args=[club.pk, resi.pk]) not in page
+    assert reverse("clubs:player", args=[club.pk, vroni.pk]) + '"' not in page
+
+
 def test_a_retired_player_is_not_offered_a_seat(client, admin, club, runde):
     wastl = Player.objects.create(club=club, name="Wastl")
     client.force_login(admin)

@@ -432,6 +432,12 @@ def test_the_runde_page_the_evening_and_the_tariff_editor_link_to_the_rules(
     # The evening's: with the tariff it is played with.
     evening_page = client.get(reverse("evenings:detail", args=[evening.pk])).text
     assert f'href="{rules_url(club, runde)}?abend={evening.pk}"' in evening_page
+    # ... which lead back to the evening, as the evening leads to its Runde.
+    rules = client.get(f"{rules_url(club, runde)}?abend={evening.pk}").text
+    back = reverse("evenings:detail", args=[evening.pk])
+    assert f'<a href="{back}">Zurück zum Abend</a>' in rules
+    runde_url = reverse("clubs:runde", args=[club.pk, runde.pk])
+    assert f'<a href="{runde_url}">← {runde.name}</a>' in evening_page
 
 
 def test_an_evening_s_rules_show_its_tariff_after_the_runde_changed_it(
