@@ -11,6 +11,7 @@ from django.contrib.auth.forms import (
     SetPasswordForm,
     UserCreationForm,
 )
+from django.contrib.auth.password_validation import UserAttributeSimilarityValidator
 from django.core.exceptions import ValidationError
 from django.core.mail import mailers
 from django.core.mail.backends import console, dummy
@@ -38,6 +39,14 @@ PERSONAL_WIDGETS = {
     "first_name": forms.TextInput(attrs={"autocomplete": "given-name"}),
     "email": forms.EmailInput(attrs={"autocomplete": "email"}),
 }
+
+
+class SimilarityValidator(UserAttributeSimilarityValidator):
+    """Django's check that a password is not the user name (or first name, or email) over
+    again, in German that reads (Django's: "zu ähnlich zu Benutzername")."""
+
+    def get_error_message(self) -> str:
+        return _("Das Passwort ähnelt zu sehr dem Eintrag „%(verbose_name)s“.")
 
 
 def sends_mail() -> bool:

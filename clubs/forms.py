@@ -26,7 +26,7 @@ MAX_CENTS = 1_000_000
 # "1.234,56" / "1234,5" / "0,10" / "1" / "0.10" / "1.000.000" (German thousands), "1,-"
 # (whole euros, as prices are written), "€" optional.
 _EURO = re.compile(
-    r"""^(?P<sign>[-+−]?)\s*
+    r"""^(?:€|EUR)?\s*(?P<sign>[-+−]?)\s*
         (?P<euros>\d{1,3}(?:\.\d{3})+|\d+)?
         (?:(?P<sep>[,.])(?P<cents>\d*|[-–]))?
         \s*(?:€|EUR|Euro)?$""",

@@ -181,6 +181,8 @@ def tariff_edit(request: HttpRequest, club_id: int, runde_id: int) -> HttpRespon
         else:
             messages.info(request, _("Nichts geändert: der Tarif ist schon so."))
         return redirect("clubs:runde", club_id=club_id, runde_id=runde.pk)
+    if form.is_bound:
+        messages.error(request, _("Nicht gespeichert: bitte die markierten Werte prüfen."))
     examples = worked_examples(current.rules) if request.method == "GET" else None
     return render(
         request,

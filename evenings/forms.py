@@ -283,9 +283,14 @@ class GameForm(forms.Form):
             "ueberkreuz": ("declarer",),
             "ramsch": ("loser",),
         }[game_type]
+        missing = {
+            "declarer": _("Bitte wählen, wer spielt."),
+            "partner": _("Bitte den Mitspieler wählen."),
+            "loser": _("Bitte wählen, wer den Ramsch verloren hat."),
+        }
         for name in needs:
             if cleaned.get(name) is None:
-                self.add_error(name, _("Bitte auswählen."))
+                self.add_error(name, missing[name])
         return cleaned
 
     def game_input(self) -> GameInput:

@@ -166,12 +166,12 @@ def test_the_same_game_entered_on_two_phones_is_booked_once(
     expect(sheet_row(resi, 1)).to_contain_text("Sauspiel")
     save_button(resi).tap()
     errors = resi.locator("#entry-fields .error")
-    expect(errors).to_have_text(["Bitte auswählen.", "Bitte auswählen."])
+    expect(errors).to_have_text(["Bitte wählen, wer spielt.", "Bitte den Mitspieler wählen."])
     assert Game.objects.count() == 1
 
     # 3. The fresh chips work, and a field's error goes with a tap on it: she books game 2.
     Taps(resi)(chip(resi, "declarer", "Wastl"))
-    expect(errors).to_have_text(["Bitte auswählen."])
+    expect(errors).to_have_text(["Bitte den Mitspieler wählen."])
     expect(resi.locator(".f-partner.invalid .error")).to_be_visible()
     book_sauspiel(resi, 2, "Wastl", "Sepp")
     expect(errors).to_have_count(0)

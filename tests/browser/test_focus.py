@@ -20,7 +20,7 @@ def test_a_sauspiel_is_booked_by_keyboard_and_the_focus_follows_the_answers(
     page.keyboard.press("Enter")
     declarer = page.get_by_role("radiogroup", name="Spieler", exact=True)
     expect(declarer).to_have_attribute("aria-describedby", "id_declarer_error")
-    expect(page.locator("#id_declarer_error")).to_have_text("Bitte auswählen.")
+    expect(page.locator("#id_declarer_error")).to_have_text("Bitte wählen, wer spielt.")
     expect(declarer.get_by_role("radio").first).to_have_attribute("aria-invalid", "true")
     expect(declarer.locator(f"input[value='{sepp}']")).to_be_focused()
     assert not Game.objects.exists()

@@ -159,6 +159,17 @@ def test_signup_requires_a_name_and_a_valid_email(client, db):
     assert not User.objects.exists()
 
 
+def test_a_password_like_the_user_name_is_refused_in_plain_german(client, db):
+    data = signup_data(username="vroniberger", password1="vroniberger1", password2="vroniberger1")
+
+    response = client.post(reverse("signup"), data)
+
+    assert response.context["form"].errors["password1"] == [
+        "Das Passwort ähnelt zu sehr dem Eintrag „Benutzername“."
+    ]
+    assert not User.objects.exists()
+
+
 def test_signup_requires_an_email_where_it_is_the_way_back_into_the_account(client, db):
     response = client.post(reverse("signup"), signup_data(email=""))
 

@@ -146,6 +146,7 @@ def test_a_laufende_threshold_below_one_gets_one_message_whatever_is_typed(
 
     assert response.status_code == 200
     assert response.context["form"].errors[field] == [message]
+    assert "Nicht gespeichert: bitte die markierten Werte prüfen." in response.text
     assert runde.tariffs.count() == 1
 
 
