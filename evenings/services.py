@@ -40,7 +40,7 @@ from scoring import (
     score_after,
     score_evening,
 )
-from scoring.settlement import Settlement, settle
+from scoring.settlement import Settlement, settle_after
 
 SEATS = (4, 5, 6)
 
@@ -825,9 +825,15 @@ def _totals(evening: Evening, kinds: list[str], players: list[Player] | None = N
 
 
 def settlement(evening: Evening) -> Settlement:
-    """Who pays whom, from what is still open, rounded down to the Runde's unit."""
-    totals = {str(pid): amount for pid, amount in balances(evening).items()}
-    return settle(totals, evening.tariff.settle_unit)
+    """Who pays whom, from what is still open, rounded down to the Runde's unit: the
+    evening's plan less what was paid along it (scoring.settle_after), so that a part
+    payment leaves the other transfers as they were."""
+    games = {str(pid): amount for pid, amount in standing(evening).items()}
+    paid: dict[tuple[str, str], int] = {}
+    for change in payments(evening):
+        pair = (str(change.after["payer"]), str(change.after["payee"]))
+        paid[pair] = paid.get(pair, 0) + change.after["amount"]
+    return settle_after(games, paid, evening.tariff.settle_unit)
 
 
 def payments(evening: Evening) -> list[Change]:

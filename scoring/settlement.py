@@ -17,6 +17,9 @@ Algorithm:
    creditor until the group is even.
 
 With ``unit`` 1 nothing is rounded or trimmed and every balance ends at exactly zero.
+
+While the table settles up, ``settle_after`` keeps the plan: what was paid along a
+proposed transfer comes off that transfer, and the others stay as they were.
 """
 
 from __future__ import annotations
@@ -75,6 +78,41 @@ def settle(totals: Mapping[str, int], unit: int = 1) -> Settlement:
         transfers=tuple(Transfer(names[p], names[q], amount) for p, q, amount in transfers),
         open=dict(zip(names, open_, strict=True)),
     )
+
+
+def settle_after(
+    totals: Mapping[str, int], paid: Mapping[tuple[str, str], int], unit: int = 1
+) -> Settlement:
+    """The proposal for ``totals`` (before any payment) less what was ``paid`` so far
+    ({(payer, payee): cents}): a table that has paid part of the plan is shown the rest
+    of the same plan, not a new one with other pairs.
+
+    Each payment must have gone along a proposed transfer, no further than it, leaving a
+    whole multiple of ``unit``. Otherwise (a payment the plan did not propose) the
+    proposal is made afresh from the balances after the payments, as ``settle`` makes it.
+    Either way it settles what is open after the payments: ``open`` is what remains once
+    the transfers proposed are paid too.
+    """
+    _check(totals, unit)
+    plan = settle(totals, unit)
+    left = {(t.payer, t.payee): t.amount for t in plan.transfers}
+    for pair, amount in paid.items():
+        if not 0 < amount <= left.get(pair, 0) or (left[pair] - amount) % unit:
+            return settle(_after(totals, paid), unit)
+        left[pair] -= amount
+    return Settlement(
+        transfers=tuple(Transfer(p, q, amount) for (p, q), amount in left.items() if amount),
+        open=plan.open,
+    )
+
+
+def _after(totals: Mapping[str, int], paid: Mapping[tuple[str, str], int]) -> dict[str, int]:
+    """The balances once ``paid`` is paid: a payer owes less, a payee is owed less."""
+    balances = dict(totals)
+    for (payer, payee), amount in paid.items():
+        balances[payer] += amount
+        balances[payee] -= amount
+    return balances
 
 
 def _check(totals: Mapping[str, int], unit: int) -> None:

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.errors import ScoringError
-from scoring.settlement import UNITS, Settlement, Transfer, settle
+from scoring.settlement import UNITS, Settlement, Transfer, settle, settle_after
 
 
 @st.composite
@@ -267,3 +267,100 @@ def test_a_total_that_is_not_whole_cents_is_refused() -> None:
         settle({"A": True, "B": -1})
 
     assert refused.value.key == "totals"
+
+
+# -- settling up in steps -----------------------------------------------------------------
+
+
+def test_a_part_payment_comes_off_its_transfer_and_the_others_stay() -> None:
+    totals = {"Wastl": -1670, "Vroni": -1590, "Sepp": -1460, "Hias": 3260, "Resi": 1460}
+    plan = settle(totals, 10)
+    wastl = next(t for t in plan.transfers if t.payer == "Wastl")
+
+    after = settle_after(totals, {("Wastl", wastl.payee): 100}, 10)
+
+    assert after.transfers == tuple(
+        Transfer(t.payer, t.payee, t.amount - 100) if t == wastl else t for t in plan.transfers
+    )
+    assert after.open == plan.open
+
+
+def test_a_payment_the_plan_did_not_propose_gets_a_fresh_plan() -> None:
+    totals = {"Sepp": 120, "Vroni": -80, "Hias": 120, "Resi": -160}
+    paid = {("Vroni", "Sepp"): 50}
+
+    after = settle_after(totals, paid, 1)
+
+    assert after == settle({"Sepp": 70, "Vroni": -30, "Hias": 120, "Resi": -160}, 1)
+
+
+@st.composite
+def part_payments(draw: st.DrawFn) -> tuple[dict[str, int], int, dict[tuple[str, str], int]]:
+    """Totals, a unit, and what was paid so far along some of the plan's transfers:
+    whole units, up to each transfer's amount."""
+    totals = draw(zero_sum_totals())
+    unit = draw(st.sampled_from(UNITS))
+    paid = {}
+    for t in settle(totals, unit).transfers:
+        units = draw(st.integers(0, t.amount // unit))
+        if units:
+            paid[(t.payer, t.payee)] = units * unit
+    return totals, unit, paid
+
+
+@given(part_payments())
+def test_what_was_paid_along_the_plan_comes_off_it_and_nothing_else_changes(
+    case: tuple[dict[str, int], int, dict[tuple[str, str], int]],
+) -> None:
+    totals, unit, paid = case
+    plan = settle(totals, unit)
+
+    after = settle_after(totals, paid, unit)
+
+    rest = {(t.payer, t.payee): t.amount - paid.get((t.payer, t.payee), 0) for t in plan.transfers}
+    assert {(t.payer, t.payee): t.amount for t in after.transfers} == {
+        pair: amount for pair, amount in rest.items() if amount
+    }
+    assert after.open == plan.open
+
+
+@given(part_payments())
+def test_the_rest_of_the_plan_settles_the_balances_after_the_payments(
+    case: tuple[dict[str, int], int, dict[tuple[str, str], int]],
+) -> None:
+    totals, unit, paid = case
+    balances = dict(totals)
+    for (payer, payee), amount in paid.items():
+        balances[payer] += amount
+        balances[payee] -= amount
+
+    after = settle_after(totals, paid, unit)
+    transferred, received = paid_and_received(after)
+
+    for name, balance in balances.items():
+        assert after.open[name] == balance + transferred.get(name, 0) - received.get(name, 0)
+        assert abs(after.open[name]) <= abs(balance) and after.open[name] * balance >= 0
+    for t in after.transfers:
+        assert t.amount > 0 and t.amount % unit == 0
+        assert balances[t.payer] < 0 < balances[t.payee]
+    still_owes = [name for name, left in after.open.items() if left <= -unit]
+    still_owed = [name for name, left in after.open.items() if left >= unit]
+    assert not (still_owes and still_owed)
+
+
+@given(zero_sum_totals(), st.sampled_from(UNITS), st.data())
+def test_any_other_payment_is_planned_afresh_from_the_balances_after_it(
+    totals: dict[str, int], unit: int, data: st.DataObject
+) -> None:
+    names = list(totals)
+    payer, payee = data.draw(st.permutations(names))[:2]
+    amount = data.draw(st.integers(1, 5000))
+    plan = {(t.payer, t.payee): t.amount for t in settle(totals, unit).transfers}
+    along = plan.get((payer, payee), 0)
+    if amount <= along and (along - amount) % unit == 0:
+        return  # along the plan: the test above
+    balances = dict(totals)
+    balances[payer] += amount
+    balances[payee] -= amount
+
+    assert settle_after(totals, {(payer, payee): amount}, unit) == settle(balances, unit)
