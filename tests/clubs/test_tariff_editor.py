@@ -141,6 +141,8 @@ def test_the_page_itself_shows_the_summary_in_place(client, admin, club, runde):
     assert response.text.index('id="preview-summary"') < response.text.index('id="tariff-form"')
     assert summary(response.text)["Sauspiel"] == "0,10 €"
     assert 'id="id_sauspiel_errors"' in response.text
+    # What an amount is: per opponent, three times over for the one who plays alone.
+    assert "Jeder Betrag gilt je Gegenspieler" in response.text
 
 
 def test_the_full_list_names_every_part_of_each_example(client, admin, club, runde):
