@@ -18,6 +18,18 @@ def euro(cents: int | None) -> str:
 
 
 @register.filter
+def balance(cents: int | None) -> str:
+    """A balance, its sign always shown: 590 -> "+5,90 €" (owed to them), -100 ->
+    "-1,00 €" (they owe), 0 -> "0,00 €"; as the evenings' results are written."""
+    shown = euro(cents)
+    return (
+        f"+{shown}"
+        if isinstance(cents, int) and not isinstance(cents, bool) and cents > 0
+        else shown
+    )
+
+
+@register.filter
 def euro_plain(cents: int | None) -> str:
     """The amount without the currency sign, for the narrow columns of the sheet."""
     return euro(cents).removesuffix(" €")

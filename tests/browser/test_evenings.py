@@ -345,7 +345,7 @@ def test_paying_at_the_table_and_closing_the_evening(page, log_in, runde, schrei
     expect(transfers).to_have_text(["Sepp zahlt Hias 0,50 €", "Resi zahlt Hias 0,50 €"])
     expect(page.get_by_role("heading", name="Bezahlt")).to_be_visible()
     expect(page.get_by_text("Vroni hat Hias 0,50 € gezahlt")).to_be_visible()
-    expect(page.locator("dl.balances dd")).to_have_text(["-0,50 €", "0,00 €", "1,00 €", "-0,50 €"])
+    expect(page.locator("dl.balances dd")).to_have_text(["-0,50 €", "0,00 €", "+1,00 €", "-0,50 €"])
 
     payments = LedgerEntry.objects.filter(evening=evening, kind=LedgerEntry.Kind.PAYMENT)
     assert sorted(payments.values_list("player__name", "amount")) == [

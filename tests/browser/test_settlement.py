@@ -52,7 +52,7 @@ def test_a_mis_tap_is_taken_back_and_a_part_payment_is_booked(
     paid_button.tap()
     expect(page.get_by_text("Zahlung eingetragen.")).to_be_visible()
     expect(paid(page)).to_have_text(["Sepp hat Hias 0,50 € gezahlt"])
-    expect(balances(page)).to_have_text(["0,00 €", "-0,50 €", "1,00 €", "-0,50 €"])
+    expect(balances(page)).to_have_text(["0,00 €", "-0,50 €", "+1,00 €", "-0,50 €"])
     mistake = Change.objects.get(evening=evening, kind=Change.Kind.PAYMENT)
 
     # 2. "Storno": the payment is taken back by one the other way, on the record.
@@ -60,7 +60,7 @@ def test_a_mis_tap_is_taken_back_and_a_part_payment_is_booked(
     assert storno.bounding_box()["height"] >= MIN_TAP_HEIGHT
     storno.tap()
     expect(page.get_by_text("Zahlung storniert: Sepp zahlt Hias 0,50 €")).to_be_visible()
-    expect(balances(page)).to_have_text(["-0,50 €", "-0,50 €", "1,50 €", "-0,50 €"])
+    expect(balances(page)).to_have_text(["-0,50 €", "-0,50 €", "+1,50 €", "-0,50 €"])
     expect(page.get_by_role("heading", name="Bezahlt")).to_have_count(0)
     expect(transfers).to_have_text(
         ["Sepp zahlt Hias 0,50 €", "Vroni zahlt Hias 0,50 €", "Resi zahlt Hias 0,50 €"]
@@ -90,13 +90,13 @@ def test_a_mis_tap_is_taken_back_and_a_part_payment_is_booked(
     expect(typed).to_have_accessible_description(
         "Bitte einen Betrag in Euro eingeben, z. B. 0,10 oder 1,50."
     )
-    expect(balances(page)).to_have_text(["-0,50 €", "-0,50 €", "1,50 €", "-0,50 €"])
+    expect(balances(page)).to_have_text(["-0,50 €", "-0,50 €", "+1,50 €", "-0,50 €"])
     assert len(payment_entries(evening)) == 4
 
     typed.fill("0,2")
     line.locator("details").get_by_role("button", name="Betrag eintragen").tap()
     expect(page.get_by_text("Zahlung eingetragen.")).to_be_visible()
-    expect(balances(page)).to_have_text(["-0,50 €", "-0,30 €", "1,30 €", "-0,50 €"])
+    expect(balances(page)).to_have_text(["-0,50 €", "-0,30 €", "+1,30 €", "-0,50 €"])
     # The rest of Vroni's transfer, where it was: the plan stays as proposed.
     expect(transfers).to_have_text(
         ["Sepp zahlt Hias 0,50 €", "Vroni zahlt Hias 0,30 €", "Resi zahlt Hias 0,50 €"]
@@ -132,7 +132,7 @@ def test_a_transfer_paid_on_another_phone_says_so(
     transfer(page, "Resi zahlt Hias").get_by_role("button", name="bezahlt").tap()
 
     expect(page.get_by_text("Schon bezahlt: Resi hat Hias 0,50 € gezahlt.")).to_be_visible()
-    expect(balances(page)).to_have_text(["-0,50 €", "-0,50 €", "1,00 €", "0,00 €"])
+    expect(balances(page)).to_have_text(["-0,50 €", "-0,50 €", "+1,00 €", "0,00 €"])
     assert payment_entries(evening) == [("Resi", 50), ("Hias", -50)]
 
     # Both phones take the payment back: the second one is told, and books nothing more.
@@ -141,6 +141,6 @@ def test_a_transfer_paid_on_another_phone_says_so(
     expect(page.get_by_text("Zahlung storniert: Resi zahlt Hias 0,50 €")).to_be_visible()
     other.locator("li.payment").get_by_role("button", name="Storno").tap()
     expect(other.get_by_text("Schon storniert: Resi zahlt Hias 0,50 €.")).to_be_visible()
-    expect(balances(other)).to_have_text(["-0,50 €", "-0,50 €", "1,50 €", "-0,50 €"])
+    expect(balances(other)).to_have_text(["-0,50 €", "-0,50 €", "+1,50 €", "-0,50 €"])
     assert len(payment_entries(evening)) == 4
     assert "ledger ok" in verify_ledger()

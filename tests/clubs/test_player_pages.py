@@ -147,7 +147,7 @@ def test_a_spieler_sees_their_balance_and_who_pays_them_on_the_start_page(
     assert response.status_code == 200
     text = response.text
     assert "Deine Konten: Schafkopffreunde Au" in text
-    assert '<span class="amount big">1,20 €</span>' in text
+    assert '<span class="amount big">+1,20 €</span>' in text
     assert "Spiele 1,20 € · keine Zahlungen" in text
     assert "Hias zahlt dir 0,80 €" in text
     assert "Wastl zahlt dir 0,40 €" in text
@@ -187,7 +187,7 @@ def test_a_debtor_reads_whom_they_pay_and_a_payment_shows_on_the_evening(
     text = client.get(reverse("start")).text
 
     assert "Wastl zahlt dir 0,10 €" in text
-    assert '<span class="amount big">0,10 €</span>' in text
+    assert '<span class="amount big">+0,10 €</span>' in text
     # She received 0,70 €: said in words, not as a bare "-0,70 €" that reads as paid.
     assert "Spiele 0,80 € · erhalten 0,70 €" in text
     assert "Spiele 1,30 €" in text and ">erhalten 0,70 €<" in text  # evening 1
