@@ -462,11 +462,17 @@ def _unstarted(round_: Round) -> Round:
 
 
 @transaction.atomic
-def swap(round_: Round, a: Participant, b: Participant, *, seating: str | None = None) -> None:
+def swap(
+    round_: Round, a: Participant, b: Participant, *, seating: str | None = None, by=None
+) -> None:
     """Two participants of different tables change seats, before the round starts.
 
     `seating` is the seating_token the page showed: if the tables have changed since,
     nothing is swapped (StaleSeating), so a double tap does not swap back.
+
+    The two tables' scorekeepers follow the seats as the draw chose them: a table whose
+    scorekeeper moved away, or was `by` (the director) or nobody, gets the first at it
+    who has a login in the club, else `by`. One the director named otherwise stays.
     """
     round_ = _unstarted(round_)
     if seating is not None and seating != seating_token(round_):
@@ -493,6 +499,18 @@ def swap(round_: Round, a: Participant, b: Participant, *, seating: str | None =
         TableSeat(table_id=seat.table_id, round=round_, participant=who, position=seat.position)
         for seat, who in ((seat_b, a), (seat_a, b))
     )
+    club = round_.tournament.club_id
+    moved = {a.player.user_id, b.player.user_id} - {None}
+    for table in Table.objects.filter(pk__in=[seat_a.table_id, seat_b.table_id]):
+        if table.scorekeeper_id not in {None, by and by.pk, *moved}:
+            continue
+        first = (
+            table.seats.filter(participant__player__user__memberships__club=club)
+            .values_list("participant__player__user_id", flat=True)
+            .first()
+        )
+        table.scorekeeper_id = first or (by and by.pk)
+        table.save(update_fields=["scorekeeper"])
 
 
 @transaction.atomic

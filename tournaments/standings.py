@@ -37,8 +37,8 @@ class Standing:
     rank: int  # 1-based; shared by participants equal on every tie-break
     participant: Participant  # with .player loaded
     # Points per round, one for each of the tournament's round_count (or more, if more
-    # rounds were drawn); None where the participant has no seat (a round not drawn yet,
-    # or drawn without them).
+    # rounds were drawn); None where the participant has played no seat (a round not
+    # drawn or not started yet, or drawn without them).
     rounds: tuple[int | None, ...]
     total: int
     solos_won: int  # Solo and Wenz won as declarer
@@ -109,8 +109,10 @@ def standings_from(
     player_of = {p.pk: p.player_id for p in participants}
     rounds: dict[int, list[int | None]] = {p.pk: [None] * round_count for p in participants}
     for participant, number, evening in seats:
-        if participant not in rounds:
-            continue  # joined after `participants` was read: in the standings next time
+        if participant not in rounds or evening is None:
+            # Joined after `participants` was read (in the standings next time), or a
+            # round drawn but not started: nothing played there yet, "–" as not drawn.
+            continue
         rounds[participant][number - 1] = points.get((evening, player_of[participant]), 0)
 
     lines = [(p, tuple(rounds[p.pk]), tallies.get(p.player_id, _Tally())) for p in participants]

@@ -477,7 +477,7 @@ def swap(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
     if form.is_valid():
         a, b = form.chosen()
         try:
-            services.swap(round_, a, b, seating=form.cleaned_data["seating"])
+            services.swap(round_, a, b, seating=form.cleaned_data["seating"], by=request.user)
         except services.StaleSeating as error:
             messages.info(request, str(error))
         except services.TournamentError as error:

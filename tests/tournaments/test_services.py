@@ -277,6 +277,43 @@ def test_a_table_where_a_member_with_a_login_sits_is_theirs_to_write(tournament,
     assert sepp.user_id in expected and vroni.user_id not in expected
 
 
+def test_after_a_swap_the_tables_scorekeepers_follow_the_seats_unless_named(
+    tournament, players, admin
+):
+    sepp = players[1]
+    sepp.user = make_user("sepp", "Sepp")
+    sepp.save()
+    Membership.objects.create(user=sepp.user, club=tournament.club, role=Membership.Role.PLAYER)
+    helper = make_user("kathi", "Kathi")  # a member who does not play: named by hand
+    Membership.objects.create(user=helper, club=tournament.club, role=Membership.Role.PLAYER)
+    with_participants(tournament, players, 11)
+    services.add_guest(tournament, "Ferdl")
+    round_ = services.draw_round(tournament, by=admin, seed=4)
+    tables = list(round_.tables.all())
+    here = next(t for t in tables if t.seats.filter(participant__player=sepp).exists())
+    there = next(
+        t
+        for t in tables
+        if t != here and not t.seats.filter(participant__player__user__isnull=False).exists()
+    )
+    named = next(t for t in tables if t not in (here, there))
+    services.name_scorekeeper(named, helper)
+
+    def first_with_login(table):
+        users = [s.participant.player.user_id for s in table.seats.all()]
+        return next((u for u in users if u is not None), admin.pk)
+
+    a = tournament.participants.get(player=sepp)
+    b = there.seats.first().participant
+    services.swap(round_, a, b, by=admin)
+
+    for table in tables:
+        table.refresh_from_db()
+    assert there.scorekeeper_id == sepp.user_id == first_with_login(there)
+    assert here.scorekeeper_id == first_with_login(here) != sepp.user_id
+    assert named.scorekeeper_id == helper.pk
+
+
 def test_too_few_participants_are_refused_in_german(tournament, players):
     with_participants(tournament, players, 3)
 

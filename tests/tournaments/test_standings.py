@@ -18,6 +18,7 @@ from clubs.models import Player
 from evenings import services
 from evenings.models import Evening, Game
 from evenings.services import GameInput
+from tournaments import services as tournament_services
 from tournaments.models import Participant, Round, Season, Table, TableSeat, Tournament
 from tournaments.standings import (
     SeasonStanding,
@@ -366,6 +367,14 @@ def test_before_the_first_round_everybody_shares_the_first_place_with_nothing(cl
         (1, "Kathi", (None, None, None), 0, 0, 0, 0),
         (1, "Sepp", (None, None, None), 0, 0, 0, 0),
     ]
+
+
+def test_a_round_drawn_but_not_started_shows_nothing_played_yet(club, admin, people):
+    four = [people[name] for name in NAMES[:4]]
+    tournament = make_tournament(club, admin, "Herbstturnier", four)
+    tournament_services.draw_round(tournament, seed=1)
+
+    assert [line.rounds for line in tournament_standings(tournament)] == [(None,) * 3] * 4
 
 
 def test_a_season_sums_each_player_s_tournaments_in_date_order(club, admin, people):
