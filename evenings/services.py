@@ -824,13 +824,14 @@ def _totals(evening: Evening, kinds: list[str], players: list[Player] | None = N
     return {pid: sums.get(pid, 0) for pid in seated}
 
 
-def settlement(evening: Evening) -> Settlement:
+def settlement(evening: Evening, live: list[Change] | None = None) -> Settlement:
     """Who pays whom, from what is still open, rounded down to the Runde's unit: the
     evening's plan less what was paid along it (scoring.settle_after), so that a part
-    payment leaves the other transfers as they were."""
+    payment leaves the other transfers as they were. `live`: the evening's `payments`,
+    if the caller has read them already."""
     games = {str(pid): amount for pid, amount in standing(evening).items()}
     paid: dict[tuple[str, str], int] = {}
-    for change in payments(evening):
+    for change in payments(evening) if live is None else live:
         pair = (str(change.after["payer"]), str(change.after["payee"]))
         paid[pair] = paid.get(pair, 0) + change.after["amount"]
     return settle_after(games, paid, evening.tariff.settle_unit)

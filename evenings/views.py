@@ -808,7 +808,8 @@ def _settlement_page(request, evening: Evening, membership, typed: dict | None =
     that was refused, shown again at its field with the reason (payer, payee, value,
     error)."""
     names = _names(evening)
-    suggestion = services.settlement(evening)
+    live = services.payments(evening)
+    suggestion = services.settlement(evening, live)
     transfers = []
     for t in suggestion.transfers:
         refused = {}
@@ -847,7 +848,7 @@ def _settlement_page(request, evening: Evening, membership, typed: dict | None =
                     names[change.after["payee"]],
                     change.after["amount"],
                 )
-                for change in services.payments(evening)
+                for change in live
             ],
             "can_score": membership.can_score,
         },

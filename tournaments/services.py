@@ -427,19 +427,9 @@ def draw_round(
         round_.save(update_fields=["seed", "drawn_at"])
     else:
         round_ = Round.objects.create(tournament=tournament, number=due, seed=seed)
-    # Each table's scorekeeper: the first in seat order who has the app (a login as a
-    # member of the club), else `by`.
-    with_login = dict(
-        tournament.participants.filter(
-            pk__in=participants, player__user__memberships__club=tournament.club_id
-        ).values_list("pk", "player__user_id")
-    )
+    logins = _logins(tournament.club_id, participants)
     made = Table.objects.bulk_create(
-        Table(
-            round=round_,
-            number=n,
-            scorekeeper_id=next((with_login[p] for p in ids if p in with_login), by and by.pk),
-        )
+        Table(round=round_, number=n, scorekeeper_id=_keeper(ids, logins, by))
         for n, ids in enumerate(tables, start=1)
     )
     TableSeat.objects.bulk_create(
@@ -448,6 +438,21 @@ def draw_round(
         for position, participant in enumerate(ids)
     )
     return round_
+
+
+def _logins(club_id: int, participant_ids: Iterable[int]) -> dict[int, int]:
+    """{participant id: user id} of those who have the app: a login as a club member."""
+    return dict(
+        Participant.objects.filter(
+            pk__in=participant_ids, player__user__memberships__club=club_id
+        ).values_list("pk", "player__user_id")
+    )
+
+
+def _keeper(seated: list[int], logins: dict[int, int], by) -> int | None:
+    """A table's scorekeeper as the draw chooses: the first in seat order who has the
+    app, else `by` (the director)."""
+    return next((logins[p] for p in seated if p in logins), by and by.pk)
 
 
 def _unstarted(round_: Round) -> Round:
@@ -499,17 +504,12 @@ def swap(
         TableSeat(table_id=seat.table_id, round=round_, participant=who, position=seat.position)
         for seat, who in ((seat_b, a), (seat_a, b))
     )
-    club = round_.tournament.club_id
     moved = {a.player.user_id, b.player.user_id} - {None}
     for table in Table.objects.filter(pk__in=[seat_a.table_id, seat_b.table_id]):
         if table.scorekeeper_id not in {None, by and by.pk, *moved}:
             continue
-        first = (
-            table.seats.filter(participant__player__user__memberships__club=club)
-            .values_list("participant__player__user_id", flat=True)
-            .first()
-        )
-        table.scorekeeper_id = first or (by and by.pk)
+        seated = list(table.seats.values_list("participant_id", flat=True))
+        table.scorekeeper_id = _keeper(seated, _logins(round_.tournament.club_id, seated), by)
         table.save(update_fields=["scorekeeper"])
 
 
