@@ -830,10 +830,10 @@ def settlement(evening: Evening, live: list[Change] | None = None) -> Settlement
     payment leaves the other transfers as they were. `live`: the evening's `payments`,
     if the caller has read them already."""
     games = {str(pid): amount for pid, amount in standing(evening).items()}
-    paid: dict[tuple[str, str], int] = {}
-    for change in payments(evening) if live is None else live:
-        pair = (str(change.after["payer"]), str(change.after["payee"]))
-        paid[pair] = paid.get(pair, 0) + change.after["amount"]
+    paid = (
+        (str(change.after["payer"]), str(change.after["payee"]), change.after["amount"])
+        for change in (payments(evening) if live is None else live)
+    )
     return settle_after(games, paid, evening.tariff.settle_unit)
 
 

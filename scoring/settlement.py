@@ -24,7 +24,7 @@ proposed transfer comes off that transfer, and the others stay as they were.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from scoring.errors import ScoringError
@@ -81,11 +81,11 @@ def settle(totals: Mapping[str, int], unit: int = 1) -> Settlement:
 
 
 def settle_after(
-    totals: Mapping[str, int], paid: Mapping[tuple[str, str], int], unit: int = 1
+    totals: Mapping[str, int], payments: Iterable[tuple[str, str, int]], unit: int = 1
 ) -> Settlement:
-    """The proposal for ``totals`` (before any payment) less what was ``paid`` so far
-    ({(payer, payee): cents}): a table that has paid part of the plan is shown the rest
-    of the same plan, not a new one with other pairs.
+    """The proposal for ``totals`` (before any payment) less what was paid so far
+    (``payments``: payer, payee, cents, in any number): a table that has paid part of the
+    plan is shown the rest of the same plan, not a new one with other pairs.
 
     Each payment must have gone along a proposed transfer, no further than it, leaving a
     whole multiple of ``unit``. Otherwise (a payment the plan did not propose) the
@@ -94,6 +94,9 @@ def settle_after(
     the transfers proposed are paid too.
     """
     _check(totals, unit)
+    paid: dict[tuple[str, str], int] = {}
+    for payer, payee, amount in payments:
+        paid[payer, payee] = paid.get((payer, payee), 0) + amount
     plan = settle(totals, unit)
     left = {(t.payer, t.payee): t.amount for t in plan.transfers}
     for pair, amount in paid.items():

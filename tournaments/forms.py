@@ -86,7 +86,7 @@ class TournamentForm(forms.Form):
         self.fields["season"].queryset = club.seasons.all()
         if tournament is None:
             self.fields["date"].initial = timezone.localdate
-        elif tournament.rounds.filter(started_at__isnull=False).exists():
+        elif tournament.has_started:
             # Its tables' evenings have the games as their limit: fixed from round 1 on.
             for name in ("round_count", "games_per_round"):
                 self.fields[name].disabled = True

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.functional import cached_property
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -91,6 +92,12 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @cached_property
+    def has_started(self) -> bool:
+        """Round 1 has started: its tables' evenings fix the rounds and games, and what
+        was played there stays (no deletion). Read once per instance."""
+        return self.rounds.filter(started_at__isnull=False).exists()
 
 
 class Participant(models.Model):

@@ -178,7 +178,7 @@ def update_settings(
     and of games a round only until round 1 starts (its tables' evenings have the games
     as their limit)."""
     tournament = _locked(tournament)
-    started = tournament.rounds.filter(started_at__isnull=False).exists()
+    started = tournament.has_started
     if started and round_count != tournament.round_count:
         raise TournamentError(
             _("Die Zahl der Runden lässt sich nach dem Start nicht mehr ändern."), "round_count"
@@ -732,7 +732,7 @@ def delete_tournament(tournament: Tournament) -> None:
     )
     if locked is None:
         return
-    if locked.rounds.filter(started_at__isnull=False).exists():
+    if locked.has_started:
         raise TournamentError(
             _("In diesem Turnier wurde schon gespielt: es bleibt erhalten, wie jeder Abend.")
         )

@@ -112,12 +112,10 @@ def tournament_settings(request: HttpRequest, tournament_id: int) -> HttpRespons
             if saved is not None:
                 messages.success(request, _("Gespeichert."))
                 return redirect("tournaments:detail", tournament_id=tournament.pk)
-    # Deleting is offered while nothing was played (services.delete_tournament).
-    played = tournament.rounds.filter(started_at__isnull=False).exists()
     return render(
         request,
         "tournaments/settings.html",
-        {"membership": membership, "tournament": tournament, "form": form, "played": played},
+        {"membership": membership, "tournament": tournament, "form": form},
     )
 
 

@@ -21,12 +21,7 @@ def euro(cents: int | None) -> str:
 def balance(cents: int | None) -> str:
     """A balance, its sign always shown: 590 -> "+5,90 €" (owed to them), -100 ->
     "-1,00 €" (they owe), 0 -> "0,00 €"; as the evenings' results are written."""
-    shown = euro(cents)
-    return (
-        f"+{shown}"
-        if isinstance(cents, int) and not isinstance(cents, bool) and cents > 0
-        else shown
-    )
+    return f"+{euro(cents)}" if type(cents) is int and cents > 0 else euro(cents)
 
 
 @register.filter
