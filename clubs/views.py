@@ -30,6 +30,7 @@ from clubs.models import Invitation, Membership, Player, german_order
 from clubs.players import evenings_page, homes, runde_balances
 from evenings.models import Evening
 from scoring import worked_examples
+from tournaments.models import Tournament
 
 
 @require_GET
@@ -78,6 +79,8 @@ def club_detail(request: HttpRequest, club_id: int) -> HttpResponse:
             "membership": membership,
             "club": club,
             "runden": club.runden.money(),
+            # A tournament on now is one tap from the club's page, for every member.
+            "running": club.tournaments.filter(status=Tournament.Status.RUNNING).order_by("-date"),
             "sole_admin": services.is_last_admin(membership),
         },
     )

@@ -271,7 +271,7 @@ def test_a_participant_is_removed_until_they_have_played_then_withdraws(
     # Who has played is not removed but withdraws, keeping the points: after a second
     # tap that names them.
     assert "Entfernen" not in page.text
-    assert page.text.count("Zieht zurück …</summary>") == 4
+    assert page.text.count("Zurückziehen …</summary>") == 4
     played = tournament.participants.first()
     assert f"Ja, {played.player.name} zieht zurück</button>" in page.text
 
@@ -284,7 +284,7 @@ def test_a_participant_is_removed_until_they_have_played_then_withdraws(
     assert "dort „Tisch vorzeitig beenden“" in page.text
     # Still at the running table: marked there, for the director to end it early.
     assert f'{played.player.name} <span class="pill">zurückgezogen</span>' in page.text
-    assert page.text.count("Zieht zurück …</summary>") == 3
+    assert page.text.count("Zurückziehen …</summary>") == 3
     assert page.text.count("Wieder aufnehmen</button>") == 1
     refused = director.post(url("remove", tournament.pk, tournament.participants.first().pk))
     assert refused.status_code == 302
@@ -1125,3 +1125,35 @@ def test_an_admin_of_another_club_cannot_reach_a_season_through_their_own_club(
 
     assert client.get(url("season", other.pk, season.pk)).status_code == 404
     assert client.get(url("season", club.pk, season.pk)).status_code == 404
+
+
+def test_a_running_tournament_is_one_tap_from_the_club_page(
+    director, club, tournament, players, admin
+):
+    assert (
+        url("detail", tournament.pk)
+        not in director.get(reverse("clubs:detail", args=[club.pk])).text
+    )
+
+    services.start_round(drawn(tournament, players), admin)
+    club_page = director.get(reverse("clubs:detail", args=[club.pk])).text
+
+    assert "Turnier läuft" in club_page
+    assert f'href="{url("detail", tournament.pk)}"' in club_page
+
+
+def test_ending_a_table_without_a_game_warns_of_its_zero_points(
+    director, tournament, players, admin
+):
+    round_ = services.start_round(drawn(tournament, players), admin)
+    first, _ = round_.tables.order_by("number")
+    book_one(first, admin)
+
+    page = director.get(url("detail", tournament.pk)).text
+
+    warning = (
+        "An diesem Tisch ist noch kein Spiel gebucht: alle dort bekommen für diese Runde 0 Punkte."
+    )
+    assert page.count(warning) == 1  # at table 2 only
+    assert page.index(warning) > page.index("Ja, Tisch 1 beenden")
+    assert page.index(warning) < page.index("Ja, Tisch 2 beenden")
