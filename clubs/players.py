@@ -391,6 +391,14 @@ def player_history(request: HttpRequest, club_id: int, player_id: int) -> HttpRe
     if runde is not None:
         games = games.filter(evening__runde=runde)
     games = period.filter(games, "evening__started_at").values_list("pk", flat=True)
+    # What the chosen games came to: the player's evening totals (a row per evening, not
+    # per game), over the same evenings.
+    totals = EveningTotal.objects.filter(
+        player=player, kind=GAME, evening__runde__kind=Runde.Kind.MONEY
+    )
+    if runde is not None:
+        totals = totals.filter(evening__runde=runde)
+    result = period.filter(totals, "evening__started_at").aggregate(sum=Sum("amount"))["sum"]
     page = Paginator(NewestGames(games, player), GAMES_PER_PAGE).get_page(request.GET.get(PAGE))
     chosen = {}
     if runde is not None:
@@ -409,6 +417,7 @@ def player_history(request: HttpRequest, club_id: int, player_id: int) -> HttpRe
             "periods": periods.periods(),
             "period": period,
             "page": page,
+            "result": result or 0,
             "rows": history_rows(player, list(page.object_list)),
             # The filter as chosen, for the links to other pages ("&" to add the page).
             "filter_query": urlencode(chosen),

@@ -21,6 +21,7 @@ import hashlib
 import json
 import uuid
 from collections import defaultdict
+from collections.abc import Sequence
 
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Sum
@@ -774,27 +775,64 @@ def preview(
         after = score_after(rules, before, [candidate.for_engine(), *rest])
     except ScoringError as error:
         raise EveningError(error.message_de, error.key) from None
-    now = score_after(rules, before, [replacing.for_engine(), *rest]) if replacing else None
     result = after.games[0]
-    totals_before = standing(evening) if replacing is not None else {}
-    totals_after = dict(totals_before)
-    changed = []
-    if now is not None:
-        for player, cents in now.totals.items():
-            totals_after[int(player)] -= cents
-        for player, cents in after.totals.items():
-            totals_after[int(player)] += cents
-        for game, old, new in zip(later, now.games[1:], after.games[1:], strict=True):
-            if old.payouts != new.payouts:
-                changed.append(LaterGame(game.number, old.bock, new.bock, old.unit, new.unit))
+    effects = Effects([], {}, {})
+    if replacing is not None:
+        now = score_after(rules, before, [replacing.for_engine(), *rest])
+        effects = _effects(evening, later, now, after, after.games[1:])
     return Preview(
         payouts=[(pid, result.payouts[str(pid)]) for pid in seating],
         unit=result.unit,
         bock=result.bock,
-        later=changed,
-        totals_before=totals_before,
-        totals_after=totals_after,
+        later=effects.later,
+        totals_before=effects.totals_before,
+        totals_after=effects.totals_after,
     )
+
+
+@dataclasses.dataclass(frozen=True)
+class Effects:
+    """What changing a booked game does to the evening: the later games whose amounts
+    change (the Bock chain shifted), and every seated player's game total before and
+    after, in seating order."""
+
+    later: list[LaterGame]
+    totals_before: dict[int, int]
+    totals_after: dict[int, int]
+
+
+def strike_effects(evening: Evening, game: Game) -> Effects:
+    """What striking `game` would do, before it is struck ("Spiel streichen")."""
+    rules = evening.tariff.rules
+    before = [g.for_engine() for g in games_before(evening, game.number)]
+    later = list(evening.games.booked().filter(number__gt=game.number))
+    rest = [g.for_engine() for g in later]
+    now = score_after(rules, before, [game.for_engine(), *rest])
+    after = score_after(rules, before, rest)
+    return _effects(evening, later, now, after, after.games)
+
+
+def _effects(
+    evening: Evening,
+    later: list[Game],
+    now: EveningResult,
+    after: EveningResult,
+    after_later: Sequence[GameResult],
+) -> Effects:
+    """`now`: the game in question and `later` scored as booked; `after`: as they would
+    be, where `after_later` are the results of `later` among them."""
+    totals_before = standing(evening)
+    totals_after = dict(totals_before)
+    for player, cents in now.totals.items():
+        totals_after[int(player)] -= cents
+    for player, cents in after.totals.items():
+        totals_after[int(player)] += cents
+    changed = [
+        LaterGame(game.number, old.bock, new.bock, old.unit, new.unit)
+        for game, old, new in zip(later, now.games[1:], after_later, strict=True)
+        if old.payouts != new.payouts
+    ]
+    return Effects(changed, totals_before, totals_after)
 
 
 def standing(evening: Evening, players: list[Player] | None = None) -> dict[int, int]:

@@ -406,13 +406,18 @@ def _preview_of(evening: Evening, form: GameForm, replacing: Game | None = None)
     if len(form.cleaned_data.get("jungfrauen") or ()) > MAX_JUNGFRAU_DOUBLINGS:
         context["note"] = _("Höchstens zwei Jungfrauen zählen: es wird zweimal verdoppelt.")
     if replacing is not None:
-        every = _names(evening)
-        context["moves"] = [
-            (every[pid], result.totals_before[pid], cents)
-            for pid, cents in result.totals_after.items()
-            if cents != result.totals_before[pid]
-        ]
+        context["moves"] = _moves(evening, result)
     return context
+
+
+def _moves(evening: Evening, effects: services.Preview | services.Effects) -> list:
+    """(name, total before, total after) of each seated player whose total changes."""
+    every = _names(evening)
+    return [
+        (every[pid], effects.totals_before[pid], cents)
+        for pid, cents in effects.totals_after.items()
+        if cents != effects.totals_before[pid]
+    ]
 
 
 @require_POST
@@ -638,6 +643,8 @@ def game_edit(request: HttpRequest, evening_id: int, game_id: int) -> HttpRespon
     }
     if not form.is_bound:
         context.update(_preview_of(evening, _bound_again(form), replacing=game))
+    struck = services.strike_effects(evening, game)
+    context["strike"] = {"later": struck.later, "moves": _moves(evening, struck)}
     if request.htmx:
         return render(request, "evenings/game_edit.html#panel", context | {"panel": True})
     return render(request, "evenings/game_edit.html", context)

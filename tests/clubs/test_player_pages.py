@@ -342,7 +342,7 @@ def test_the_history_lists_every_game_played_newest_first_with_the_ledger_amount
         (first, 1, "Sauspiel Vroni mit Hias", 10),
     ]
     assert "Deine Spiele" in response.text
-    assert "4 Spiele" in response.text
+    assert '4 Spiele · zusammen <span class="amount">+1,20 €</span>' in response.text
     assert "verloren" in response.text  # the corrected game's details
     # Vroni sat against Sepp and Resi, who lost, and against Resi's solo, which she won:
     # the result is told as hers, as the amount is; her own games are told as they were.
@@ -448,6 +448,9 @@ def test_the_history_filters_by_period(client, history, player_user):
     assert [r[:2] for r in rows_of(last_year_)] == [(history.first.pk, n) for n in (3, 2, 1)]
     assert len(rows_of(nonsense)) == 4
     assert '<option value="letztes-jahr" selected>' in last_year_.text
+    # What the chosen games came to.
+    assert '1 Spiel · zusammen <span class="amount">+1,50 €</span>' in this_year.text
+    assert '3 Spiele · zusammen <span class="amount negative">-0,30 €</span>' in last_year_.text
 
 
 def test_the_history_filters_by_runde(client, history, admin, player_user):
@@ -469,6 +472,9 @@ def test_the_history_filters_by_runde(client, history, admin, player_user):
     assert [r[:2] for r in rows_of(only_thursday)] == [(history.second.pk, 1)]
     assert len(rows_of(everything)) == len(rows_of(unknown)) == 5
     assert f'<option value="{friday.pk}" selected>' in only_friday.text
+    assert 'zusammen <span class="amount negative">-0,30 €</span>' in only_friday.text
+    assert 'zusammen <span class="amount">+1,50 €</span>' in only_thursday.text
+    assert 'zusammen <span class="amount">+0,90 €</span>' in everything.text
 
 
 def test_the_history_pages_fifty_games_at_a_time(client, history, admin, monkeypatch):

@@ -356,6 +356,28 @@ def test_the_correction_preview_names_the_later_games_that_change(
     assert evening.changes.count() == 4
 
 
+def test_striking_a_ramsch_shows_first_which_later_games_lose_their_bock(
+    evening, players, admin, tariff_with_bock
+):
+    evening = services.start_evening(evening.runde, players[:4], 0, admin)
+    sepp, vroni, hias, resi = players[:4]
+    first = book(evening, ramsch(sepp), admin)
+    book(evening, sauspiel(hias, sepp), admin)
+    book(evening, sauspiel(resi, vroni), admin)
+
+    effects = services.strike_effects(evening, first)
+
+    later = [(g.number, g.bock_before, g.bock_after, g.unit_before, g.unit_after)
+             for g in effects.later]  # fmt: skip
+    assert later == [(2, True, False, 20, 10), (3, True, False, 20, 10)]
+    assert effects.totals_before == {sepp.pk: -30, vroni.pk: 10, hias.pk: 10, resi.pk: 10}
+    assert effects.totals_after == {sepp.pk: 0, vroni.pk: 0, hias.pk: 0, resi.pk: 0}
+    # Nothing was struck; striking it then moves the totals as shown.
+    assert evening.changes.count() == 4
+    services.void_game(evening.pk, first.pk, admin)
+    assert services.standing(evening) == effects.totals_after
+
+
 @pytest.mark.django_db(transaction=True)
 def test_the_evening_totals_follow_every_ledger_entry_and_verify_ledger_checks_them(
     evening, players, admin

@@ -704,6 +704,28 @@ def test_the_correction_preview_shows_the_new_amounts_and_saves_nothing(
     assert LedgerEntry.objects.count() == 4
 
 
+def test_the_correction_panel_says_what_striking_the_game_would_change(
+    client, scorekeeper, admin, evening, players, tariff_with_bock
+):
+    evening = services.start_evening(evening.runde, players[:4], 0, admin)
+    sepp, vroni, hias, resi = players[:4]
+    ramsch, _ = services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "ramsch", won=False, loser=sepp.pk), admin)  # fmt: skip
+    services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "sauspiel", declarer=hias.pk, partner=sepp.pk), admin)  # fmt: skip
+    client.force_login(scorekeeper)
+
+    panel = client.get(reverse("evenings:game", args=[evening.pk, ramsch.pk]), headers=HTMX)
+
+    strike = panel.text[panel.text.index('class="void-form"') :]
+    assert "Ohne dieses Spiel:" in strike
+    assert "Spiel 2: 0,10 € statt 0,20 € (kein Bockspiel mehr)" in strike
+    assert "Sepp 0,10 € (bisher -0,10 €)" in strike
+    assert "Hias 0,10 € (bisher 0,30 €)" in strike
+    assert "Vroni" not in strike  # -0,10 € either way: without the Ramsch game 2 costs 0,10
+    assert Change.objects.filter(evening=evening, kind="void").count() == 0
+
+
 def test_a_correction_from_the_evening_screen_answers_with_the_rows_that_changed(
     client, scorekeeper, admin, evening, players, tariff_with_bock
 ):
