@@ -97,12 +97,18 @@ def test_a_spieler_sees_their_balance_their_row_their_history_a_csv_and_the_prin
     expect(games.nth(0)).to_contain_text("Herz-Solo Resi")
     expect(games.nth(0).locator(".amount")).to_have_text("-0,50 €")
     expect(games.nth(1).locator(".amount")).to_have_text("+0,10 €")
+    expect(page.get_by_text("2 Spiele · zusammen")).to_contain_text("-0,40 €")
     no_horizontal_scroll(page)
     assert_accessible(page, "a player's history")
 
     # 5. From a game to its evening, and the evening's print view.
     games.nth(1).click()
     expect(page).to_have_url(re.compile(rf"/abend/{evening.pk}/#game-1$"))
+    # The game she followed stands out on the sheet, and only that one.
+    expect(page.locator("#game-1 td").first).to_have_css("background-color", "rgb(220, 239, 229)")
+    expect(page.locator("#game-2 td").first).not_to_have_css(
+        "background-color", "rgb(220, 239, 229)"
+    )
     page.get_by_role("link", name="Drucken").click()
     expect(page.get_by_role("heading", name="Schafkopf-Block")).to_be_visible()
     expect(page.locator(".print-sheet tbody tr")).to_have_count(2)
