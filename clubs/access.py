@@ -36,10 +36,11 @@ def scorekeeper_of(request, club_id: int) -> Membership:
     return membership
 
 
-def login_required_keep_form(target: str):
+def login_required_keep_form(target: str, on_get: str | None = None):
     """login_required, but an HTMX request with an expired session is answered with a
-    message swapped into `target` instead of a redirect: what the user typed stays on the
-    screen, and saving again after logging in (in another tab) goes through."""
+    message swapped into `target` (a GET's into `on_get`, if given) instead of a redirect:
+    what the user typed stays on the screen, and saving again after logging in (in
+    another tab) goes through. (A redirect would put the login page where the answer goes.)"""
 
     def decorator(view):
         @wraps(view)
@@ -47,7 +48,7 @@ def login_required_keep_form(target: str):
             if request.user.is_authenticated or not request.htmx:
                 return login_required(view)(request, *args, **kwargs)
             response = render(request, "_session_expired.html")
-            response["HX-Retarget"] = target
+            response["HX-Retarget"] = on_get if on_get and request.method == "GET" else target
             response["HX-Reswap"] = "innerHTML"
             return response
 

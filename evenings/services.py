@@ -661,10 +661,22 @@ def void_game(evening_id: int, game_id: int, by) -> Game:
 
 
 @transaction.atomic
-def undo_last(evening_id: int, by) -> Game:
-    """Take back the last booked game."""
+def undo_last(evening_id: int, by, seen: int | None = None) -> Game:
+    """Take back the last booked game.
+
+    `seen`: the evening's version the phone showed when "Letztes Spiel zurücknehmen" was
+    tapped. If anything changed since (another phone booked, or this tap was sent twice:
+    a double tap, a reload after a lost answer), nothing is taken back: the last game now
+    may not be the one the phone showed."""
     evening = _locked(evening_id)
     _require_open(evening)
+    if seen is not None and seen != evening.version:
+        raise EveningError(
+            _(
+                "Nichts zurückgenommen: am Abend hat sich inzwischen etwas geändert. "
+                "Bitte prüfen, welches Spiel jetzt das letzte ist, und nochmal tippen."
+            )
+        )
     game = evening.games.booked().order_by("-number").first()
     if game is None:
         raise EveningError(_("Es gibt noch kein Spiel zum Zurücknehmen."))

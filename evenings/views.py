@@ -445,7 +445,7 @@ def preview(request: HttpRequest, evening_id: int) -> HttpResponse:
 
 
 @require_GET
-@login_required
+@login_required_keep_form("#flash")  # logged out elsewhere: said, and the phone polls on
 def sheet_poll(request: HttpRequest, evening_id: int) -> HttpResponse:
     """The sheet for phones following along; 204 when nothing changed since `v`."""
     seen = request.GET.get("v", "")
@@ -590,7 +590,7 @@ def _closed_for_corrections(evening: Evening) -> str:
 
 
 @require_http_methods(["GET", "POST"])
-@login_required
+@login_required_keep_form("#correction-status", on_get="#correction")
 def game_edit(request: HttpRequest, evening_id: int, game_id: int) -> HttpResponse:
     """Correct an earlier game; later games are rescored.
 
@@ -703,10 +703,12 @@ def correction_preview(request: HttpRequest, evening_id: int, game_id: int) -> H
 
 
 @require_POST
-@login_required
+@login_required_keep_form("#correction-status")
 def game_void(request: HttpRequest, evening_id: int, game_id: int) -> HttpResponse:
     evening, membership = scored_evening_of(request, evening_id)
-    game = get_object_or_404(evening.games.booked(), pk=game_id)
+    game = get_object_or_404(evening.games, pk=game_id)
+    if not game.is_booked:  # struck meanwhile: by another phone, or this tap sent twice
+        return _struck_meanwhile(request, evening, membership)
     try:
         services.void_game(evening.pk, game.pk, request.user)
     except services.EveningError as error:
@@ -720,8 +722,11 @@ def game_void(request: HttpRequest, evening_id: int, game_id: int) -> HttpRespon
 @login_required
 def undo(request: HttpRequest, evening_id: int) -> HttpResponse:
     evening, _membership = scored_evening_of(request, evening_id)
+    seen = request.POST.get("v", "")
     try:
-        services.undo_last(evening.pk, request.user)
+        services.undo_last(
+            evening.pk, request.user, int(seen) if re.fullmatch(r"\d{1,9}", seen) else None
+        )
     except services.EveningError as error:
         messages.error(request, str(error))
     return redirect("evenings:detail", evening_id=evening.pk)

@@ -16,23 +16,21 @@
   // 2. When a booking gets no answer (no signal in the pub, a server hiccup), say so at the
   //    form. The typed game and its key stay, so tapping "Speichern" again books it once.
   // The texts come from the form (data-offline, data-refused), translated there.
-  function say(which) {
-    var status = document.getElementById("entry-status");
-    var form = document.getElementById("entry-form");
-    if (!status || !form) return;
+  //    A correction or a strike in the panel says so in the panel: its answer was lost,
+  //    so it may have been saved; tapping again saves it once.
+  function say(event, which) {
+    var form = event.detail.elt && event.detail.elt.closest("form");
+    var where = { "entry-form": "entry-status", "correction-form": "correction-status" };
+    var status = form && document.getElementById(where[form.id] || "correction-status");
+    if (!status || !form.dataset[which] || !form.closest("#entry-form, #correction")) return;
     var alert = document.createElement("div");
     alert.className = "alert";
     alert.setAttribute("role", "alert");
     alert.textContent = form.dataset[which];
     status.replaceChildren(alert);
   }
-  function isBooking(event) {
-    return event.detail.elt && event.detail.elt.id === "entry-form";
-  }
   document.addEventListener("htmx:sendError", function (event) {
-    if (isBooking(event)) {
-      say("offline");
-    }
+    say(event, "offline");
   });
   // 3. A booking's answer sends only what changed (the row, the standing, the next deal,
   //    a new key), so the form sets itself back for the next game here: each chip to
@@ -45,6 +43,13 @@
     });
     ownPartnerHidden(document.getElementById("entry-form"));
   });
+  // 3b. "Letztes Spiel zurücknehmen" takes back the last game this phone shows: the form
+  //     sends the version the sheet is at now (polls and answers keep #sheet-version), and
+  //     the server takes nothing back if the evening has changed since.
+  document.addEventListener("submit", function (event) {
+    var shown = document.getElementById("sheet-version");
+    if (event.target.id === "undo" && shown) event.target.elements.v.value = shown.value;
+  }, true);
   // 4. "Abbrechen" closes the correction opened in place on the evening screen.
   document.addEventListener("click", function (event) {
     var button = event.target.closest("[data-close='correction']");
@@ -73,9 +78,7 @@
     if (flash) flash.scrollIntoView({ block: "nearest" });
   });
   document.addEventListener("htmx:responseError", function (event) {
-    if (isBooking(event)) {
-      say("refused");
-    }
+    say(event, "refused");
   });
   // 7. The focus, for whoever works by keyboard or screen reader. An answer that replaces
   //    what held it (a chip of the next players, a row of the sheet) hands it on to the

@@ -347,10 +347,12 @@ def test_taking_back_is_offered_once_there_is_a_game(page, log_in, runde, schrei
     expect(take_back).to_be_hidden()
 
     book_sauspiel(page, 1, "Vroni", "Resi")
+    book_sauspiel(page, 2, "Hias", "Sepp")
     take_back.tap()
 
-    expect(page.locator(".restore-bar")).to_contain_text("Zurückgenommen: 1. Sauspiel (Vroni)")
-    assert change_kinds(evening) == ["start", "book", "undo"]
+    # The form sent the version the sheet showed after the second booking's answer.
+    expect(page.locator(".restore-bar")).to_contain_text("Zurückgenommen: 2. Sauspiel (Hias)")
+    assert change_kinds(evening) == ["start", "book", "book", "undo"]
 
 
 def test_a_game_struck_by_mistake_counts_again_after_later_games(

@@ -424,6 +424,23 @@ def test_an_expired_session_keeps_the_typed_game_until_the_schreiber_logs_in_aga
 # -- 6. a lost answer --------------------------------------------------------------------
 
 
+def lose_the_first_answer(page: Page, pattern: str) -> list:
+    """The first request to `pattern` reaches the server, which answers; the phone never
+    hears. Later ones go through. Returns the requests' bodies, as they are sent."""
+    sent = []
+
+    def route_it(route):
+        sent.append(route.request.post_data)
+        if len(sent) == 1:
+            route.fetch()
+            route.abort()
+        else:
+            route.continue_()
+
+    page.route(pattern, route_it)
+    return sent
+
+
 def test_saving_again_after_a_lost_answer_books_the_game_once(
     open_phone, runde, schreiber, players
 ):
@@ -436,17 +453,7 @@ def test_saving_again_after_a_lost_answer_books_the_game_once(
     key = page.locator("#entry-form input[name='key']").input_value()
 
     # The first booking reaches the server, which books and commits; its answer is lost.
-    requests = []
-
-    def lose_the_first_answer(route):
-        requests.append(route.request.post_data)
-        if len(requests) == 1:
-            route.fetch()
-            route.abort()
-        else:
-            route.continue_()
-
-    page.route("**/abend/*/buchen/", lose_the_first_answer)
+    requests = lose_the_first_answer(page, "**/abend/*/buchen/")
 
     tap = Taps(page)
     tap(chip(page, "declarer", "Vroni"))
@@ -482,6 +489,39 @@ def test_saving_again_after_a_lost_answer_books_the_game_once(
     # The next game gets a fresh form with a new key.
     expect(page.locator("#entry-form input[name='key']")).not_to_have_value(key)
     expect(page.locator(".deal")).to_contain_text("Vroni gibt.")
+
+
+def test_a_strike_whose_answer_was_lost_says_so_and_striking_again_changes_nothing(
+    open_phone, runde, schreiber, players
+):
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    p = {name: player.pk for name, player in players.items()}
+    book(evening, schreiber, type="sauspiel", declarer=p["Vroni"], partner=p["Resi"])
+    book(evening, schreiber, type="sauspiel", declarer=p["Hias"], partner=p["Sepp"])
+    phone = open_phone(schreiber)
+    page = phone.page
+    page.goto(f"/abend/{evening.pk}/")
+    sent = lose_the_first_answer(page, "**/streichen/")
+
+    # 1. Struck, but the phone never hears: the panel says so, and stays open.
+    sheet_row(page, 1).get_by_role("link").click()
+    panel = page.locator("#correction")
+    panel.get_by_role("button", name="Spiel streichen").tap()
+    expect(panel.locator("#correction-status [role=alert]")).to_contain_text(
+        "Keine Verbindung – vielleicht nicht gestrichen."
+    )
+    assert Game.objects.get(evening=evening, number=1).voided_at is not None
+    expected = re.compile(r"net::ERR_FAILED|htmx:sendError|htmx:afterRequest")
+    assert phone.errors and all(expected.search(error) for error in phone.errors), phone.errors
+    phone.errors.clear()
+
+    # 2. Tapped again: nothing more is struck, the panel closes and the sheet shows it.
+    panel.get_by_role("button", name="Spiel streichen").tap()
+    expect(flash(page)).to_have_text("Das Spiel wurde inzwischen gestrichen – nichts geändert.")
+    expect(panel).to_be_empty()
+    expect(sheet_row(page, 1)).to_contain_text("gestrichen")
+    assert len(sent) == 2
+    assert change_kinds(evening) == ["start", "book", "book", "void"]
 
 
 # -- 7. following along ------------------------------------------------------------------

@@ -313,6 +313,50 @@ def test_an_expired_session_keeps_the_typed_game_on_screen(client, evening, play
     assert not Game.objects.exists()
 
 
+def test_logged_out_elsewhere_the_sheet_and_the_correction_say_so_where_they_answer(
+    client, admin, evening, players
+):
+    """Not the login page in the middle of the sheet: a poll's answer would put it there
+    and stop the phone following; a correction's would put it in place of the form."""
+    game, _ = services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "sauspiel", declarer=players[1].pk, partner=players[3].pk), admin)  # fmt: skip
+    edit = reverse("evenings:game", args=[evening.pk, game.pk])
+    void = reverse("evenings:void", args=[evening.pk, game.pk])
+
+    poll = client.get(reverse("evenings:sheet", args=[evening.pk]), {"v": "0"}, headers=HTMX)
+    panel = client.get(edit, headers=HTMX)
+    saved = client.post(edit, correction(evening, declarer=players[1].pk), headers=HTMX)
+    struck = client.post(void, headers=HTMX)
+
+    answers = [
+        ("#flash", poll),
+        ("#correction", panel),
+        ("#correction-status", saved),
+        ("#correction-status", struck),
+    ]
+    for target, answer in answers:
+        assert answer.status_code == 200
+        assert answer["HX-Retarget"] == target
+        assert "Anmeldung ist abgelaufen" in answer.text
+        assert 'id="id_username"' not in answer.text
+    assert Change.objects.filter(evening=evening).count() == 2  # the start and the booking
+
+
+def test_striking_a_game_struck_meanwhile_says_so_and_changes_nothing(
+    client, scorekeeper, admin, evening, players
+):
+    game, _ = services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "sauspiel", declarer=players[1].pk, partner=players[3].pk), admin)  # fmt: skip
+    services.void_game(evening.pk, game.pk, admin)  # on another phone, or the first tap
+    client.force_login(scorekeeper)
+
+    answer = client.post(reverse("evenings:void", args=[evening.pk, game.pk]), headers=HTMX)
+
+    assert answer.status_code == 200
+    assert "Das Spiel wurde inzwischen gestrichen – nichts geändert." in answer.text
+    assert Change.objects.filter(evening=evening, kind="void").count() == 1
+
+
 def test_settlement_lists_who_pays_whom_and_marks_a_payment(client, scorekeeper, evening, players):
     client.force_login(scorekeeper)
     client.post(
@@ -1089,3 +1133,33 @@ def test_every_page_of_the_club_and_its_evenings_names_itself_in_the_title(
     client.force_login(make_user("neu", "Neu"))
     text = client.get(reverse("clubs:join", args=[invitation.token])).text
     assert "<title>Einladung Schafkopffreunde Au · Schafkopf</title>" in text
+
+
+def test_taking_back_the_last_game_takes_back_the_one_the_phone_showed_and_only_once(
+    client, scorekeeper, admin, evening, players
+):
+    sepp, vroni, hias, resi = players[:4]
+    for declarer, partner in ((vroni, resi), (hias, sepp)):
+        services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+            "sauspiel", declarer=declarer.pk, partner=partner.pk), admin)  # fmt: skip
+    client.force_login(scorekeeper)
+    page = client.get(reverse("evenings:detail", args=[evening.pk])).text
+    shown = re.search(r'<form id="undo".*?name="v" value="(\d+)"', page)[1]
+    undo = reverse("evenings:undo", args=[evening.pk])
+
+    first = client.post(undo, {"v": shown}, follow=True)
+    again = client.post(undo, {"v": shown}, follow=True)  # a double tap, or a reload
+
+    assert "Zurückgenommen: 2. Sauspiel" in first.text
+    assert "Nichts zurückgenommen: am Abend hat sich inzwischen etwas geändert." in again.text
+    booked = list(evening.games.booked().values_list("number", flat=True))
+    assert booked == [1]
+    assert Change.objects.filter(evening=evening, kind="undo").count() == 1
+
+    # A phone that had not seen another phone's game takes nothing back either.
+    evening.refresh_from_db()
+    stale = evening.version
+    services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "sauspiel", declarer=sepp.pk, partner=hias.pk), admin)  # fmt: skip
+    client.post(undo, {"v": stale})
+    assert evening.games.booked().count() == 2
