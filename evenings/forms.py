@@ -163,6 +163,9 @@ class GameForm(forms.Form):
     # A carried-over form whose choices named a game another phone booked meanwhile (then
     # they were dropped): that game.
     repeated: Game | None = None
+    # That game was booked with this form's key: this phone's own booking, whose answer
+    # was lost on the way. The fresh form gets a new key.
+    booked_here: bool = False
 
     def __init__(
         self, *args, tariff: Tariff, playing: list[Player], deal: Deal | None = None, **kwargs

@@ -150,10 +150,11 @@ def _carried_over(request, evening: Evening, deal: services.Deal) -> tuple[GameF
         (game for game in games if game.is_booked and GameForm.names_game(request.POST, game)),
         None,
     )
+    booked_here = repeated is not None and str(repeated.key) == request.POST.get("key")
     if repeated is not None:
-        key = form.initial["key"]
+        key = uuid.uuid4() if booked_here else form.initial["key"]
         form = GameForm(tariff=evening.tariff, playing=deal.seated, deal=deal, initial={"key": key})
-    form.repeated = repeated
+    form.repeated, form.booked_here = repeated, booked_here
     return form, _stale_notice(evening, since, named_from, games, deal, form)
 
 
@@ -181,6 +182,14 @@ def _stale_notice(
     """What another phone did since the form was shown (from game `since` on), in German:
     the last few games booked or taken back, and how many there were in all if more (a
     phone that slept through a round), so the notice and its cost stay small."""
+    if form.booked_here:
+        return _(
+            "Gebucht: %(game)s – von diesem Handy; nur die Antwort kam nicht an. "
+            "Jetzt gibt %(dealer)s."
+        ) % {
+            "game": wording.describe(form.repeated, _names(evening)),
+            "dealer": deal.dealer.name,
+        }
     earlier = named_from - since + max(0, len(games) - NAMED_SINCE)
     names = _names(evening)
     what = "; ".join(
@@ -351,6 +360,13 @@ def _booked(request, evening: Evening, membership, booking: services.Booking, fo
     evening.version = booking.version
     deal = booking.next
     rows = sheet.parts(sheet.booked(evening, booking), membership, booking.game.number - 1)
+    seen = request.POST.get("v", "")
+    if re.fullmatch(r"\d{1,9}", seen) and int(seen) < booking.version - 1:
+        # Another phone's change came first, and this phone has not shown it (its polls
+        # did not get through): the rows since the version it shows, not only its own.
+        first, known, _rewritten = _first_changed(evening, seen)
+        if first is not None:
+            rows = sheet.parts(sheet.build(evening, first=first), membership, known)
     context = rows | {
         "evening": evening,
         "membership": membership,

@@ -702,6 +702,36 @@ def test_a_game_another_phone_booked_meanwhile_is_not_carried_over_to_be_booked_
     assert Game.objects.count() == 1
 
 
+def test_a_phone_whose_booking_answer_was_lost_hears_it_booked_the_game_and_gets_a_new_key(
+    client, five, admin, players
+):
+    # The booking reached the server; its answer did not reach the phone. The next poll
+    # says the deal moved on, and the phone's form asks (as a preview) for the new one.
+    evening, hias, resi = five, players[2], players[3]
+    key = uuid.uuid4()
+    form = entry(evening, key=key, declarer=hias.pk, partner=resi.pk)
+    services.book_game(evening.pk, key, services.GameInput(
+        "sauspiel", declarer=hias.pk, partner=resi.pk), admin)  # fmt: skip
+
+    answer = client.post(reverse("evenings:preview", args=[evening.pk]), form, headers=HTMX)
+
+    assert (
+        "Gebucht: 1. Sauspiel (Hias) – von diesem Handy; nur die Antwort kam nicht an. "
+        "Jetzt gibt Vroni."
+    ) in answer.text
+    assert "anderen Handy" not in answer.text
+    new_key = re.search(r'name="key" value="([^"]+)" id="id_key" hx-swap-oob="true"', answer.text)
+    assert new_key and new_key[1] != str(key)
+    # The next game, booked with the new key, is booked.
+    booked = client.post(
+        reverse("evenings:book", args=[evening.pk]),
+        entry(evening, key=new_key[1], declarer=players[4].pk, partner=players[0].pk),
+        headers=HTMX,
+    )
+    assert "Gebucht: 2. Sauspiel" in booked.text
+    assert Game.objects.count() == 2
+
+
 def test_a_different_game_booked_meanwhile_keeps_the_choices(client, five, admin, players):
     evening, (hias, resi, wastl) = five, players[2:5]
     form = entry(evening, declarer=hias.pk, partner=resi.pk)
@@ -1163,3 +1193,34 @@ def test_taking_back_the_last_game_takes_back_the_one_the_phone_showed_and_only_
         "sauspiel", declarer=sepp.pk, partner=hias.pk), admin)  # fmt: skip
     client.post(undo, {"v": stale})
     assert evening.games.booked().count() == 2
+
+
+def test_a_booking_from_a_phone_that_missed_another_phones_game_brings_that_row_too(
+    client, scorekeeper, admin, evening, players
+):
+    sepp, vroni, hias, resi = players[:4]
+    services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "sauspiel", declarer=vroni.pk, partner=resi.pk), admin)  # fmt: skip
+    evening.refresh_from_db()
+    shown = evening.version  # this phone shows game 1; its polls then did not get through
+    services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "sauspiel", declarer=hias.pk, partner=sepp.pk), admin)  # fmt: skip
+    client.force_login(scorekeeper)
+
+    answer = client.post(
+        reverse("evenings:book", args=[evening.pk]),
+        entry(evening, declarer=sepp.pk, partner=vroni.pk) | {"v": str(shown)},
+        headers=HTMX,
+    )
+
+    assert "Gebucht: 3. Sauspiel (Sepp)" in answer.text
+    added = re.findall(r'<tbody id="game-(\d+)"', answer.text)
+    assert added == ["2", "3"]  # in order, before the foot
+    # A phone that shows everything before its game gets its own row only.
+    evening.refresh_from_db()
+    current = client.post(
+        reverse("evenings:book", args=[evening.pk]),
+        entry(evening, declarer=resi.pk, partner=hias.pk) | {"v": str(evening.version)},
+        headers=HTMX,
+    )
+    assert re.findall(r'<tbody id="game-(\d+)"', current.text) == ["4"]
