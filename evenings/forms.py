@@ -381,6 +381,11 @@ class StartForm(forms.Form):
 
     # Sent again (a double tap, a retry), the form starts no second evening.
     key = forms.UUIDField(widget=forms.HiddenInput, required=False, initial=uuid.uuid4)
+    # Asked for only when the same players already sit at an open evening of the Runde
+    # (Back after "Los geht's", or a second phone at the table).
+    again = forms.BooleanField(
+        label=_("Ja, trotzdem einen neuen Abend mit ihnen beginnen"), required=False
+    )
     first_dealer = forms.TypedChoiceField(
         label=_("Erster Geber"),
         coerce=int,

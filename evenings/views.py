@@ -10,6 +10,7 @@ from django.db.models import Max, Min, Sum
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import dateformat, timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -35,6 +36,30 @@ def start(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse:
     # Guests entered at a tournament's door play tournaments, not the club's Runden.
     players = list(membership.club.players.filter(active=True, guest=False))
     form = StartForm(request.POST or None, players=players)
+    # A second phone at the table wants the evening that runs, not a new one.
+    running = runde.evenings.filter(status=Evening.Status.OPEN).order_by("-started_at")
+    running = running.prefetch_related("seats__player")
+    same = None
+    if (
+        form.is_valid()
+        and not form.cleaned_data["again"]
+        # sent again (a double tap): the evening it started is the answer
+        and not (
+            form.cleaned_data["key"] is not None
+            and runde.evenings.filter(key=form.cleaned_data["key"]).exists()
+        )
+    ):
+        chosen = {p.pk for p in form.cleaned_data["players"]}
+        same = next((e for e in running if {s.player_id for s in e.seats.all()} == chosen), None)
+        if same is not None:
+            form.add_error(
+                None,
+                _(
+                    "Mit genau diesen Spielern läuft hier schon ein Abend (seit %(when)s): "
+                    "dort weiterschreiben, oder unten bestätigen, dass ein neuer beginnt."
+                )
+                % {"when": dateformat.format(timezone.localtime(same.started_at), "d.m.Y, H:i")},
+            )
     if form.is_valid():
         try:
             evening = services.start_evening(
@@ -48,13 +73,12 @@ def start(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse:
             form.add_error(None, str(error))
         else:
             return redirect("evenings:detail", evening_id=evening.pk)
-    # A second phone at the table wants the evening that runs, not a new one.
-    running = runde.evenings.filter(status=Evening.Status.OPEN).order_by("-started_at")
     context = {
         "membership": membership,
         "runde": runde,
         "form": form,
-        "running": running.prefetch_related("seats__player"),
+        "running": running,
+        "same": same,
     }
     return render(request, "evenings/start.html", context)
 

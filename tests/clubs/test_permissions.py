@@ -397,6 +397,7 @@ POST_BODIES: dict[str, Callable[[Cast], dict[str, object]]] = {
     "evenings:start": lambda cast: {
         **{f"seat{i}": p.pk for i, p in enumerate(cast.club.players.order_by("pk"))},
         "first_dealer": "0",
+        "again": "on",  # the cast's evening has these players too
     },
     "evenings:book": sauspiel,
     "evenings:preview": sauspiel,

@@ -74,13 +74,18 @@ def test_one_start_form_sent_four_times_at_once_starts_one_evening(
     assert evening.seats.count() == 4
 
 
-def test_two_start_forms_start_two_evenings(scorekeeper, club, runde, players):
+def test_two_start_forms_start_two_evenings_once_the_second_is_confirmed(
+    scorekeeper, club, runde, players
+):
     url = reverse("evenings:start", args=[club.pk, runde.pk])
     client = logged_in(scorekeeper)
+    second = start_form(players, uuid.uuid4())
 
     client.post(url, start_form(players, uuid.uuid4()))
-    client.post(url, start_form(players, uuid.uuid4()))
+    asked = client.post(url, second)  # the same players: asked first
+    client.post(url, second | {"again": "on"})
 
+    assert "Mit genau diesen Spielern läuft hier schon ein Abend" in asked.text
     assert Evening.objects.count() == 2
 
 

@@ -71,6 +71,39 @@ def test_the_start_page_points_a_second_phone_to_the_evening_that_runs(
     assert "läuft schon" not in client.get(reverse("evenings:start", args=[club.pk, runde.pk])).text
 
 
+def test_a_second_evening_with_the_same_players_is_started_only_when_confirmed(
+    client, scorekeeper, admin, club, runde, players
+):
+    # Back after "Los geht's" shows the form again, with a fresh key and the seats filled.
+    running = services.start_evening(runde, players[:4], 0, admin)
+    client.force_login(scorekeeper)
+    url = reverse("evenings:start", args=[club.pk, runde.pk])
+    seats = {f"seat{i}": p.pk for i, p in enumerate(reversed(players[:4]))}
+    seats |= {"first_dealer": "0", "key": str(uuid.uuid4())}
+
+    asked = client.post(url, seats)
+    others = client.post(
+        url, {f"seat{i}": p.pk for i, p in enumerate(players[1:5])} | {"first_dealer": "0"}
+    )
+    confirmed = client.post(url, seats | {"again": "on"})
+    replayed = client.post(url, seats)  # the confirmed form sent twice
+
+    assert asked.status_code == 200
+    assert "Mit genau diesen Spielern läuft hier schon ein Abend" in asked.text
+    assert f'<a href="{reverse("evenings:detail", args=[running.pk])}">Zum laufenden Abend' in (
+        asked.text
+    )
+    assert 'name="again"' in asked.text
+    assert others.status_code == 302  # another table of the Runde
+    second = Evening.objects.get(key=seats["key"])
+    assert (
+        confirmed["Location"]
+        == replayed["Location"]
+        == reverse("evenings:detail", args=[second.pk])
+    )
+    assert Evening.objects.filter(runde=runde).count() == 3
+
+
 def test_a_player_chosen_for_two_seats_is_named_at_the_second(
     client, scorekeeper, club, runde, players
 ):
