@@ -15,6 +15,7 @@ from clubs.models import (
     Runde,
     Tariff,
     german_order,
+    one_line,
     reads_alike,
 )
 from scoring import BockMode, ScoringError, TariffRules, validate_rules
@@ -120,10 +121,18 @@ class EuroField(forms.Field):
         """to_python has checked everything."""
 
 
+class NameField(forms.CharField):
+    """A name, as one line (clubs.models.one_line)."""
+
+    def to_python(self, value):
+        return one_line(super().to_python(value))
+
+
 class ClubForm(forms.ModelForm):
     class Meta:
         model = Club
         fields = ["name"]
+        field_classes = {"name": NameField}
 
 
 class ClubScopedForm(forms.ModelForm):
@@ -153,6 +162,7 @@ class RundeForm(ClubScopedForm):
     class Meta:
         model = Runde
         fields = ["name"]
+        field_classes = {"name": NameField}
 
 
 class PlayerForm(ClubScopedForm):
@@ -164,6 +174,7 @@ class PlayerForm(ClubScopedForm):
     class Meta:
         model = Player
         fields = ["name"]
+        field_classes = {"name": NameField}
 
     def clean_name(self) -> str:
         """A name that reads as another player's on the chips ("Weiß" beside "Weiss") is
@@ -356,7 +367,7 @@ class JoinForm(forms.Form):
             ),
         },
     )
-    name = forms.CharField(label=_("Dein Name im Verein"), max_length=40, required=False)
+    name = NameField(label=_("Dein Name im Verein"), max_length=40, required=False)
 
     def __init__(self, data=None, *, club: Club, name: str):
         self.club = club

@@ -31,6 +31,13 @@ _ACCENTED = "ÀÁÂÃÄÅàáâãäåÇçÈÉÊËèéêëÌÍÎÏìíîïÑñÒ�
 _PLAIN = "AAAAAAaaaaaaCcEEEEeeeeIIIIiiiiNnOOOOOoooooUUUUuuuuYyy"
 
 
+def one_line(text: str) -> str:
+    """A name on one line with single spaces: a line break, a tab or a double space typed
+    into it would make a name that looks like another's, and a cell of two lines in the
+    CSV."""
+    return " ".join(text.split())
+
+
 def german_key(name: str) -> str:
     """A sort key for names in German alphabetical order (ä as a, ß as ss, any case)."""
     decomposed = unicodedata.normalize("NFKD", name.casefold())

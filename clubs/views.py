@@ -323,7 +323,14 @@ def member_role(request: HttpRequest, club_id: int, membership_id: int) -> HttpR
         except services.ClubError as error:
             messages.error(request, str(error))
         else:
-            messages.success(request, _("Die Rolle ist geändert."))
+            messages.success(
+                request,
+                _("%(name)s ist jetzt %(role)s.")
+                % {
+                    "name": member.user.get_short_name() or member.user.get_username(),
+                    "role": member.get_role_display(),
+                },
+            )
     else:
         messages.error(request, _("Diese Rolle gibt es nicht."))
     return redirect("clubs:members", club_id=club_id)

@@ -3,6 +3,7 @@
 from django.conf import settings
 from django.contrib import messages
 from django.shortcuts import render, resolve_url
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 
 
@@ -46,6 +47,24 @@ def expired_login_on_a_form(get_response):
                     "wieder an und gib es noch einmal ein."
                 ),
             )
+        return response
+
+    return middleware
+
+
+def fresh_pages(get_response):
+    """A page shown to someone logged in is asked for anew on Back, not shown from the
+    browser's memory: after booking a game, Back to the Runde page showed the balances
+    from before it. (The evening's pages carry form keys and were never_cache already.)"""
+
+    def middleware(request):
+        response = get_response(request)
+        if (
+            request.method == "GET"
+            and response.get("Content-Type", "").startswith("text/html")
+            and request.user.is_authenticated
+        ):
+            add_never_cache_headers(response)
         return response
 
     return middleware

@@ -67,6 +67,8 @@ MIDDLEWARE = [
     "config.middleware.form_only_address",
     # The login page says that a form sent after the login expired was not saved.
     "config.middleware.expired_login_on_a_form",
+    # Back shows a logged-in page as it is now (balances after the last booking).
+    "config.middleware.fresh_pages",
 ]
 
 ROOT_URLCONF = "config.urls"

@@ -6,7 +6,7 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from clubs.models import Club, Player
+from clubs.models import Club, Player, one_line
 from tournaments.models import Participant, Season, Table, TableSeat, Tournament
 from tournaments.services import MAX_SEED
 
@@ -93,7 +93,7 @@ class TournamentForm(forms.Form):
                 self.fields[name].help_text = _("Fest, seit Runde 1 begonnen hat.")
 
     def clean_name(self):
-        name = " ".join(self.cleaned_data["name"].split())
+        name = one_line(self.cleaned_data["name"])
         taken = self.club.runden.filter(name__iexact=name)
         if self.tournament is not None:
             taken = taken.exclude(pk=self.tournament.runde_id)
@@ -102,7 +102,7 @@ class TournamentForm(forms.Form):
         return name
 
     def clean_new_season(self):
-        return " ".join(self.cleaned_data["new_season"].split())
+        return one_line(self.cleaned_data["new_season"])
 
     def clean(self):
         cleaned = super().clean()
@@ -130,7 +130,7 @@ class SeasonForm(forms.ModelForm):
         error_messages = {"name": {"required": _("Bitte einen Namen eingeben.")}}
 
     def clean_name(self):
-        name = " ".join(self.cleaned_data["name"].split())
+        name = one_line(self.cleaned_data["name"])
         others = Season.objects.filter(club=self.instance.club_id).exclude(pk=self.instance.pk)
         if others.filter(name__iexact=name).exists():
             raise forms.ValidationError(self.duplicate_message)

@@ -24,7 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubs import services as club_services
-from clubs.models import Club, Membership, Player, reads_alike
+from clubs.models import Club, Membership, Player, one_line, reads_alike
 from evenings import services as evening_services
 from evenings.models import Evening
 from tournaments.draw import BIG_TABLE, TABLE, DrawError, draw, repeated_pairs
@@ -236,7 +236,7 @@ def add_guest(tournament: Tournament, name: str) -> Participant:
     """
     tournament = _locked(tournament)
     _require_open(tournament)
-    name = " ".join(name.split())
+    name = one_line(name)
     if not name:
         raise TournamentError(_("Bitte den Namen des Gasts eingeben."), "name")
     player = reads_alike(tournament.club.players.all(), name)

@@ -95,7 +95,7 @@ def test_a_new_club_adds_its_players_and_seats_them_at_the_first_evening(page, l
     expect(seat.locator("option")).to_have_text(["—", "Hias", "Resi", "Sepp", "Vroni"])
     for number, name in enumerate(["Sepp", "Hias", "Vroni", "Resi"], start=1):
         page.get_by_role("combobox", name=f"Platz {number}", exact=True).select_option(label=name)
-    page.get_by_role("button", name="Los geht's").click()
+    page.get_by_role("button", name="Los geht\u2019s").click()
 
     expect(page).to_have_url(re.compile(r"/abend/\d+/$"))
     evening = Evening.objects.get(runde=runde)

@@ -59,7 +59,7 @@ def test_a_schreiber_starts_an_evening_of_five_and_books_a_sauspiel_in_three_tap
     expect(dealer_chips).to_have_text(["Sepp", "Vroni", "Hias", "Resi", "Wastl"])
     page.locator("#id_first_dealer").get_by_text("Vroni", exact=True).tap()
     no_horizontal_scroll(page)
-    page.get_by_role("button", name="Los geht's").click()
+    page.get_by_role("button", name="Los geht\u2019s").click()
 
     evening = Evening.objects.get()
     expect(page).to_have_url(re.compile(rf"/abend/{evening.pk}/$"))

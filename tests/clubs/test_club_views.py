@@ -337,6 +337,18 @@ def test_an_admin_adds_a_player_without_an_account(client, admin, club):
     assert club.players.get(name="Wastl").user is None
 
 
+def test_a_name_typed_over_two_lines_is_saved_on_one(client, admin, club):
+    client.force_login(admin)
+
+    client.post(reverse("clubs:players", args=[club.pk]), {"name": "Wastl\r\nHuber"})
+    client.post(reverse("clubs:runde_create", args=[club.pk]), {"name": "Freitags\t runde"})
+    twice = client.post(reverse("clubs:players", args=[club.pk]), {"name": "Wastl  Huber"})
+
+    assert club.players.filter(name="Wastl Huber").count() == 1
+    assert club.runden.filter(name="Freitags runde").exists()
+    assert "Einen Spieler mit diesem Namen gibt es im Verein schon." in twice.text
+
+
 def test_two_players_of_a_club_cannot_share_a_name(client, admin, club):
     client.force_login(admin)
     client.post(reverse("clubs:players", args=[club.pk]), {"name": "Wastl"})
@@ -607,3 +619,29 @@ def test_a_name_typed_by_mistake_is_deleted_but_a_player_who_played_stays(
         kept.text
     )
     assert club.players.filter(name="Sepp").exists()
+
+
+def test_a_logged_in_page_is_asked_for_anew_on_back(client, admin, club, runde):
+    """Back to the Runde page after a booking shows the balances after it, not the page
+    the browser kept from before."""
+    runde_page = reverse("clubs:runde", args=[club.pk, runde.pk])
+    assert "no-store" not in client.get(reverse("clubs:rules_default")).get("Cache-Control", "")
+
+    client.force_login(admin)
+
+    for url in (runde_page, reverse("start"), reverse("clubs:rules_default")):
+        assert "no-store" in client.get(url)["Cache-Control"], url
+
+
+def test_a_role_change_says_whose_role_it_is_now(client, admin, club):
+    sepp = make_user("sepp", "Sepp")
+    member = Membership.objects.create(user=sepp, club=club, role=Membership.Role.PLAYER)
+    client.force_login(admin)
+
+    answer = client.post(
+        reverse("clubs:member_role", args=[club.pk, member.pk]), {"role": "schreiber"}, follow=True
+    )
+
+    assert "Sepp ist jetzt Schreiber." in answer.text
+    member.refresh_from_db()
+    assert member.role == "schreiber"
