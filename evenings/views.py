@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import dateformat, timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -274,8 +275,7 @@ def book(request: HttpRequest, evening_id: int) -> HttpResponse:
             return _closed_meanwhile(request, evening)
         if evening.play_over:  # a table that takes no new game (Evening.play_over)
             if evening.all_played:  # another phone booked its last game meanwhile
-                message = _("Das letzte Spiel des Tisches ist inzwischen auf einem anderen "
-                            "Handy gebucht worden – dieses nicht.")  # fmt: skip
+                message = LAST_GAME_ELSEWHERE
             else:
                 message = _("Dieser Tisch ist beendet: hier lässt sich nur noch korrigieren "
                             "– nichts gebucht.")  # fmt: skip
@@ -325,6 +325,12 @@ def book(request: HttpRequest, evening_id: int) -> HttpResponse:
     if request.htmx:
         return render(request, "evenings/evening.html#live_answer", context | {"oob": True})
     return render(request, "evenings/evening.html", context)
+
+
+LAST_GAME_ELSEWHERE = gettext_lazy(
+    "Das letzte Spiel des Tisches ist inzwischen auf einem anderen Handy gebucht worden "
+    "– dieses nicht."
+)
 
 
 def _closed_meanwhile(request, evening: Evening, message: str = "") -> HttpResponse:
@@ -511,7 +517,12 @@ def _changes_since(request, evening: Evening, membership, token=None) -> HttpRes
         messages.info(request, _("Der Abend wurde abgeschlossen."))
         return _reloaded()
     if "deal" in request.GET and evening.all_played:
-        return _reloaded()  # the table's last game was booked elsewhere: no more form
+        # The table's last game was booked elsewhere: the page again, without the form.
+        messages.info(
+            request,
+            _("Alle Spiele des Tisches sind gebucht, das letzte auf einem anderen Handy."),
+        )
+        return _reloaded()
     deal = services.next_deal(evening)
     context = _changes_context(seen, evening, membership, deal) | {
         "token": token,

@@ -388,6 +388,8 @@ def test_a_table_with_all_its_games_shows_no_entry_form_and_says_so(client, tabl
     assert "Spiel 3 von 3" in before_last and 'id="entry-form"' in before_last
     assert last["HX-Refresh"] == "true" and poll["HX-Refresh"] == "true"
     assert "Alle 3 Spiele gespielt." in after
+    # The phone that polled with a form is told why it went.
+    assert "Alle Spiele des Tisches sind gebucht, das letzte auf einem anderen Handy." in after
     assert 'id="entry-form"' not in after and "Spiel 4 von 3" not in after
     assert "Letztes Spiel zurücknehmen" in after  # corrections stay possible
     assert table.games.count() == 3
