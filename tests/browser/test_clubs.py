@@ -209,3 +209,16 @@ def test_removing_a_member_takes_a_second_tap_that_names_who_loses_access(
     expect(page.get_by_text("Der Zugang ist entfernt; gebuchte Spiele bleiben.")).to_be_visible()
     assert not Membership.objects.filter(club=club, user=user).exists()
     assert Membership.objects.filter(club=club, user=resi, role=Membership.Role.ADMIN).exists()
+
+
+def test_a_player_s_whole_card_opens_the_player(page, log_in, resi, club):
+    wastl = Player.objects.create(club=club, name="Wastl")
+    log_in(resi).goto(f"/verein/{club.pk}/spieler/")
+    card = page.locator("li.card", has_text="Wastl")
+    box = card.bounding_box()
+    assert box["height"] >= 44
+
+    # A tap at the card's right edge, far from the name.
+    page.touchscreen.tap(box["x"] + box["width"] - 8, box["y"] + box["height"] / 2)
+
+    expect(page).to_have_url(re.compile(rf"/verein/{club.pk}/spieler/{wastl.pk}/$"))

@@ -46,7 +46,7 @@ def test_on_the_players_page_a_player_opens_their_own_overview_only(
     page = client.get(reverse("clubs:players", args=[club.pk])).text
 
     own = reverse("clubs:player_home", args=[club.pk, vroni.pk])
-    assert f'<a href="{own}">Vroni</a>' in page
+    assert f'<a class="whole" href="{own}">Vroni</a>' in page
     assert reverse("clubs:player_home", args=[club.pk, resi.pk]) not in page
     assert reverse("clubs:player", args=[club.pk, vroni.pk]) + '"' not in page
 
