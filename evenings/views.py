@@ -377,6 +377,7 @@ def _moved_on(request, evening: Evening, membership) -> HttpResponse:
     }
     response = render(request, "evenings/evening.html#refreshed", context)
     response["HX-Trigger"] = "pollNow"
+    response["HX-Trigger-After-Settle"] = "dealMoved"
     return response
 
 
@@ -487,7 +488,10 @@ def preview(request: HttpRequest, evening_id: int) -> HttpResponse:
         context.update(_preview_of(evening, _bound_again(form)))
     else:
         context.update(_preview_of(evening, form))
-    return render(request, "evenings/evening.html#preview_answer", context)
+    response = render(request, "evenings/evening.html#preview_answer", context)
+    if notice:
+        response["HX-Trigger-After-Settle"] = "dealMoved"
+    return response
 
 
 @require_GET

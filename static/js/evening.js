@@ -43,6 +43,12 @@
     });
     ownPartnerHidden(document.getElementById("entry-form"));
   });
+  // 3a. Another phone booked while this one was entering a game: the word on it comes
+  //     into view, also for whoever had scrolled down to Kontra or Laufende.
+  document.addEventListener("dealMoved", function () {
+    var status = document.getElementById("entry-status");
+    if (status) status.scrollIntoView({ block: "nearest" });
+  });
   // 3b. "Letztes Spiel zurücknehmen" takes back the last game this phone shows: the form
   //     sends the version the sheet is at now (polls and answers keep #sheet-version), and
   //     the server takes nothing back if the evening has changed since.

@@ -112,6 +112,7 @@ def test_a_stale_form_sent_anyway_is_refused_in_german_and_keeps_what_still_appl
     notice = resi.locator("#entry-status [role=alert]")
     expect(notice).to_contain_text("Inzwischen auf einem anderen Handy: 1. Sauspiel (Vroni)")
     expect(notice).to_contain_text("Jetzt gibt Vroni.")
+    expect(notice).to_be_in_viewport()  # she had scrolled down to the Laufende
     expect(notice).not_to_contain_text("keine gültige Auswahl")
     assert Game.objects.count() == 1
     expect(deal_line(resi)).to_contain_text("Spiel 2 · Vroni gibt")
