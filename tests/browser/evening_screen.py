@@ -158,6 +158,14 @@ def verify_ledger() -> str:
     return out.getvalue()
 
 
+def enter_sauspiel(page: Page, declarer: str, partner: str) -> None:
+    """Two taps, and the preview shows the four amounts."""
+    tap = Taps(page)
+    tap(chip(page, "declarer", declarer))
+    tap(chip(page, "partner", partner))
+    expect(preview(page)).to_have_count(4)
+
+
 def book_sauspiel(page: Page, number: int, declarer: str, partner: str) -> None:
     tap = Taps(page)
     tap(chip(page, "declarer", declarer))

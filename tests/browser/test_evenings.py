@@ -28,6 +28,7 @@ from tests.browser.evening_screen import (
     chip,
     chip_labels,
     deltas,
+    enter_sauspiel,
     flash,
     no_horizontal_scroll,
     open_share_section,
@@ -455,10 +456,7 @@ def test_saving_again_after_a_lost_answer_books_the_game_once(
     # The first booking reaches the server, which books and commits; its answer is lost.
     requests = lose_the_first_answer(page, "**/abend/*/buchen/")
 
-    tap = Taps(page)
-    tap(chip(page, "declarer", "Vroni"))
-    tap(chip(page, "partner", "Resi"))
-    expect(preview(page)).to_have_count(4)
+    enter_sauspiel(page, "Vroni", "Resi")
     save_button(page).tap()
     expect(save_button(page)).to_be_enabled()
     assert len(requests) == 1
@@ -489,6 +487,28 @@ def test_saving_again_after_a_lost_answer_books_the_game_once(
     # The next game gets a fresh form with a new key.
     expect(page.locator("#entry-form input[name='key']")).not_to_have_value(key)
     expect(page.locator(".deal")).to_contain_text("Vroni gibt.")
+
+
+def test_while_a_game_is_being_saved_its_choices_cannot_change(
+    page, log_in, runde, schreiber, players
+):
+    """A tap on "verloren" after "Speichern" on a slow line would change nothing that is
+    booked: the chips wait until the answer is there."""
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    log_in(schreiber).goto(f"/abend/{evening.pk}/")
+    held = []
+    page.route("**/abend/*/buchen/", lambda route: held.append(route))  # the answer waits
+    enter_sauspiel(page, "Vroni", "Resi")
+
+    save_button(page).tap()
+    expect(save_button(page)).to_be_disabled()
+    lost = page.locator(".f-won .chip", has_text="verloren").locator("input")
+    expect(lost).to_be_disabled()
+    held[0].continue_()
+
+    expect(flash(page)).to_have_text("Gebucht: 1. Sauspiel (Vroni)")
+    expect(lost).to_be_enabled()
+    assert Game.objects.get().won
 
 
 def test_a_strike_whose_answer_was_lost_says_so_and_striking_again_changes_nothing(
