@@ -84,7 +84,8 @@
     if (flash) flash.scrollIntoView({ block: "nearest" });
   });
   document.addEventListener("htmx:responseError", function (event) {
-    say(event, "refused");
+    // 403: the security token is gone (cookies cleared, logged out elsewhere).
+    say(event, event.detail.xhr && event.detail.xhr.status === 403 ? "stale" : "refused");
   });
   // 7. The focus, for whoever works by keyboard or screen reader. An answer that replaces
   //    what held it (a chip of the next players, a row of the sheet) hands it on to the

@@ -422,6 +422,27 @@ def test_an_expired_session_keeps_the_typed_game_until_the_schreiber_logs_in_aga
     assert amounts(game) == {"Vroni": 10, "Resi": 10, "Hias": -10, "Sepp": -10}
 
 
+def test_with_every_cookie_gone_the_first_tap_says_to_reload(open_phone, runde, schreiber, players):
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    phone = open_phone(schreiber)
+    page = phone.page
+    page.goto(f"/abend/{evening.pk}/")
+    enter_sauspiel(page, "Vroni", "Resi")
+
+    page.context.clear_cookies()  # the session and the CSRF token
+    save_button(page).tap()
+
+    expect(page.locator("#entry-status [role=alert]")).to_have_text(
+        "Nichts gebucht: die Anmeldung ist abgelaufen oder die Seite veraltet. Bitte die Seite "
+        "neu laden (und wenn nötig neu anmelden)."
+    )
+    assert not Game.objects.exists()
+    # The 403 shows in the console as a failed resource and htmx's response error.
+    expected = re.compile(r"403|htmx:responseError")
+    assert phone.errors and all(expected.search(error) for error in phone.errors), phone.errors
+    phone.errors.clear()
+
+
 # -- 6. a lost answer --------------------------------------------------------------------
 
 
