@@ -48,6 +48,9 @@ class SimilarityValidator(UserAttributeSimilarityValidator):
     def get_error_message(self) -> str:
         return _("Das Passwort ähnelt zu sehr dem Eintrag „%(verbose_name)s“.")
 
+    def get_help_text(self) -> str:
+        return _("Es darf nicht deinem Namen, Benutzernamen oder deiner E-Mail ähneln.")
+
 
 def sends_mail() -> bool:
     """Whether an email can leave this server. Not with the console backend, which only

@@ -168,6 +168,10 @@ def test_a_password_like_the_user_name_is_refused_in_plain_german(client, db):
         "Das Passwort ähnelt zu sehr dem Eintrag „Benutzername“."
     ]
     assert not User.objects.exists()
+    # The rule as the form states it beforehand, in the same words.
+    page = client.get(reverse("signup")).text
+    assert "Es darf nicht deinem Namen, Benutzernamen oder deiner E-Mail ähneln." in page
+    assert "persönlichen Informationen" not in page
 
 
 def test_signup_requires_an_email_where_it_is_the_way_back_into_the_account(client, db):
