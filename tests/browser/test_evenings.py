@@ -713,6 +713,20 @@ def test_six_players_and_some_games_fit_a_phone_with_thumb_sized_targets(
     assert "ledger ok" in verify_ledger()
 
 
+def test_a_lost_sauspiel_is_entered_without_scrolling(page, log_in, runde, schreiber, players):
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    log_in(schreiber).goto(f"/abend/{evening.pk}/")
+
+    # Who plays, with whom, and "verloren" are all above the sticky save bar.
+    save_bar = page.locator("#entry-form .savebar").bounding_box()
+    for field, label in [("declarer", "Resi"), ("partner", "Resi"), ("won", "verloren")]:
+        box = chip(page, field, label).bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= save_bar["y"], (field, box)
+    # The way to the club is one line of links, not the club's navigation.
+    expect(page.locator(".clubnav")).to_have_count(0)
+    expect(page.locator("p.links").get_by_role("link", name=runde.club.name)).to_be_visible()
+
+
 # A cell hides what does not fit (overflow: hidden); 1 px leeway for sub-pixel rounding.
 CLIPPED_CELLS = """() => [...document.querySelectorAll('#sheet th, #sheet td')]
   .filter(el => el.scrollWidth > el.clientWidth + 1)
