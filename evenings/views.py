@@ -679,7 +679,9 @@ def game_edit(request: HttpRequest, evening_id: int, game_id: int) -> HttpRespon
             _add_engine_error(form, error)
         else:
             if data == services.GameInput.of(game):  # sent again, or nothing changed
-                messages.info(request, _("Nichts geändert: das Spiel stand schon so."))
+                messages.info(
+                    request, _("Das Spiel steht schon so, wie eingegeben: nichts zu ändern.")
+                )
             else:
                 messages.success(request, _("Korrigiert; alle späteren Spiele sind neu berechnet."))
             if request.htmx:

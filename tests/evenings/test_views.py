@@ -965,7 +965,7 @@ def test_a_correction_sent_unchanged_says_nothing_changed(client, scorekeeper, e
         follow=True,
     )
 
-    assert "Nichts geändert: das Spiel stand schon so." in answer.text
+    assert "Das Spiel steht schon so, wie eingegeben: nichts zu ändern." in answer.text
     assert "Korrigiert" not in answer.text
     assert Change.objects.filter(kind="correct").count() == 0
 
