@@ -202,7 +202,10 @@ class PlayerEditForm(PlayerForm):
         fields = ["name", "active", "user"]
         labels = {"user": _("Konto")}
         help_texts = {
-            "user": _("Ein Mitglied, das noch keinen Spieler hat: so sieht es seine Spiele.")
+            "user": _(
+                "Verknüpft den Spieler mit dem Konto eines Mitglieds, das noch keinen Spieler "
+                "hat: dann sieht es dessen Spiele und Kontostand."
+            )
         }
 
     def __init__(self, *args, club: Club, **kwargs):
@@ -241,6 +244,12 @@ class TariffForm(forms.ModelForm):
             "laufende_min": forms.NumberInput(attrs={"inputmode": "numeric", "max": 14}),
             "laufende_max": forms.NumberInput(attrs={"inputmode": "numeric", "max": 14}),
             "laufende_min_wenz": forms.NumberInput(attrs={"inputmode": "numeric", "max": 4}),
+        }
+        help_texts = {
+            "jungfrau": _(
+                "Nur beim Ramsch: wer keinen Stich macht (eine Jungfrau), verdoppelt den "
+                "Ramsch, höchstens zweimal."
+            ),
         }
         error_messages = {
             name: {

@@ -645,3 +645,11 @@ def test_a_role_change_says_whose_role_it_is_now(client, admin, club):
     assert "Sepp ist jetzt Schreiber." in answer.text
     member.refresh_from_db()
     assert member.role == "schreiber"
+
+
+def test_the_tariff_form_says_what_a_jungfrau_is(client, admin, club, runde):
+    client.force_login(admin)
+
+    page = client.get(reverse("clubs:tariff", args=[club.pk, runde.pk])).text
+
+    assert "wer keinen Stich macht (eine Jungfrau), verdoppelt den Ramsch" in page
