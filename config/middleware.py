@@ -6,18 +6,25 @@ from django.shortcuts import render, resolve_url
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 
+FORMS = ("GET", "POST")
+
 
 def form_only_address(get_response):
     """Opening an address that only takes forms (Django's 405, which has no body) gets a
     page in German instead of the browser's bare error: a reload after a form's error, a
     restored tab or a shared link lands there. The status and its Allow header stay; the
     page says that nothing was changed and links one level up (the evening of a payment
-    form, say), which answers 404 to whoever may not see it."""
+    form, say), which answers 404 to whoever may not see it. A form sent to a page that
+    takes none (an old page, a script) is told likewise that nothing was saved."""
 
     def middleware(request):
         response = get_response(request)
-        if response.status_code != 405 or request.method != "GET" or response.content:
+        if response.status_code != 405 or response.content or request.method not in FORMS:
             return response
+        if request.method == "POST":  # a form sent to a page (an old page, a script)
+            page = render(request, "405.html", {"up": request.path, "posted": True}, status=405)
+            page["Allow"] = response["Allow"]
+            return page
         up = request.path.rstrip("/").rpartition("/")[0] + "/"
         page = render(request, "405.html", {"up": up}, status=405)
         page["Allow"] = response["Allow"]

@@ -1114,6 +1114,22 @@ def test_opening_an_address_that_only_takes_forms_gets_a_page_in_german(
     assert Change.objects.count() == changes
 
 
+def test_a_form_sent_to_a_page_gets_a_german_answer_and_changes_nothing(
+    client, scorekeeper, evening
+):
+    client.force_login(scorekeeper)
+    changes = Change.objects.count()
+    page = reverse("evenings:detail", args=[evening.pk])
+
+    response = client.post(page, {"username": "resi", "password": "x"})
+
+    assert response.status_code == 405
+    assert response["Allow"] == "GET"
+    assert "<h1>Hier wird nichts gespeichert</h1>" in response.text
+    assert f'<a class="button" href="{page}">Weiter</a>' in response.text
+    assert Change.objects.count() == changes
+
+
 def test_a_struck_game_counts_again_from_its_row_whatever_was_booked_since(
     client, scorekeeper, admin, evening, players
 ):
