@@ -84,6 +84,11 @@ def start(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse:
     return render(request, "evenings/start.html", context)
 
 
+def _version(value: str) -> int | None:
+    """The evening's version a phone says it shows (`v`), if it is one."""
+    return int(value) if re.fullmatch(r"\d{1,9}", value) else None
+
+
 def _names(evening: Evening, seats: list | None = None) -> dict[int, str]:
     """{player id: name} of everyone seated at the evening."""
     return {s.player_id: s.player.name for s in (seats if seats is not None else seats_of(evening))}
@@ -259,6 +264,12 @@ def _add_engine_error(form: GameForm, error: services.EveningError) -> None:
     form.add_error(field, str(error))
 
 
+LAST_GAME_ELSEWHERE = gettext_lazy(
+    "Das letzte Spiel des Tisches ist inzwischen auf einem anderen Handy gebucht worden "
+    "– dieses nicht."
+)
+
+
 @require_POST
 @login_required_keep_form("#entry-status")
 def book(request: HttpRequest, evening_id: int) -> HttpResponse:
@@ -327,12 +338,6 @@ def book(request: HttpRequest, evening_id: int) -> HttpResponse:
     return render(request, "evenings/evening.html", context)
 
 
-LAST_GAME_ELSEWHERE = gettext_lazy(
-    "Das letzte Spiel des Tisches ist inzwischen auf einem anderen Handy gebucht worden "
-    "– dieses nicht."
-)
-
-
 def _closed_meanwhile(request, evening: Evening, message: str = "") -> HttpResponse:
     """The answer to a form for an evening that was closed since the form was shown: the
     page as it is now, without the form, and a word that nothing was booked."""
@@ -392,7 +397,8 @@ def _booked(request, evening: Evening, membership, booking: services.Booking, fo
     deal = booking.next
     rows = sheet.parts(sheet.booked(evening, booking), membership, booking.game.number - 1)
     seen = request.POST.get("v", "")
-    if re.fullmatch(r"\d{1,9}", seen) and int(seen) < booking.version - 1:
+    shown = _version(seen)
+    if shown is not None and shown < booking.version - 1:
         # Another phone's change came first, and this phone has not shown it (its polls
         # did not get through): the rows since the version it shows, not only its own.
         first, known, _rewritten = _first_changed(evening, seen)
@@ -499,7 +505,7 @@ def preview(request: HttpRequest, evening_id: int) -> HttpResponse:
 def sheet_poll(request: HttpRequest, evening_id: int) -> HttpResponse:
     """The sheet for phones following along; 204 when nothing changed since `v`."""
     seen = request.GET.get("v", "")
-    if re.fullmatch(r"\d{1,9}", seen) and unchanged(request, evening_id, int(seen)):
+    if (shown := _version(seen)) is not None and unchanged(request, evening_id, shown):
         return HttpResponse(status=204)
     evening, membership = evening_of(request, evening_id)
     return _changes_since(request, evening, membership)
@@ -569,15 +575,16 @@ def _first_changed(evening: Evening, seen: str) -> tuple[int | None, int, bool]:
     """The first game whose row changed after version `seen`, the last game the phone
     had a row for then, and whether a game was changed after its booking (REWRITING);
     (None, 0, False) when only the whole sheet will do."""
-    if not re.fullmatch(r"\d{1,9}", seen) or int(seen) > evening.version:
+    shown = _version(seen)
+    if shown is None or shown > evening.version:
         return None, 0, False
-    since = evening.changes.filter(version__gt=int(seen))
+    since = evening.changes.filter(version__gt=shown)
     kinds = set(since.values_list("kind", flat=True))
-    if since.count() != evening.version - int(seen) or kinds & {"close", "reopen"}:
+    if since.count() != evening.version - shown or kinds & {"close", "reopen"}:
         return None, 0, False  # versions from before they were recorded, or a new state
     first = since.aggregate(n=Min("game__number"))["n"]
     known = (
-        evening.changes.filter(kind=Change.Kind.BOOK, version__lte=int(seen)).aggregate(
+        evening.changes.filter(kind=Change.Kind.BOOK, version__lte=shown).aggregate(
             n=Max("game__number")
         )["n"]
         or 0
@@ -609,10 +616,9 @@ def live_poll(request: HttpRequest, token: str) -> HttpResponse:
     """Polling from the read-only page; once the link is revoked the answer says so, and
     its status 286 tells htmx to stop polling (as does a closed evening's final sheet)."""
     seen = request.GET.get("v", "")
-    if (
-        re.fullmatch(r"\d{1,9}", seen)
-        and Evening.objects.filter(share_token=token, version=int(seen)).exists()
-    ):
+    if (shown := _version(seen)) is not None and Evening.objects.filter(
+        share_token=token, version=shown
+    ).exists():
         return HttpResponse(status=204)
     evening = Evening.objects.select_related("tariff").filter(share_token=token).first()
     if evening is None:
@@ -779,11 +785,8 @@ def game_void(request: HttpRequest, evening_id: int, game_id: int) -> HttpRespon
 @login_required
 def undo(request: HttpRequest, evening_id: int) -> HttpResponse:
     evening, _membership = scored_evening_of(request, evening_id)
-    seen = request.POST.get("v", "")
     try:
-        services.undo_last(
-            evening.pk, request.user, int(seen) if re.fullmatch(r"\d{1,9}", seen) else None
-        )
+        services.undo_last(evening.pk, request.user, _version(request.POST.get("v", "")))
     except services.EveningError as error:
         messages.error(request, str(error))
     return redirect("evenings:detail", evening_id=evening.pk)
