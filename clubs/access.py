@@ -36,18 +36,20 @@ def scorekeeper_of(request, club_id: int) -> Membership:
     return membership
 
 
-def login_required_keep_form(target: str, on_get: str | None = None):
+def login_required_keep_form(target: str, on_get: str | None = None, following: bool = False):
     """login_required, but an HTMX request with an expired session is answered with a
     message swapped into `target` (a GET's into `on_get`, if given) instead of a redirect:
     what the user typed stays on the screen, and saving again after logging in (in
-    another tab) goes through. (A redirect would put the login page where the answer goes.)"""
+    another tab) goes through. (A redirect would put the login page where the answer goes.)
+    `following`: a phone's poll, which typed nothing: the message says the sheet stopped
+    following, and goes once a poll gets through again (evening.js)."""
 
     def decorator(view):
         @wraps(view)
         def wrapper(request, *args, **kwargs):
             if request.user.is_authenticated or not request.htmx:
                 return login_required(view)(request, *args, **kwargs)
-            response = render(request, "_session_expired.html")
+            response = render(request, "_session_expired.html", {"following": following})
             response["HX-Retarget"] = on_get if on_get and request.method == "GET" else target
             response["HX-Reswap"] = "innerHTML"
             return response

@@ -323,13 +323,13 @@ def member_role(request: HttpRequest, club_id: int, membership_id: int) -> HttpR
         except services.ClubError as error:
             messages.error(request, str(error))
         else:
+            # by the name the club plays them under, as the members page shows them
+            player = membership.club.players.filter(user=member.user).first()
+            name = player.name if player else services.display_name(member.user)
             messages.success(
                 request,
                 _("%(name)s ist jetzt %(role)s.")
-                % {
-                    "name": member.user.get_short_name() or member.user.get_username(),
-                    "role": member.get_role_display(),
-                },
+                % {"name": name, "role": member.get_role_display()},
             )
     else:
         messages.error(request, _("Diese Rolle gibt es nicht."))

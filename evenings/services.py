@@ -371,6 +371,11 @@ class StaleDeal(EveningError):
     """The entry form was made for a deal that another phone has moved on since."""
 
 
+class AlreadyUndone(EveningError):
+    """ "Letztes Spiel zurücknehmen" sent again (a double tap, a reload after a lost
+    answer): the first one took the game back, nothing more is."""
+
+
 class StaleCorrection(EveningError):
     """The correction form was made for the game as it was before another phone
     corrected it: saving it would silently undo that correction."""
@@ -671,6 +676,10 @@ def undo_last(evening_id: int, by, seen: int | None = None) -> Game:
     evening = _locked(evening_id)
     _require_open(evening)
     if seen is not None and seen != evening.version:
+        # The one change since was an undo of the same person's: this tap, sent again.
+        just_undone = evening.changes.filter(version=seen + 1, kind=Change.Kind.UNDO, by=by)
+        if seen + 1 == evening.version and just_undone.exists():
+            raise AlreadyUndone(_("Schon zurückgenommen: das erste Tippen war angekommen."))
         raise EveningError(
             _(
                 "Nichts zurückgenommen: am Abend hat sich inzwischen etwas geändert. "

@@ -501,7 +501,7 @@ def preview(request: HttpRequest, evening_id: int) -> HttpResponse:
 
 
 @require_GET
-@login_required_keep_form("#flash")  # logged out elsewhere: said, and the phone polls on
+@login_required_keep_form("#flash", following=True)  # logged out: said; the phone polls on
 def sheet_poll(request: HttpRequest, evening_id: int) -> HttpResponse:
     """The sheet for phones following along; 204 when nothing changed since `v`."""
     seen = request.GET.get("v", "")
@@ -787,6 +787,8 @@ def undo(request: HttpRequest, evening_id: int) -> HttpResponse:
     evening, _membership = scored_evening_of(request, evening_id)
     try:
         services.undo_last(evening.pk, request.user, _version(request.POST.get("v", "")))
+    except services.AlreadyUndone as error:
+        messages.info(request, str(error))
     except services.EveningError as error:
         messages.error(request, str(error))
     return redirect("evenings:detail", evening_id=evening.pk)

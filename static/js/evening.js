@@ -43,6 +43,16 @@
     });
     ownPartnerHidden(document.getElementById("entry-form"));
   });
+  // 2b. Logged out elsewhere, the sheet's poll put a word at the top (.session-expired);
+  //     once a poll gets through again (logged in again in another tab), it goes.
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var xhr = event.detail.xhr;
+    if (!event.detail.elt || event.detail.elt.id !== "poll" || !event.detail.successful) return;
+    if (xhr && xhr.getResponseHeader("HX-Retarget")) return; // the word itself
+    document.querySelectorAll("#flash .session-expired").forEach(function (word) {
+      word.remove();
+    });
+  });
   // 3a. Another phone booked while this one was entering a game: the word on it comes
   //     into view, also for whoever had scrolled down to Kontra or Laufende.
   document.addEventListener("dealMoved", function () {

@@ -422,6 +422,24 @@ def test_an_expired_session_keeps_the_typed_game_until_the_schreiber_logs_in_aga
     assert amounts(game) == {"Vroni": 10, "Resi": 10, "Hias": -10, "Sepp": -10}
 
 
+def test_logged_out_elsewhere_the_sheet_says_so_and_follows_on_after_logging_in(
+    page, log_in, runde, schreiber, players
+):
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    log_in(schreiber).goto(f"/abend/{evening.pk}/")
+
+    page.context.clear_cookies(name="sessionid")  # "Abmelden" in another tab
+    word = page.locator("#flash .session-expired")
+    expect(word).to_contain_text("das Blatt folgt nicht mehr", timeout=8000)
+    expect(page.locator("#id_username")).to_have_count(0)  # no login page in the sheet
+
+    log_in(schreiber)  # in another tab
+    book(evening, schreiber, type="sauspiel", declarer=players["Vroni"].pk,
+         partner=players["Resi"].pk)  # fmt: skip
+    expect(sheet_row(page, 1)).to_contain_text("Sauspiel", timeout=8000)
+    expect(word).to_have_count(0)
+
+
 def test_with_every_cookie_gone_the_first_tap_says_to_reload(open_phone, runde, schreiber, players):
     evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
     phone = open_phone(schreiber)
@@ -715,6 +733,8 @@ def test_six_players_and_some_games_fit_a_phone_with_thumb_sized_targets(
 
 def test_a_lost_sauspiel_is_entered_without_scrolling(page, log_in, runde, schreiber, players):
     evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    runde.club.name = "Schafkopffreunde Zum Goldenen Hirschen"
+    runde.club.save()
     log_in(schreiber).goto(f"/abend/{evening.pk}/")
 
     # Who plays, with whom, and "verloren" are all above the sticky save bar.
@@ -725,6 +745,7 @@ def test_a_lost_sauspiel_is_entered_without_scrolling(page, log_in, runde, schre
     # The way to the club is one line of links, not the club's navigation.
     expect(page.locator(".clubnav")).to_have_count(0)
     expect(page.locator("p.links").get_by_role("link", name=runde.club.name)).to_be_visible()
+    assert page.locator("p.links").bounding_box()["height"] <= 48  # one line, cut short
 
 
 # A cell hides what does not fit (overflow: hidden); 1 px leeway for sub-pixel rounding.

@@ -636,13 +636,14 @@ def test_a_logged_in_page_is_asked_for_anew_on_back(client, admin, club, runde):
 def test_a_role_change_says_whose_role_it_is_now(client, admin, club):
     sepp = make_user("sepp", "Sepp")
     member = Membership.objects.create(user=sepp, club=club, role=Membership.Role.PLAYER)
+    Player.objects.create(club=club, name="Sepp H.", user=sepp)  # as the club knows him
     client.force_login(admin)
 
     answer = client.post(
         reverse("clubs:member_role", args=[club.pk, member.pk]), {"role": "schreiber"}, follow=True
     )
 
-    assert "Sepp ist jetzt Schreiber." in answer.text
+    assert "Sepp H. ist jetzt Schreiber." in answer.text
     member.refresh_from_db()
     assert member.role == "schreiber"
 

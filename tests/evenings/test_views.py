@@ -90,9 +90,8 @@ def test_a_second_evening_with_the_same_players_is_started_only_when_confirmed(
 
     assert asked.status_code == 200
     assert "Mit genau diesen Spielern läuft hier schon ein Abend" in asked.text
-    assert f'<a href="{reverse("evenings:detail", args=[running.pk])}">Zum laufenden Abend' in (
-        asked.text
-    )
+    running_url = reverse("evenings:detail", args=[running.pk])
+    assert f'<a class="button" href="{running_url}">Zum laufenden Abend</a>' in asked.text
     assert 'name="again"' in asked.text
     assert others.status_code == 302  # another table of the Runde
     second = Evening.objects.get(key=seats["key"])
@@ -373,6 +372,7 @@ def test_logged_out_elsewhere_the_sheet_and_the_correction_say_so_where_they_ans
         assert "Anmeldung ist abgelaufen" in answer.text
         assert 'id="id_username"' not in answer.text
     assert Change.objects.filter(evening=evening).count() == 2  # the start and the booking
+    assert "das Blatt folgt nicht mehr" in poll.text  # the poll typed nothing
 
 
 def test_striking_a_game_struck_meanwhile_says_so_and_changes_nothing(
@@ -1230,7 +1230,8 @@ def test_taking_back_the_last_game_takes_back_the_one_the_phone_showed_and_only_
     again = client.post(undo, {"v": shown}, follow=True)  # a double tap, or a reload
 
     assert "Zurückgenommen: 2. Sauspiel" in first.text
-    assert "Nichts zurückgenommen: am Abend hat sich inzwischen etwas geändert." in again.text
+    assert "Schon zurückgenommen: das erste Tippen war angekommen." in again.text
+    assert "Nichts zurückgenommen" not in again.text
     booked = list(evening.games.booked().values_list("number", flat=True))
     assert booked == [1]
     assert Change.objects.filter(evening=evening, kind="undo").count() == 1
@@ -1240,8 +1241,16 @@ def test_taking_back_the_last_game_takes_back_the_one_the_phone_showed_and_only_
     stale = evening.version
     services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
         "sauspiel", declarer=sepp.pk, partner=hias.pk), admin)  # fmt: skip
-    client.post(undo, {"v": stale})
+    refused = client.post(undo, {"v": stale}, follow=True)
+    assert "Nichts zurückgenommen: am Abend hat sich inzwischen etwas geändert." in refused.text
     assert evening.games.booked().count() == 2
+    # Nor does another person's phone that showed the evening before this undo.
+    evening.refresh_from_db()
+    shown = evening.version
+    services.undo_last(evening.pk, admin, shown)
+    other = client.post(undo, {"v": shown}, follow=True)
+    assert "Nichts zurückgenommen" in other.text
+    assert evening.games.booked().count() == 1
 
 
 def test_a_booking_from_a_phone_that_missed_another_phones_game_brings_that_row_too(
