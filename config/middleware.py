@@ -22,11 +22,10 @@ def form_only_address(get_response):
         if response.status_code != 405 or response.content or request.method not in FORMS:
             return response
         if request.method == "POST":  # a form sent to a page (an old page, a script)
-            page = render(request, "405.html", {"up": request.path, "posted": True}, status=405)
-            page["Allow"] = response["Allow"]
-            return page
-        up = request.path.rstrip("/").rpartition("/")[0] + "/"
-        page = render(request, "405.html", {"up": up}, status=405)
+            context = {"up": request.path, "posted": True}
+        else:
+            context = {"up": request.path.rstrip("/").rpartition("/")[0] + "/"}
+        page = render(request, "405.html", context, status=405)
         page["Allow"] = response["Allow"]
         return page
 

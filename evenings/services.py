@@ -776,31 +776,33 @@ def preview(
     seating: list[int],
     replacing: Game | None = None,
     state: State | None = None,
+    around: "Around | None" = None,
 ) -> Preview:
     """Score the evening with `data` booked next (or in place of `replacing`) without
     saving anything. Raises EveningError with the engine's German message and field.
 
     Only the games that `data` can touch are scored: a new game after the few before it
     (from `state`, the evening's state as the caller read it, if given), a correction
-    with every game after it. The totals before and after are a correction's only.
+    with every game after it (`around`: read for `replacing` already, if given). The
+    totals before and after are a correction's only.
     """
     candidate = Game(evening=evening, seating=seating)
     data.apply_to(candidate)
     rules = evening.tariff.rules
-    number = replacing.number if replacing is not None else None
-    recent = state.recent if state is not None and replacing is None else None
-    before = [g.for_engine() for g in (games_before(evening, number) if recent is None else recent)]
-    later = list(evening.games.booked().filter(number__gt=number)) if replacing else []
-    rest = [g.for_engine() for g in later]
+    if replacing is not None:
+        around = around or around_game(evening, replacing)
+        before, rest = around.before, around.rest
+    else:
+        recent = state.recent if state is not None else games_before(evening)
+        before, rest = [g.for_engine() for g in recent], []
     try:
         after = score_after(rules, before, [candidate.for_engine(), *rest])
     except ScoringError as error:
         raise EveningError(error.message_de, error.key) from None
     result = after.games[0]
     effects = Effects([], {}, {})
-    if replacing is not None:
-        now = score_after(rules, before, [replacing.for_engine(), *rest])
-        effects = _effects(evening, later, now, after, after.games[1:])
+    if around is not None:
+        effects = _effects(around, after, after.games[1:])
     return Preview(
         payouts=[(pid, result.payouts[str(pid)]) for pid in seating],
         unit=result.unit,
@@ -809,6 +811,32 @@ def preview(
         totals_before=effects.totals_before,
         totals_after=effects.totals_after,
     )
+
+
+@dataclasses.dataclass(frozen=True)
+class Around:
+    """A booked game with what changing it can touch, read and scored once for both
+    previews of the correction panel (a correction's and a strike's): the games before
+    it that decide its Bock, the booked games after it, everyone's game totals, and the
+    game with the later ones scored as they stand."""
+
+    before: list
+    later: list[Game]
+    totals: dict[int, int]
+    now: EveningResult
+
+    @property
+    def rest(self) -> list:
+        return [g.for_engine() for g in self.later]
+
+
+def around_game(evening: Evening, game: Game) -> Around:
+    before = [g.for_engine() for g in games_before(evening, game.number)]
+    later = list(evening.games.booked().filter(number__gt=game.number))
+    now = score_after(
+        evening.tariff.rules, before, [game.for_engine(), *(g.for_engine() for g in later)]
+    )
+    return Around(before, later, standing(evening), now)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -822,38 +850,26 @@ class Effects:
     totals_after: dict[int, int]
 
 
-def strike_effects(evening: Evening, game: Game) -> Effects:
-    """What striking `game` would do, before it is struck ("Spiel streichen")."""
-    rules = evening.tariff.rules
-    before = [g.for_engine() for g in games_before(evening, game.number)]
-    later = list(evening.games.booked().filter(number__gt=game.number))
-    rest = [g.for_engine() for g in later]
-    now = score_after(rules, before, [game.for_engine(), *rest])
-    after = score_after(rules, before, rest)
-    return _effects(evening, later, now, after, after.games)
+def strike_effects(evening: Evening, around: Around) -> Effects:
+    """What striking the game of `around` would do, before it is struck."""
+    after = score_after(evening.tariff.rules, around.before, around.rest)
+    return _effects(around, after, after.games)
 
 
-def _effects(
-    evening: Evening,
-    later: list[Game],
-    now: EveningResult,
-    after: EveningResult,
-    after_later: Sequence[GameResult],
-) -> Effects:
-    """`now`: the game in question and `later` scored as booked; `after`: as they would
-    be, where `after_later` are the results of `later` among them."""
-    totals_before = standing(evening)
-    totals_after = dict(totals_before)
-    for player, cents in now.totals.items():
+def _effects(around: Around, after: EveningResult, after_later: Sequence[GameResult]) -> Effects:
+    """`after`: the games as they would be, where `after_later` are the results of the
+    later games among them."""
+    totals_after = dict(around.totals)
+    for player, cents in around.now.totals.items():
         totals_after[int(player)] -= cents
     for player, cents in after.totals.items():
         totals_after[int(player)] += cents
     changed = [
         LaterGame(game.number, old.bock, new.bock, old.unit, new.unit)
-        for game, old, new in zip(later, now.games[1:], after_later, strict=True)
+        for game, old, new in zip(around.later, around.now.games[1:], after_later, strict=True)
         if old.payouts != new.payouts
     ]
-    return Effects(changed, totals_before, totals_after)
+    return Effects(changed, around.totals, totals_after)
 
 
 def standing(evening: Evening, players: list[Player] | None = None) -> dict[int, int]:

@@ -438,15 +438,26 @@ def _bound_again(form: GameForm) -> GameForm:
     return GameForm(data, tariff=form.tariff, playing=form.playing, prefix=form.prefix)
 
 
-def _preview_of(evening: Evening, form: GameForm, replacing: Game | None = None) -> dict:
+def _preview_of(
+    evening: Evening,
+    form: GameForm,
+    replacing: Game | None = None,
+    around: services.Around | None = None,
+) -> dict:
     """The engine's preview of a valid form, as template context; problems in German. A
-    new game's preview needs no more than the evening's state, if it was read with it."""
+    new game's preview needs no more than the evening's state, if it was read with it; a
+    correction's, what was read `around` the game, if it was."""
     if not form.is_valid():
         return {}
     seating = [p.pk for p in form.playing]
     try:
         result = services.preview(
-            evening, form.game_input(), seating, replacing=replacing, state=evening.state
+            evening,
+            form.game_input(),
+            seating,
+            replacing=replacing,
+            state=evening.state,
+            around=around,
         )
     except services.EveningError as error:
         return {"problem": str(error)}
@@ -704,9 +715,10 @@ def game_edit(request: HttpRequest, evening_id: int, game_id: int) -> HttpRespon
         if form.is_bound
         else services.GameInput.of(game).fingerprint(),
     }
+    around = services.around_game(evening, game)  # for both previews
     if not form.is_bound:
-        context.update(_preview_of(evening, _bound_again(form), replacing=game))
-    struck = services.strike_effects(evening, game)
+        context.update(_preview_of(evening, _bound_again(form), replacing=game, around=around))
+    struck = services.strike_effects(evening, around)
     context["strike"] = {"later": struck.later, "moves": _moves(evening, struck)}
     if request.htmx:
         return render(request, "evenings/game_edit.html#panel", context | {"panel": True})

@@ -365,7 +365,7 @@ def test_striking_a_ramsch_shows_first_which_later_games_lose_their_bock(
     book(evening, sauspiel(hias, sepp), admin)
     book(evening, sauspiel(resi, vroni), admin)
 
-    effects = services.strike_effects(evening, first)
+    effects = services.strike_effects(evening, services.around_game(evening, first))
 
     later = [(g.number, g.bock_before, g.bock_after, g.unit_before, g.unit_after)
              for g in effects.later]  # fmt: skip
