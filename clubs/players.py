@@ -13,7 +13,9 @@ their club. Anything else is a 404, as everywhere (clubs.access).
 
 import hashlib
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
@@ -92,8 +94,8 @@ class Home:
 
 
 def homes(players: list[Player], viewer=None) -> list[Home]:
-    """Each player's accounts, one per Runde they sat in, in four queries whatever the
-    number of players, Runden, evenings and games.
+    """Each player's accounts, one per Runde they sat in, in six queries whatever the
+    number of players, Runden, evenings and games (five once the Runden's sums are kept).
 
     The settlement suggestion settles the Runde's balances of all its players (games and
     payments, over all evenings) with the unit of the Runde's current tariff; each account
@@ -117,12 +119,7 @@ def homes(players: list[Player], viewer=None) -> list[Home]:
     )
     runde_ids = sorted({seat.evening.runde_id for seat in seats})
     # 2. Every player's totals per Runde and kind: the accounts and the suggestions.
-    totals = (
-        EveningTotal.objects.filter(evening__runde__in=runde_ids)
-        .values_list("evening__runde_id", "player_id", "player__name", "kind")
-        .annotate(total=Sum("amount"))
-        .order_by("evening__runde_id", "player_id", "kind")
-    )
+    sums = runde_sums(runde_ids)
     # 3. The unit each Runde settles to, from its current tariff (the newest version).
     units = dict(
         Tariff.objects.filter(runde__in=runde_ids)
@@ -138,14 +135,16 @@ def homes(players: list[Player], viewer=None) -> list[Home]:
         ).values_list("evening_id", "player_id", "kind", "amount")
     }
 
-    names: dict[int, str] = {}
     by_kind: dict[tuple[int, int, str], int] = {}
     balances: dict[int, dict[str, int]] = defaultdict(dict)  # Runde: {player id: cents}
-    for runde_id, player_id, name, kind, total in totals:
-        names[player_id] = name
-        by_kind[runde_id, player_id, kind] = total
-        balance = balances[runde_id]
-        balance[str(player_id)] = balance.get(str(player_id), 0) + total
+    for runde_id, totals in sums.items():
+        for (player_id, kind), total in totals.items():
+            by_kind[runde_id, player_id, kind] = total
+            balance = balances[runde_id]
+            balance[str(player_id)] = balance.get(str(player_id), 0) + total
+    # 5. The names of the players in the suggestions.
+    seen = {player_id for totals in sums.values() for player_id, _kind in totals}
+    names = dict(Player.objects.filter(pk__in=seen).values_list("pk", "name"))
     suggestions = {
         runde_id: settle(balance, units[runde_id]) for runde_id, balance in balances.items()
     }
@@ -235,17 +234,27 @@ class NewestGames:
         self.player = player
 
     def count(self) -> int:
-        """Counted once, then kept (per process, Django's cache) until one of the player's
-        evenings changes: ten years are thousands of games to count, and the state of the
-        player's evenings (how many, the sum of their versions, which every booking,
-        correction or payment bumps) a few hundred seats to read. The key holds the
-        query itself, so each filter (a Runde, a period and its dates) is counted apart."""
+        return self.kept(self.games, self.games.count)
+
+    def kept(self, query: QuerySet, figure: Callable[[], int]) -> int:
+        """`figure()`, a figure of `query` over the player's games, worked out once and then
+        kept (per process, Django's cache) until one of the player's evenings changes.
+
+        Ten years are thousands of games to count and hundreds of evening totals to add;
+        the state of the player's evenings (how many, the sum of their versions, which
+        every booking, correction, strike or payment bumps) a few hundred seats to read.
+        The key holds the query itself, so each filter (a Runde, a period and its dates)
+        and each figure is kept apart."""
+        digest = hashlib.sha256(str(query.query).encode()).hexdigest()
+        key = f"player-games:{self.player.pk}:{digest}:{self._state}"
+        return cache.get_or_set(key, figure, 600)
+
+    @cached_property
+    def _state(self) -> str:
         state = Seat.objects.filter(player=self.player).aggregate(
             n=Count("pk"), v=Sum("evening__version")
         )
-        query = hashlib.sha256(str(self.games.query).encode()).hexdigest()
-        key = f"player-games:{self.player.pk}:{query}:{state['n']}:{state['v']}"
-        return cache.get_or_set(key, self.games.count, 600)
+        return f"{state['n']}:{state['v']}"
 
     def __getitem__(self, page: slice) -> list[int]:
         newest = (
@@ -314,22 +323,52 @@ class Balance:
 
 def runde_balances(runde: Runde, own_id: int | None) -> list[Balance]:
     """Every player's balance in the Runde (games and payments over all its evenings),
-    highest first: one query over the evenings' totals."""
+    highest first."""
     sums: dict[int, dict[str, int]] = defaultdict(dict)
-    names: dict[int, str] = {}
-    for player_id, name, kind, total in (
-        EveningTotal.objects.filter(evening__runde=runde)
-        .values_list("player_id", "player__name", "kind")
-        .annotate(total=Sum("amount"))
-        .order_by()
-    ):
+    for (player_id, kind), total in runde_sums([runde.pk]).get(runde.pk, {}).items():
         sums[player_id][kind] = total
-        names[player_id] = name
+    names = dict(Player.objects.filter(pk__in=sums).values_list("pk", "name"))
     rows = [
         Balance(pid, names[pid], kinds.get(GAME, 0), kinds.get(PAYMENT, 0), pid == own_id)
         for pid, kinds in sums.items()
     ]
     return sorted(rows, key=lambda row: (-row.total, german_key(row.name), row.player_id))
+
+
+def runde_sums(runde_ids: list[int]) -> dict[int, dict[tuple[int, str], int]]:
+    """Each player's sum per kind over all evenings of each Runde, {Runde id: {(player id,
+    kind): cents}}, for the Runden that have an evening: added up from the evenings'
+    totals once, then kept (per process, Django's cache) until one of the Runde's
+    evenings changes.
+
+    Ten years of five Runden are some 8,000 evening totals to add on every visit of the
+    start page; the state of a Runde's evenings (how many, the sum of their versions,
+    which every booking, correction, strike and payment bumps) is one light query for
+    all the Runden. The state is read before the totals: a change committed between the
+    two can only leave newer sums under the older state's key, never older ones under
+    the newer."""
+    states = (
+        Evening.objects.filter(runde__in=runde_ids)
+        .values_list("runde_id")
+        .annotate(n=Count("pk"), v=Sum("version"))
+        .order_by()
+    )
+    keys = {runde_id: f"runde-sums:{runde_id}:{n}:{v}" for runde_id, n, v in states}
+    kept = cache.get_many(keys.values())
+    missing = [runde_id for runde_id, key in keys.items() if key not in kept]
+    if missing:
+        added: dict[int, dict[tuple[int, str], int]] = {runde_id: {} for runde_id in missing}
+        for runde_id, player_id, kind, total in (
+            EveningTotal.objects.filter(evening__runde__in=missing)
+            .values_list("evening__runde_id", "player_id", "kind")
+            .annotate(total=Sum("amount"))
+            .order_by()
+        ):
+            added[runde_id][player_id, kind] = total
+        fresh = {keys[runde_id]: sums for runde_id, sums in added.items()}
+        cache.set_many(fresh, 600)
+        kept.update(fresh)
+    return {runde_id: kept[key] for runde_id, key in keys.items()}
 
 
 def evenings_page(runde: Runde, number) -> Page:
@@ -398,8 +437,10 @@ def player_history(request: HttpRequest, club_id: int, player_id: int) -> HttpRe
     )
     if runde is not None:
         totals = totals.filter(evening__runde=runde)
-    result = period.filter(totals, "evening__started_at").aggregate(sum=Sum("amount"))["sum"]
-    page = Paginator(NewestGames(games, player), GAMES_PER_PAGE).get_page(request.GET.get(PAGE))
+    totals = period.filter(totals, "evening__started_at")
+    newest = NewestGames(games, player)
+    result = newest.kept(totals, lambda: totals.aggregate(sum=Sum("amount"))["sum"] or 0)
+    page = Paginator(newest, GAMES_PER_PAGE).get_page(request.GET.get(PAGE))
     chosen = {}
     if runde is not None:
         chosen["runde"] = runde.pk
@@ -417,7 +458,7 @@ def player_history(request: HttpRequest, club_id: int, player_id: int) -> HttpRe
             "periods": periods.periods(),
             "period": period,
             "page": page,
-            "result": result or 0,
+            "result": result,
             "rows": history_rows(player, list(page.object_list)),
             # The filter as chosen, for the links to other pages ("&" to add the page).
             "filter_query": urlencode(chosen),

@@ -92,6 +92,12 @@ class Evening(models.Model):
         return self.status == self.Status.OPEN
 
     @property
+    def status_label(self) -> str:
+        """ "offen", "abgeschlossen": get_status_display() without its dict of every choice,
+        translated to be hashed, on every call (a Runde's page lists twenty evenings)."""
+        return str(self.Status(self.status).label)
+
+    @property
     def is_table(self) -> bool:
         """A tournament's table (with its round's number of games), not a money evening."""
         return self.game_limit is not None

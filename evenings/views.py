@@ -16,12 +16,13 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from clubs import players as player_pages
 from clubs.access import login_required_keep_form, membership_of, scorekeeper_of
 from clubs.forms import euro_input
 from evenings import export, services, sheet, wording
 from evenings.access import admin_evening_of, evening_of, scored_evening_of, unchanged
 from evenings.forms import GameForm, PaymentForm, StartForm
-from evenings.models import Change, Evening, EveningTotal, Game, LedgerEntry
+from evenings.models import Change, Evening, Game, LedgerEntry
 from evenings.reads import seats_of
 from scoring.model import MAX_JUNGFRAU_DOUBLINGS
 
@@ -1044,12 +1045,7 @@ def runde_balances(request: HttpRequest, club_id: int, runde_id: int) -> HttpRes
     evenings' totals the database keeps, so ten years read as fast as one evening."""
     membership = membership_of(request, club_id)
     runde = get_object_or_404(membership.club.runden.money(), pk=runde_id)
-    rows = (
-        EveningTotal.objects.filter(evening__runde=runde)
-        .values_list("player__name")
-        .annotate(total=Sum("amount"))
-        .order_by("-total", "player__name")
-    )
+    rows = player_pages.runde_balances(runde, None)
     return render(
         request,
         "evenings/runde_balances.html",

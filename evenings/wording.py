@@ -110,7 +110,9 @@ def heading(change: Change, table: bool = False) -> str:
         return _("Storno")
     if table and change.kind in TABLE_HEADINGS:
         return str(TABLE_HEADINGS[change.kind])
-    return str(change.get_kind_display())
+    # The kind's label itself: get_kind_display() builds a dict of every choice, each
+    # translated to be hashed, on every call (sixty changes, sixty times).
+    return str(Change.Kind(change.kind).label)
 
 
 def summarize(change: Change, names: dict[int, str]) -> str:

@@ -19,6 +19,7 @@ The Runde: Vroni 1,20 €, Resi 0,10 € (games 0,80 €, payments -0,70 €), S
 Wastl pays Vroni 0,40 € and Resi 0,10 € (biggest debtor first, to the biggest creditor).
 """
 
+import itertools
 import re
 import uuid
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ from datetime import datetime, timedelta
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
+from django.db.models import Sum
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
@@ -387,6 +389,68 @@ def test_a_page_of_the_history_read_from_the_newest_evenings_is_the_page_of_all_
                 assert newest[start:stop] == ids[start:stop], (start, stop)
 
 
+def test_a_rundes_sums_are_kept_until_one_of_its_evenings_changes(history, admin):
+    """The balances are added up once and then kept; every kind of change to one of the
+    Runde's evenings (and a new evening) has them added up again, to what the ledger says."""
+    h = history
+
+    def balances() -> tuple[dict[str, int], bool]:
+        with CaptureQueriesContext(connection) as queries:
+            shown = {row.name: row.total for row in player_pages.runde_balances(h.runde, None)}
+        added = any('SUM("evenings_eveningtotal"."amount")' in q["sql"]
+                    for q in queries.captured_queries)  # fmt: skip
+        return shown, added
+
+    def ledger() -> dict[str, int]:
+        return dict(
+            LedgerEntry.objects.filter(evening__runde=h.runde)
+            .values_list("player__name")
+            .annotate(total=Sum("amount"))
+        )
+
+    first, again = balances(), balances()
+    assert first == (ledger(), True)
+    assert again == (ledger(), False)
+
+    made: dict[str, object] = {}
+
+    def pay():
+        at_second = evening_services.balances(h.second)
+        payer, payee = min(at_second, key=at_second.get), max(at_second, key=at_second.get)
+        made["payment"] = evening_services.record_payment(h.second.pk, payer, payee, 10, admin)
+
+    steps = [
+        lambda: made.update(
+            game=book(h.second, admin, type="sauspiel", declarer=h.resi.pk, partner=h.wastl.pk)
+        ),
+        pay,
+        lambda: evening_services.correct_game(
+            h.second.pk,
+            made["game"].pk,
+            GameInput(type="sauspiel", declarer=h.resi.pk, partner=h.wastl.pk, won=False),
+            admin,
+        ),
+        lambda: evening_services.cancel_payment(h.second.pk, made["payment"].pk, admin),
+        lambda: evening_services.void_game(h.second.pk, made["game"].pk, admin),
+        lambda: evening_services.undo_last(h.second.pk, admin),
+        lambda: book(
+            evening_services.start_evening(h.runde, [h.sepp, h.vroni, h.hias, h.wastl], 0, admin),
+            admin,
+            type="wenz",
+            declarer=h.sepp.pk,
+        ),
+    ]
+    seen = [first[0]]
+    for step in steps:
+        step()
+        shown, added = balances()
+        assert (shown, added) == (ledger(), True)
+        assert balances() == (shown, False)
+        seen.append(shown)
+    # Each step moved the money, so no step could have been answered from the one before.
+    assert all(a != b for a, b in itertools.pairwise(seen)), seen
+
+
 def test_the_count_of_a_players_games_is_kept_until_one_of_their_evenings_changes(
     client, history, admin, player_user
 ):
@@ -400,6 +464,18 @@ def test_the_count_of_a_players_games_is_kept_until_one_of_their_evenings_change
             response = client.get(url)
         counting = any('SELECT COUNT(*) AS "__count" FROM "evenings_game"' in q["sql"]
                        for q in queries.captured_queries)  # fmt: skip
+        adding = any('SUM("evenings_eveningtotal"."amount")' in q["sql"]
+                     for q in queries.captured_queries)  # fmt: skip
+        # What the games came to is kept with their count, and read again with it.
+        assert adding == counting
+        if url == this_year:
+            games = LedgerEntry.objects.filter(evening=h.second)
+        else:
+            games = LedgerEntry.objects.all()
+        assert (
+            response.context["result"]
+            == (games.filter(player=h.vroni, kind="game").aggregate(sum=Sum("amount"))["sum"])
+        )
         return response.context["page"].paginator.count, counting
 
     first, again, filtered = counted(url), counted(url), counted(this_year)
