@@ -16,6 +16,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
+from html import escape
 
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
@@ -24,12 +25,17 @@ from django.db.models import Count, F, QuerySet, Sum, Window
 from django.db.models.functions import RowNumber
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils import timezone
 from django.utils.http import urlencode
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 from clubs import periods
 from clubs.access import membership_of
 from clubs.models import Membership, Player, Runde, Tariff, german_key
+from clubs.templatetags.money import euro
 from evenings import wording
 from evenings.models import Evening, EveningTotal, Game, LedgerEntry, Seat
 from evenings.services import GameInput
@@ -305,6 +311,33 @@ def history_rows(player: Player, ids: list[int]) -> list[HistoryRow]:
     return rows
 
 
+def history_html(rows: list[HistoryRow]) -> SafeString:
+    """A page of the history as list items, each a link to its game on the evening's
+    sheet. Built here, as the sheet's rows are: fifty rows were a third of the page's
+    time as a template. Names and captions are escaped; amounts and dates are digits."""
+    # One reverse() for every row's link: the evening's id goes where the 0 is.
+    link = reverse("evenings:detail", args=[0]).removesuffix("0/")
+    nth = gettext("%(n)s. Spiel")
+    html = []
+    for row in rows:
+        game, evening = row.game, row.game.evening
+        when = (
+            f"{timezone.localtime(evening.started_at):%d.%m.%Y} · {escape(evening.runde.name)}"
+            f" · {escape(nth % {'n': game.number})}"
+        )
+        what = f"<strong>{escape(row.caption)}</strong>"
+        if row.details:
+            what += f' <span class="muted">{escape(row.details)}</span>'
+        cents = row.amount
+        html.append(
+            f'<li><a class="card game-line" href="{link}{game.evening_id}/#game-{game.number}">'
+            f'\n<span class="when">{when}</span>\n<span class="what">{what}</span>\n'
+            f'<span class="amount big{" negative" if cents < 0 else ""}">'
+            f"{'+' if cents > 0 else ''}{euro(cents)}</span>\n</a></li>"
+        )
+    return mark_safe("\n".join(html))
+
+
 # -- the Runde page ------------------------------------------------------------------------
 
 
@@ -441,6 +474,7 @@ def player_history(request: HttpRequest, club_id: int, player_id: int) -> HttpRe
     newest = NewestGames(games, player)
     result = newest.kept(totals, lambda: totals.aggregate(sum=Sum("amount"))["sum"] or 0)
     page = Paginator(newest, GAMES_PER_PAGE).get_page(request.GET.get(PAGE))
+    rows = history_rows(player, list(page.object_list))
     chosen = {}
     if runde is not None:
         chosen["runde"] = runde.pk
@@ -459,7 +493,8 @@ def player_history(request: HttpRequest, club_id: int, player_id: int) -> HttpRe
             "period": period,
             "page": page,
             "result": result,
-            "rows": history_rows(player, list(page.object_list)),
+            "rows": rows,
+            "rows_html": history_html(rows),
             # The filter as chosen, for the links to other pages ("&" to add the page).
             "filter_query": urlencode(chosen),
         },

@@ -15,6 +15,7 @@ from html import escape
 
 from django.db.models import Sum
 from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -185,6 +186,46 @@ def rows_html(
             f'{head}{title}</th></tr>\n<tr class="amounts">{cells}</tr>\n</tbody>'
         )
     return mark_safe("".join(html))
+
+
+def print_rows_html(sheet: Sheet) -> SafeString:
+    """The rows of the printed Schafkopf-Block (templates/evenings/print.html): a table
+    row per game, the running total and the amount per player. Built here, as the
+    evening screen's rows are: sixty games of five players were most of the page's
+    time as a template."""
+    points, columns = sheet.points, len(sheet.players)
+    if not sheet.rows:
+        return format_html(
+            '<tr><td colspan="{}" class="muted">{}</td></tr>',
+            columns + 2,
+            gettext("Noch kein Spiel gebucht."),
+        )
+    bock = f" <strong>{escape(gettext('Bock'))}</strong>"
+    html = []
+    for row in sheet.rows:
+        n, caption = row.game.number, escape(row.caption)
+        if row.taken_back:
+            html.append(
+                f'<tr class="taken-back"><td class="nr">{n}</td><td class="game"><s>{caption}'
+                f"</s> · {escape(str(row.taken_back_label))}</td>{'<td></td>' * columns}</tr>"
+            )
+            continue
+        unit = escape(gettext("Wert %(unit)s") % {"unit": amount_plain(row.unit, points)})
+        what = caption + (f" · {escape(row.details)}" if row.details else "")
+        what += f' <span class="unit">{unit}</span>' + (bock if row.bock else "")
+        cells = "".join(
+            f'<td class="num"><span class="total">{amount_plain(cell.total, points)}</span> '
+            + (
+                '<span class="delta">–</span></td>'
+                if cell.amount is None
+                else f'<span class="delta">{"+" if cell.amount > 0 else ""}'
+                f"{amount_plain(cell.amount, points)}</span></td>"
+            )
+            for cell in row.cells
+        )
+        css = ' class="bock"' if row.bock else ""
+        html.append(f'<tr{css}><td class="nr">{n}</td><td class="game">{what}</td>{cells}</tr>')
+    return mark_safe("\n".join(html))
 
 
 def _link(url: str, inside: str) -> str:

@@ -2,6 +2,7 @@ import functools
 import re
 import uuid
 from collections import defaultdict
+from html import escape
 
 import segno
 from django.contrib import messages
@@ -11,6 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse, QueryDict, Streaming
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import dateformat, timezone
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
@@ -19,6 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from clubs import players as player_pages
 from clubs.access import login_required_keep_form, membership_of, scorekeeper_of
 from clubs.forms import euro_input
+from clubs.templatetags.money import amount
 from evenings import export, services, sheet, wording
 from evenings.access import admin_evening_of, evening_of, scored_evening_of, unchanged
 from evenings.forms import GameForm, PaymentForm, StartForm
@@ -854,20 +857,52 @@ def history(request: HttpRequest, evening_id: int) -> HttpResponse:
         {
             "evening": evening,
             "membership": membership,
-            "changes": [
-                (
-                    change,
-                    wording.heading(change, evening.is_table),
-                    wording.summarize(change, names),
-                    moved.get(change.pk, []),
-                    authors.get(change.by_id)
-                    or change.by.get_short_name()
-                    or change.by.get_username(),
-                )
-                for change in changes
-            ],
+            "changes_html": _changes_html(
+                [
+                    (
+                        change,
+                        wording.heading(change, evening.is_table),
+                        wording.summarize(change, names),
+                        moved.get(change.pk, []),
+                        authors.get(change.by_id)
+                        or change.by.get_short_name()
+                        or change.by.get_username(),
+                    )
+                    for change in changes
+                ],
+                evening.tariff.is_prohof,
+            ),
         },
     )
+
+
+def _changes_html(changes: list[tuple], points: bool) -> SafeString:
+    """The history's list items, built here as the sheet's rows are (an evening's sixty
+    changes were most of the page's time as a template). Names, lines and authors are
+    escaped; amounts and dates are digits."""
+    game = _("Spiel %(n)s")
+    html = []
+    for change, heading, line, moved, author in changes:
+        head = f"<strong>{escape(heading)}</strong>"
+        if change.game_id is not None:
+            head += f" · {escape(game % {'n': change.game.number})}"
+        item = f'<li class="change {escape(change.kind)}">\n<div>{head}</div>'
+        if line:
+            item += f"<div>{escape(line)}</div>"
+        if moved:
+            item += (
+                '<div class="moved">'
+                + " ".join(
+                    f'<span class="who-gets">{escape(name)} '
+                    f'<span class="amount{" negative" if cents < 0 else ""}">'
+                    f"{'+' if cents > 0 else ''}{amount(cents, points)}</span></span>"
+                    for name, cents in moved
+                )
+                + "</div>"
+            )
+        when = timezone.localtime(change.at).strftime("%d.%m.%Y %H:%M:%S")
+        html.append(f'{item}<div class="muted">{when} · {escape(author)}</div>\n</li>')
+    return mark_safe("\n".join(html))
 
 
 @require_http_methods(["GET", "POST"])
@@ -1068,6 +1103,7 @@ def evening_print(request: HttpRequest, evening_id: int) -> HttpResponse:
             "evening": evening,
             "membership": membership,
             "sheet": built,
+            "rows_html": sheet.print_rows_html(built),
             # Per player in seating order: the games, the payments, the balance.
             "closing": [
                 (total, balances[player.pk] - total, balances[player.pk])
