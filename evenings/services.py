@@ -954,7 +954,14 @@ def record_payment(
             for change in payments(evening)
             if (change.after["payer"], change.after["payee"]) == (payer, payee)
         )
-        if still_open:
+        if still_open and paid:
+            # Paid in part already, perhaps from another phone whose page still showed
+            # the whole transfer: say so, and what is left.
+            message = _(
+                "Schon bezahlt: %(payer)s hat %(payee)s %(paid)s gezahlt. "
+                "Offen ist nur noch %(open)s."
+            )
+        elif still_open:
             message = _(
                 "So viel ist nicht offen: %(payer)s kann %(payee)s höchstens %(open)s zahlen."
             )

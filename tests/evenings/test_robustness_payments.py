@@ -92,6 +92,24 @@ def test_the_same_payment_tapped_twice_is_booked_once(client, scorekeeper, after
     assert payments(after_one_game) == [(sepp.pk, 40), (resi.pk, -40)]
 
 
+def test_a_transfer_paid_in_part_meanwhile_says_so_and_what_is_left(
+    client, scorekeeper, after_one_game, players
+):
+    """A second phone's page still offers the whole 0,40 € after the first phone marked
+    0,25 € paid: the second tap books nothing and says what was paid and what is left."""
+    sepp, resi = players[0], players[3]
+    client.force_login(scorekeeper)
+    pay(client, after_one_game, sepp.pk, resi.pk, 25)
+
+    response = pay(client, after_one_game, sepp.pk, resi.pk, 40)
+
+    assert "Schon bezahlt: Sepp hat Resi 0,25 € gezahlt. Offen ist nur noch 0,15 €." in (
+        response.text
+    )
+    assert "So viel ist nicht offen" not in response.text
+    assert payments(after_one_game) == [(sepp.pk, 25), (resi.pk, -25)]
+
+
 def test_a_payment_from_someone_who_is_owed_is_refused(
     client, scorekeeper, after_one_game, players
 ):
