@@ -156,3 +156,41 @@ def test_the_paper_block_of_six_scrolls_in_its_frame_on_a_small_phone(
         )
         assert height == 1, name
     expect(page.locator(".print-sheet tbody td.game")).to_contain_text("verloren")
+
+
+def test_the_paper_block_of_six_fits_a_common_phone_with_two_digit_totals(
+    page, log_in, runde, admin, players
+):
+    """At 390 pixels six columns fit, also when a total runs to two euro digits: the last
+    column is not cut (it read "-0,8" for "-0,80" in a walkthrough). Where they cannot fit
+    (a smaller phone) a shadow at the frame's edge shows that there is more."""
+    import uuid
+
+    from django.urls import reverse
+
+    from evenings import services as evenings
+    from evenings.services import GameInput
+
+    seated = [players[name] for name in ("Sepp", "Vroni", "Hias", "Resi", "Wastl", "Kathi")]
+    evening = evenings.start_evening(runde, seated, 0, admin)
+    for _ in range(24):  # Kathi loses solo after solo: -12,00 € and more for her
+        deal = evenings.next_deal(evening)
+        playing = [p.pk for p in deal.playing]
+        declarer = players["Kathi"].pk if players["Kathi"].pk in playing else playing[0]
+        game = GameInput(type="farbsolo", declarer=declarer, suit="herz", won=False)
+        evenings.book_game(evening.pk, uuid.uuid4(), game, admin, deal.token)
+    log_in(admin)
+
+    page.goto(reverse("evenings:print", args=[evening.pk]))
+
+    frame = page.get_by_role("region", name="Spiele des Abends")
+    expect(page.locator(".print-sheet tfoot td").last).to_contain_text(",")
+    assert page.locator(".print-sheet tfoot td").evaluate_all(
+        "cells => cells.some(c => /-\\d\\d,\\d\\d/.test(c.textContent))"
+    )
+    assert frame.evaluate("e => e.scrollWidth <= e.clientWidth"), frame.evaluate(
+        "e => [e.scrollWidth, e.clientWidth]"
+    )
+    page.set_viewport_size({"width": 320, "height": 640})
+    assert frame.evaluate("e => e.scrollWidth > e.clientWidth")
+    assert "gradient" in frame.evaluate("e => getComputedStyle(e).backgroundImage")
