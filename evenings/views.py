@@ -7,14 +7,14 @@ from html import escape
 import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Max, Min, Sum
+from django.db.models import F, Max, Min, Sum
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import dateformat, timezone
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -844,6 +844,18 @@ def history(request: HttpRequest, evening_id: int) -> HttpResponse:
     for change_id, player_id, total in sorted(sums, key=lambda r: (r[0], seating.index(r[1]))):
         if total:
             moved[change_id].append((names[player_id], total))
+    # The later games whose amounts a change moved besides its own game's: striking,
+    # correcting or taking back a game shifts the Bock of the games after it.
+    rescored: dict[int, list[int]] = defaultdict(list)
+    for change_id, number in (
+        LedgerEntry.objects.filter(evening=evening, kind=evening.entry_kind, game__isnull=False)
+        .exclude(game=F("change__game"))
+        .values_list("change_id", "game__number")
+        .distinct()
+        .order_by("change_id", "game__number")
+    ):
+        rescored[change_id].append(number)
+    shifted = {number for numbers in rescored.values() for number in numbers}
     # Who made a change, by the name the club plays them under ("Resi", as on the sheet),
     # else by their account's.
     authors = dict(
@@ -862,8 +874,17 @@ def history(request: HttpRequest, evening_id: int) -> HttpResponse:
                     (
                         change,
                         wording.heading(change, evening.is_table),
-                        wording.summarize(change, names),
+                        wording.summarize(change, names)
+                        # A game booked as a Bock game (its Bock never shifted since).
+                        + (
+                            f" · {_('Bock')}"
+                            if change.kind == Change.Kind.BOOK
+                            and change.game.bock
+                            and change.game.number not in shifted
+                            else ""
+                        ),
                         moved.get(change.pk, []),
+                        rescored.get(change.pk, []),
                         authors.get(change.by_id)
                         or change.by.get_short_name()
                         or change.by.get_username(),
@@ -882,7 +903,7 @@ def _changes_html(changes: list[tuple], points: bool) -> SafeString:
     escaped; amounts and dates are digits."""
     game = _("Spiel %(n)s")
     html = []
-    for change, heading, line, moved, author in changes:
+    for change, heading, line, moved, rescored, author in changes:
         head = f"<strong>{escape(heading)}</strong>"
         if change.game_id is not None:
             head += f" · {escape(game % {'n': change.game.number})}"
@@ -900,6 +921,14 @@ def _changes_html(changes: list[tuple], points: bool) -> SafeString:
                 )
                 + "</div>"
             )
+        if rescored:
+            said = ngettext(
+                "Dazu neu gewertet (Bock): Spiel %(games)s",
+                "Dazu neu gewertet (Bock): Spiele %(games)s",
+                len(rescored),
+            )
+            games = ", ".join(str(number) for number in rescored)
+            item += f'<div class="rescored">{escape(said % {"games": games})}</div>'
         when = timezone.localtime(change.at).strftime("%d.%m.%Y %H:%M:%S")
         html.append(f'{item}<div class="muted">{when} · {escape(author)}</div>\n</li>')
     return mark_safe("\n".join(html))

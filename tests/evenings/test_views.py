@@ -1282,3 +1282,40 @@ def test_a_booking_from_a_phone_that_missed_another_phones_game_brings_that_row_
         headers=HTMX,
     )
     assert re.findall(r'<tbody id="game-(\d+)"', current.text) == ["4"]
+
+
+def test_the_history_says_bock_and_which_games_a_strike_scored_anew(
+    client, admin, runde, players, tariff_with_bock
+):
+    """A Ramsch makes the next games Bock games; the history says "Bock" at their
+    booking, and striking the Ramsch names the games it scored anew, whose amounts its
+    line moves."""
+    evening = services.start_evening(runde, players[:4], 0, admin)
+
+    def book(make) -> Game:
+        deal = services.next_deal(evening)
+        return services.book(evening.pk, uuid.uuid4(), make(deal.playing), admin, deal.token).game
+
+    ramsch = book(lambda p: services.GameInput("ramsch", won=False, loser=p[0].pk))
+    for _ in range(2):
+        book(lambda p: services.GameInput("sauspiel", declarer=p[0].pk, partner=p[1].pk))
+    client.force_login(admin)
+
+    def changes() -> list[str]:
+        """Each change of the history as its text: start, game 1, 2, 3 (and the strike)."""
+        page = client.get(reverse("evenings:history", args=[evening.pk])).text
+        items = re.findall(r'<li class="change \w+">(.*?)</li>', page, re.DOTALL)
+        return [" ".join(re.sub(r"<[^>]+>", " ", item).split()) for item in items]
+
+    booked = changes()
+    services.void_game(evening.pk, ramsch.pk, admin)
+    struck = changes()
+
+    assert [text.count("· Bock") for text in booked] == [0, 0, 1, 1]
+    assert "Sauspiel" in booked[2] and "+0,20 €" in booked[2]  # 0,10 € doubled
+    assert not Game.objects.filter(evening=evening, bock=True).exists()
+    # Their Bock shifted since: their booking lines no longer claim it, and the strike
+    # says why their amounts moved.
+    assert [text.count("· Bock") for text in struck] == [0, 0, 0, 0, 0]
+    assert "Dazu neu gewertet (Bock): Spiele 2, 3" in struck[-1]
+    assert "Dazu neu gewertet" not in " ".join(booked)
