@@ -319,6 +319,23 @@ def test_a_payment_is_cancelled_after_the_evening_is_closed_too(after_one_game, 
     assert "ledger ok" in verify_ledger()
 
 
+def test_a_closed_evenings_settlement_says_it_is_closed_and_still_takes_payments(
+    client, scorekeeper, after_one_game, players, admin
+):
+    sepp, resi = players[0], players[3]
+    client.force_login(scorekeeper)
+    url = reverse("evenings:settlement", args=[after_one_game.pk])
+    closed = "Der Abend ist abgeschlossen: Spiele lassen sich nicht mehr buchen"
+    assert closed not in client.get(url).text
+    services.close_evening(after_one_game.pk, admin)
+
+    assert closed in client.get(url).text
+    response = pay(client, after_one_game, sepp.pk, resi.pk, 40)
+
+    assert "Zahlung eingetragen." in response.text
+    assert payments(after_one_game) == [(sepp.pk, 40), (resi.pk, -40)]
+
+
 def test_storno_on_the_settlement_page_takes_a_payment_back(
     client, scorekeeper, after_one_game, players
 ):
