@@ -10,7 +10,9 @@ Algorithm:
    and what each creditor can receive. The two sides may now differ by a few units.
 2. Trim the larger side one unit at a time, each time from the player who would be left
    with the least open, until both sides are equal. The untrimmed side is then settled
-   down to less than one unit each, so no further transfer would be possible.
+   down to less than one unit each, so no further transfer would be possible. Where
+   players tie for a trim, each way of breaking the ties is tried (at a small table)
+   and the one that settles in the fewest transfers is kept; equal ones in mapping order.
 3. Settle these amounts exactly, in as few transfers as possible: split the players into
    as many groups that sum to zero as possible (each group of k players needs k - 1
    transfers, and no fewer), then within each group the biggest debtor pays the biggest
@@ -34,6 +36,11 @@ UNITS = (1, 10, 50, 100)
 # Largest number of players for the exact search over all subsets (2**n masks). Twelve
 # players take a few milliseconds; beyond that a greedy settles the rest.
 EXACT_LIMIT = 12
+
+# Ties in the trim (step 2) are all tried at a table of up to TIE_TABLE players with a
+# balance, in at most TIE_WAYS ways: each way is one exact search of its groups.
+TIE_TABLE = 8
+TIE_WAYS = 16
 
 
 @dataclass(frozen=True)
@@ -63,10 +70,17 @@ def settle(totals: Mapping[str, int], unit: int = 1) -> Settlement:
     names = list(totals)
     balances = [totals[name] for name in names]
 
-    targets = _rounded_targets(balances, unit)  # steps 1 and 2
     rank = _rank(balances)
+    fewest: tuple[int, list[int], list[list[int]]] | None = None
+    for targets in _rounded_targets(balances, unit):  # steps 1 and 2
+        groups = _zero_sum_groups(targets, rank)
+        needed = sum(1 for target in targets if target) - len(groups)
+        if fewest is None or needed < fewest[0]:
+            fewest = (needed, targets, groups)
+    assert fewest is not None
+    _needed, targets, groups = fewest
     transfers: list[tuple[int, int, int]] = []
-    for group in _zero_sum_groups(targets, rank):  # step 3
+    for group in groups:  # step 3
         transfers.extend(_settle_group(group, targets, rank))
     transfers.sort(key=lambda t: (rank[t[0]], rank[t[1]]))
 
@@ -150,22 +164,33 @@ def _rank(balances: list[int]) -> list[int]:
     return rank
 
 
-def _rounded_targets(balances: list[int], unit: int) -> list[int]:
-    """What each player will actually pay (negative) or receive (positive); sums to zero."""
+def _rounded_targets(balances: list[int], unit: int) -> list[list[int]]:
+    """What each player will actually pay (negative) or receive (positive), each list
+    summing to zero: one per way of breaking ties in the trim (the first as the mapping
+    order breaks them); only the first beyond TIE_TABLE players or TIE_WAYS ways."""
     # `//` on a non-negative amount: the one place where rounding (down) is wanted.
-    targets = [(b // unit) * unit if b >= 0 else -((-b // unit) * unit) for b in balances]
+    first = [(b // unit) * unit if b >= 0 else -((-b // unit) * unit) for b in balances]
     # Exact: every target is a multiple of unit. > 0: creditors would get more than is paid.
-    excess = sum(targets) // unit
+    excess = sum(first) // unit
+    explore = sum(1 for b in balances if b) <= TIE_TABLE
+    ways = [first]
     while excess != 0:
         sign = 1 if excess > 0 else -1
-        # Trim whoever is left with the least open after the trim; ties in mapping order.
-        trimmed = min(
-            (i for i, t in enumerate(targets) if t * sign > 0),
-            key=lambda i: (abs(balances[i] - targets[i]), i),
-        )
-        targets[trimmed] -= sign * unit
+        trimmed: list[list[int]] = []
+        for targets in ways:
+            # Trim whoever is left with the least open after the trim.
+            opens = {i: abs(balances[i] - t) for i, t in enumerate(targets) if t * sign > 0}
+            least = min(opens.values())
+            for i in (i for i, left in opens.items() if left == least):
+                way = list(targets)
+                way[i] -= sign * unit
+                if way not in trimmed:
+                    trimmed.append(way)
+                if not explore:
+                    break
+        ways = trimmed[:TIE_WAYS]
         excess -= sign
-    return targets
+    return ways
 
 
 def _zero_sum_groups(amounts: list[int], rank: list[int]) -> list[list[int]]:

@@ -371,3 +371,18 @@ def test_any_other_payment_is_planned_afresh_from_the_balances_after_it(
     balances[payee] -= amount
 
     assert settle_after(totals, [(payer, payee, amount)], unit) == settle(balances, unit)
+
+
+def test_a_tie_in_the_trim_is_broken_for_the_fewest_transfers() -> None:
+    """Rounded to 50 cents, Resi (-6,80) and Vroni (-2,80) tie for the trim: trimming
+    Resi took four transfers, trimming Vroni three (found in a walkthrough)."""
+    totals = {"Resi": -680, "Sepp": 80, "Hias": 690, "Vroni": -280, "Wast": 190}
+
+    plan = settle(totals, 50)
+
+    assert [(t.payer, t.payee, t.amount) for t in plan.transfers] == [
+        ("Resi", "Hias", 650),
+        ("Vroni", "Wast", 150),
+        ("Vroni", "Sepp", 50),
+    ]
+    assert plan.open == {"Resi": -30, "Sepp": 30, "Hias": 40, "Vroni": -80, "Wast": 40}
