@@ -43,6 +43,48 @@
     });
     ownPartnerHidden(document.getElementById("entry-form"));
   });
+  // 3c. The preview and a booking on its way. The booking disables the form's fields until
+  //     its answer is in (hx-disabled-elt), so a preview asked for meanwhile (a tap queued
+  //     behind a running preview, or the poll's dealChanged) would send a form without its
+  //     deal and choices: the server takes that for a stale form and answers with the deal
+  //     as it is then, before the game is booked, and that answer, coming after the
+  //     booking's, put back the old deal line and token. Such a preview is asked for once
+  //     the booking's answer is in, unless the game was booked (the answer sets the form
+  //     and its preview back). A preview asked for before a booking's answer booked the
+  //     game is of a form that has gone: its answer, if it comes later, is not shown.
+  var booking = false; // a booking is on its way
+  var previewDue = false; // a preview was held back while it was
+  var booked = 0; // games booked from this screen (entryBooked)
+  var previewAskedAt = 0; // `booked` when the last preview was asked for
+  document.addEventListener("entryBooked", function () {
+    booked += 1;
+    previewDue = false;
+  });
+  document.addEventListener("htmx:confirm", function (event) {
+    if (booking && event.detail.elt.id === "preview") {
+      event.preventDefault();
+      previewDue = true;
+    }
+  });
+  document.addEventListener("htmx:beforeSend", function (event) {
+    var elt = event.detail.elt;
+    if (elt.id === "entry-form") booking = true;
+    if (elt.id === "preview") previewAskedAt = booked;
+  });
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (event.detail.requestConfig.elt.id === "preview" && previewAskedAt !== booked) {
+      event.detail.shouldSwap = false;
+    }
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var form = event.detail.elt;
+    if (form.id !== "entry-form") return;
+    booking = false;
+    if (previewDue) {
+      previewDue = false;
+      form.dispatchEvent(new Event("change")); // what #preview listens for
+    }
+  });
   // 2b. Logged out elsewhere, the sheet's poll put a word at the top (.session-expired);
   //     once a poll gets through again (logged in again in another tab), it goes.
   document.addEventListener("htmx:afterRequest", function (event) {

@@ -5,11 +5,20 @@ second phone that followed by polling."""
 import re
 
 from django.contrib.auth import get_user_model
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 from clubs.models import Membership
 from evenings.models import Game
-from tests.browser.evening_screen import Taps, book, chip, flash, save_button, start
+from tests.browser.evening_screen import (
+    Taps,
+    book,
+    chip,
+    enter_sauspiel,
+    flash,
+    preview,
+    save_button,
+    start,
+)
 
 # What a person sees and what the form would send, read from the page; the form's key is
 # new on every render, so only its presence counts.
@@ -91,3 +100,133 @@ def test_after_a_booking_the_screen_equals_a_full_reload(
     assert (third.type, third.suit, third.kontra, third.declarer_id) == (
         "farbsolo", "herz", 1, p["Wastl"],
     )  # fmt: skip
+
+
+# -- previews racing a booking ------------------------------------------------------------
+
+PREVIEW = re.compile(r"/vorschau/$")
+BOOKING = re.compile(r"/buchen/$")
+KONTRA = ["Sepp +0,20 €", "Vroni +0,20 €", "Hias -0,20 €", "Resi -0,20 €"]
+
+
+def held(page: Page, url: re.Pattern) -> list[Route]:
+    """The requests to `url` from now on, held back until the test lets each go."""
+    routes: list[Route] = []
+    page.route(url, lambda route: routes.append(route))
+    return routes
+
+
+def arrived(page: Page, routes: list[Route], count: int = 1) -> None:
+    """Wait until `count` requests are held in `routes`."""
+    for _ in range(100):
+        if len(routes) >= count:
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError(f"{len(routes)} of {count} requests held")
+
+
+def booked_screen_is_clean(page: Page) -> None:
+    """The screen after booking game 1 (Sepp's Sauspiel): the next deal, a fresh form, no
+    word on another phone, and just what a reload shows."""
+    expect(flash(page)).to_have_text("Gebucht: 1. Sauspiel (Sepp)")
+    expect(page.locator("#preview")).not_to_have_class(re.compile(r"\bhtmx-request\b"))
+    expect(page.locator("#deal")).to_have_text("Spiel 2 · Vroni gibt.")
+    expect(page.locator("#entry-status")).to_be_empty()
+    expect(page.locator("#preview")).to_have_text("Vorschau: Spieler wählen")
+    after_booking = screen(page)
+    page.unroute(PREVIEW)
+    page.reload()
+    assert screen(page) == after_booking
+
+
+def test_a_preview_asked_for_while_the_booking_is_out_leaves_the_next_deal(
+    page, log_in, club, runde, schreiber, players
+):
+    """A tap's preview queued behind a running one goes out once that one returns; with
+    the booking on its way by then, the form's fields are disabled. Sent all the same, it
+    posted a form without deal and choices, the server answered with the deal before the
+    booking, and that answer, coming last, put back "Spiel 1 · Sepp gibt." (test_focus's
+    keyboard booking failed so under load)."""
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    log_in(schreiber).goto(f"/abend/{evening.pk}/")
+    enter_sauspiel(page, "Sepp", "Vroni")
+    previews, bookings = held(page, PREVIEW), held(page, BOOKING)
+
+    # Kontra's preview is on its way, Re's waits for it (hx-sync); "Speichern" is tapped.
+    chip(page, "kontra", "Kontra").tap()
+    arrived(page, previews)
+    chip(page, "kontra", "Re").tap()
+    save_button(page).tap()
+    arrived(page, bookings)
+
+    # Kontra's preview returns while the booking is out: Re's would go now. The server
+    # answers it at once, before the booking; the answer comes after the booking's.
+    kontra = previews.pop()
+    kontra.fulfill(response=kontra.fetch())
+    expect(preview(page)).to_have_text(KONTRA)
+    late = []
+    if page.locator("#preview.htmx-request").count():
+        arrived(page, previews)
+        late_preview = previews.pop()
+        late.append((late_preview, late_preview.fetch()))
+    bookings.pop().continue_()
+    expect(flash(page)).to_have_text("Gebucht: 1. Sauspiel (Sepp)")
+    for route, answer in late:
+        route.fulfill(response=answer)
+
+    booked_screen_is_clean(page)
+    assert Game.objects.get().kontra == 2
+
+
+def test_a_preview_answered_after_the_booking_is_not_shown(
+    page, log_in, club, runde, schreiber, players
+):
+    """A preview asked for before "Speichern" whose answer comes after the booking's is
+    of a form that has gone: the server, reading it after the booking, took it for
+    another phone's ("Gebucht: … nur die Antwort kam nicht an")."""
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    log_in(schreiber).goto(f"/abend/{evening.pk}/")
+    enter_sauspiel(page, "Sepp", "Vroni")
+    previews = held(page, PREVIEW)
+
+    chip(page, "kontra", "Kontra").tap()
+    arrived(page, previews)
+    save_button(page).tap()
+    expect(flash(page)).to_have_text("Gebucht: 1. Sauspiel (Sepp)")
+    kontra = previews.pop()
+    kontra.fulfill(response=kontra.fetch())
+
+    booked_screen_is_clean(page)
+    assert Game.objects.get().kontra == 1
+
+
+def test_a_preview_held_back_while_the_booking_is_out_follows_a_refused_booking(
+    page, log_in, club, runde, schreiber, players
+):
+    """Another phone booked first, so this one's booking is answered with the new deal
+    and the choices kept: the preview held back meanwhile (Re's) is asked for then."""
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    log_in(schreiber).goto(f"/abend/{evening.pk}/")
+    enter_sauspiel(page, "Sepp", "Vroni")
+    previews, bookings = held(page, PREVIEW), held(page, BOOKING)
+    chip(page, "kontra", "Kontra").tap()
+    arrived(page, previews)
+    chip(page, "kontra", "Re").tap()
+    save_button(page).tap()
+    arrived(page, bookings)
+    kontra = previews.pop()
+    kontra.fulfill(response=kontra.fetch())
+    expect(preview(page)).to_have_text(KONTRA)
+    expect(page.locator("#preview")).not_to_have_class(re.compile(r"\bhtmx-request\b"))
+    hias, resi = players["Hias"].pk, players["Resi"].pk
+    book(evening, schreiber, type="sauspiel", declarer=hias, partner=resi)
+
+    page.unroute(PREVIEW)
+    bookings.pop().continue_()
+
+    expect(page.locator("#entry-status")).to_contain_text("1. Sauspiel (Hias) gebucht")
+    expect(page.locator("#deal")).to_have_text("Spiel 2 · Vroni gibt.")
+    expect(preview(page)).to_have_text(
+        ["Sepp +0,40 €", "Vroni +0,40 €", "Hias -0,40 €", "Resi -0,40 €"]
+    )
+    assert Game.objects.count() == 1
