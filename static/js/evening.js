@@ -65,6 +65,9 @@
       event.preventDefault();
       previewDue = true;
     }
+    // Nor a poll: the booking's answer brings what changed and a new poll element, and
+    // the old one's answer would have nowhere to go (htmx logged an error for each part).
+    if (booking && event.detail.elt.id === "poll") event.preventDefault();
   });
   document.addEventListener("htmx:beforeSend", function (event) {
     var elt = event.detail.elt;

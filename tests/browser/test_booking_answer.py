@@ -230,3 +230,31 @@ def test_a_preview_held_back_while_the_booking_is_out_follows_a_refused_booking(
         ["Sepp +0,40 €", "Vroni +0,40 €", "Hias -0,40 €", "Resi -0,40 €"]
     )
     assert Game.objects.count() == 1
+
+
+POLL = re.compile(r"/blatt/\?")
+
+
+def test_no_poll_goes_out_while_the_booking_is_on_its_way(
+    page, log_in, club, runde, schreiber, players
+):
+    """A poll sent while the booking was on its way had its answer come after the
+    booking's, which replaced the poll's element: the answer had nowhere to go, and htmx
+    logged an error for each of its parts (a console error here). The booking's answer
+    brings what changed; the polls go on after it."""
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    log_in(schreiber).goto(f"/abend/{evening.pk}/")
+    enter_sauspiel(page, "Sepp", "Vroni")
+    bookings = held(page, BOOKING)
+    save_button(page).tap()
+    arrived(page, bookings)
+    polls = held(page, POLL)
+    page.wait_for_timeout(3500)  # a poll is due every 3 s
+
+    assert polls == []
+    bookings.pop().continue_()
+    expect(flash(page)).to_have_text("Gebucht: 1. Sauspiel (Sepp)")
+    arrived(page, polls)  # and on they go
+    polls.pop().continue_()
+    booked_screen_is_clean(page)
+    assert Game.objects.count() == 1
