@@ -855,7 +855,6 @@ def history(request: HttpRequest, evening_id: int) -> HttpResponse:
         .order_by("change_id", "game__number")
     ):
         rescored[change_id].append(number)
-    shifted = {number for numbers in rescored.values() for number in numbers}
     # Who made a change, by the name the club plays them under ("Resi", as on the sheet),
     # else by their account's.
     authors = dict(
@@ -869,66 +868,53 @@ def history(request: HttpRequest, evening_id: int) -> HttpResponse:
         {
             "evening": evening,
             "membership": membership,
-            "changes_html": _changes_html(
-                [
-                    (
-                        change,
-                        wording.heading(change, evening.is_table),
-                        wording.summarize(change, names)
-                        # A game booked as a Bock game (its Bock never shifted since).
-                        + (
-                            f" · {_('Bock')}"
-                            if change.kind == Change.Kind.BOOK
-                            and change.game.bock
-                            and change.game.number not in shifted
-                            else ""
-                        ),
-                        moved.get(change.pk, []),
-                        rescored.get(change.pk, []),
-                        authors.get(change.by_id)
-                        or change.by.get_short_name()
-                        or change.by.get_username(),
-                    )
-                    for change in changes
-                ],
-                evening.tariff.is_prohof,
-            ),
+            "changes_html": _changes_html(evening, changes, names, moved, rescored, authors),
         },
     )
 
 
-def _changes_html(changes: list[tuple], points: bool) -> SafeString:
+def _changes_html(evening: Evening, changes, names, moved, rescored, authors) -> SafeString:
     """The history's list items, built here as the sheet's rows are (an evening's sixty
     changes were most of the page's time as a template). Names, lines and authors are
-    escaped; amounts and dates are digits."""
+    escaped; amounts and dates are digits.
+
+    `moved`: per change, what it moved (name, cents); `rescored`: per change, the later
+    games it scored anew; `authors`: the club's names of the users who made changes."""
+    points = evening.tariff.is_prohof
+    shifted = {number for numbers in rescored.values() for number in numbers}
     game = _("Spiel %(n)s")
     html = []
-    for change, heading, line, moved, rescored, author in changes:
-        head = f"<strong>{escape(heading)}</strong>"
+    for change in changes:
+        head = f"<strong>{escape(wording.heading(change, evening.is_table))}</strong>"
         if change.game_id is not None:
             head += f" · {escape(game % {'n': change.game.number})}"
         item = f'<li class="change {escape(change.kind)}">\n<div>{head}</div>'
+        line = wording.summarize(change, names)
+        # A game booked as a Bock game (its Bock never shifted since).
+        if change.kind == Change.Kind.BOOK and change.game.bock:
+            line += "" if change.game.number in shifted else f" · {_('Bock')}"
         if line:
             item += f"<div>{escape(line)}</div>"
-        if moved:
+        if change.pk in moved:
             item += (
                 '<div class="moved">'
                 + " ".join(
                     f'<span class="who-gets">{escape(name)} '
                     f'<span class="amount{" negative" if cents < 0 else ""}">'
                     f"{'+' if cents > 0 else ''}{amount(cents, points)}</span></span>"
-                    for name, cents in moved
+                    for name, cents in moved[change.pk]
                 )
                 + "</div>"
             )
-        if rescored:
+        if change.pk in rescored:
             said = ngettext(
                 "Dazu neu gewertet (Bock): Spiel %(games)s",
                 "Dazu neu gewertet (Bock): Spiele %(games)s",
-                len(rescored),
+                len(rescored[change.pk]),
             )
-            games = ", ".join(str(number) for number in rescored)
+            games = ", ".join(str(number) for number in rescored[change.pk])
             item += f'<div class="rescored">{escape(said % {"games": games})}</div>'
+        author = authors.get(change.by_id) or change.by.get_short_name() or change.by.get_username()
         when = timezone.localtime(change.at).strftime("%d.%m.%Y %H:%M:%S")
         html.append(f'{item}<div class="muted">{when} · {escape(author)}</div>\n</li>')
     return mark_safe("\n".join(html))

@@ -139,6 +139,30 @@ def booked_screen_is_clean(page: Page) -> None:
     assert screen(page) == after_booking
 
 
+def sauspiel_entered(page: Page, log_in, runde, schreiber, players):
+    """The Schreiber's evening screen with Sepp's Sauspiel with Vroni chosen; the evening."""
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    log_in(schreiber).goto(f"/abend/{evening.pk}/")
+    enter_sauspiel(page, "Sepp", "Vroni")
+    return evening
+
+
+def kontra_answered_while_the_booking_is_out(page: Page) -> tuple[list[Route], list[Route]]:
+    """Kontra's preview goes out, Re's waits for it (hx-sync), "Speichern" is tapped and
+    its booking held; then Kontra's preview is answered, while the booking is out. The
+    previews and bookings held from then on."""
+    previews, bookings = held(page, PREVIEW), held(page, BOOKING)
+    chip(page, "kontra", "Kontra").tap()
+    arrived(page, previews)
+    chip(page, "kontra", "Re").tap()
+    save_button(page).tap()
+    arrived(page, bookings)
+    kontra = previews.pop()
+    kontra.fulfill(response=kontra.fetch())
+    expect(preview(page)).to_have_text(KONTRA)
+    return previews, bookings
+
+
 def test_a_preview_asked_for_while_the_booking_is_out_leaves_the_next_deal(
     page, log_in, club, runde, schreiber, players
 ):
@@ -147,23 +171,11 @@ def test_a_preview_asked_for_while_the_booking_is_out_leaves_the_next_deal(
     posted a form without deal and choices, the server answered with the deal before the
     booking, and that answer, coming last, put back "Spiel 1 · Sepp gibt." (test_focus's
     keyboard booking failed so under load)."""
-    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
-    log_in(schreiber).goto(f"/abend/{evening.pk}/")
-    enter_sauspiel(page, "Sepp", "Vroni")
-    previews, bookings = held(page, PREVIEW), held(page, BOOKING)
-
-    # Kontra's preview is on its way, Re's waits for it (hx-sync); "Speichern" is tapped.
-    chip(page, "kontra", "Kontra").tap()
-    arrived(page, previews)
-    chip(page, "kontra", "Re").tap()
-    save_button(page).tap()
-    arrived(page, bookings)
+    sauspiel_entered(page, log_in, runde, schreiber, players)
 
     # Kontra's preview returns while the booking is out: Re's would go now. The server
     # answers it at once, before the booking; the answer comes after the booking's.
-    kontra = previews.pop()
-    kontra.fulfill(response=kontra.fetch())
-    expect(preview(page)).to_have_text(KONTRA)
+    previews, bookings = kontra_answered_while_the_booking_is_out(page)
     late = []
     if page.locator("#preview.htmx-request").count():
         arrived(page, previews)
@@ -184,9 +196,7 @@ def test_a_preview_answered_after_the_booking_is_not_shown(
     """A preview asked for before "Speichern" whose answer comes after the booking's is
     of a form that has gone: the server, reading it after the booking, took it for
     another phone's ("Gebucht: … nur die Antwort kam nicht an")."""
-    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
-    log_in(schreiber).goto(f"/abend/{evening.pk}/")
-    enter_sauspiel(page, "Sepp", "Vroni")
+    sauspiel_entered(page, log_in, runde, schreiber, players)
     previews = held(page, PREVIEW)
 
     chip(page, "kontra", "Kontra").tap()
@@ -205,18 +215,8 @@ def test_a_preview_held_back_while_the_booking_is_out_follows_a_refused_booking(
 ):
     """Another phone booked first, so this one's booking is answered with the new deal
     and the choices kept: the preview held back meanwhile (Re's) is asked for then."""
-    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
-    log_in(schreiber).goto(f"/abend/{evening.pk}/")
-    enter_sauspiel(page, "Sepp", "Vroni")
-    previews, bookings = held(page, PREVIEW), held(page, BOOKING)
-    chip(page, "kontra", "Kontra").tap()
-    arrived(page, previews)
-    chip(page, "kontra", "Re").tap()
-    save_button(page).tap()
-    arrived(page, bookings)
-    kontra = previews.pop()
-    kontra.fulfill(response=kontra.fetch())
-    expect(preview(page)).to_have_text(KONTRA)
+    evening = sauspiel_entered(page, log_in, runde, schreiber, players)
+    _previews, bookings = kontra_answered_while_the_booking_is_out(page)
     expect(page.locator("#preview")).not_to_have_class(re.compile(r"\bhtmx-request\b"))
     hias, resi = players["Hias"].pk, players["Resi"].pk
     book(evening, schreiber, type="sauspiel", declarer=hias, partner=resi)
@@ -242,9 +242,7 @@ def test_no_poll_goes_out_while_the_booking_is_on_its_way(
     booking's, which replaced the poll's element: the answer had nowhere to go, and htmx
     logged an error for each of its parts (a console error here). The booking's answer
     brings what changed; the polls go on after it."""
-    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
-    log_in(schreiber).goto(f"/abend/{evening.pk}/")
-    enter_sauspiel(page, "Sepp", "Vroni")
+    sauspiel_entered(page, log_in, runde, schreiber, players)
     bookings = held(page, BOOKING)
     save_button(page).tap()
     arrived(page, bookings)
