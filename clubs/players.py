@@ -144,7 +144,8 @@ def homes(players: list[Player], viewer=None) -> list[Home]:
     by_kind: dict[tuple[int, int, str], int] = {}
     balances: dict[int, dict[str, int]] = defaultdict(dict)  # Runde: {player id: cents}
     for runde_id, totals in sums.items():
-        for (player_id, kind), total in totals.items():
+        # By player id, as the Ausgleich's Abrechnung has them: ties settle alike.
+        for (player_id, kind), total in sorted(totals.items()):
             by_kind[runde_id, player_id, kind] = total
             balance = balances[runde_id]
             balance[str(player_id)] = balance.get(str(player_id), 0) + total

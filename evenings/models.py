@@ -71,6 +71,10 @@ class Evening(models.Model):
     # The start form's key: a second submission of one form (a double tap, a retried
     # request) finds the evening the first one started instead of starting another.
     key = models.UUIDField(unique=True, null=True, blank=True, editable=False)
+    # An "Ausgleich der Runde": no seats and no games, only payments, which settle what
+    # the Runde's evenings before it left open (services.start_ausgleich). It is made
+    # closed and stays so; what was open at those evenings is settled here, not there.
+    settles_runde = models.BooleanField(default=False, editable=False)
     # Not a column: the evening's state (evenings.reads.State: status, version, last
     # games) as evening_of(state=...) or a booking last read it; None if not read.
     state = None

@@ -24,7 +24,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Sum
+from django.db.models import Q, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -41,7 +41,7 @@ from scoring import (
     score_after,
     score_evening,
 )
-from scoring.settlement import Settlement, settle_after
+from scoring.settlement import Settlement, settle, settle_after
 
 SEATS = (4, 5, 6)
 
@@ -880,7 +880,10 @@ def standing(evening: Evening, players: list[Player] | None = None) -> dict[int,
 
 def balances(evening: Evening) -> dict[int, int]:
     """Each player's balance at this evening (games and payments; a tournament table's
-    points), in seating order."""
+    points), in seating order; at an Ausgleich, each player's balance in the Runde as
+    the Ausgleich settles it (its own payments included), by player id."""
+    if evening.settles_runde:
+        return runde_open(evening, before=False)
     return _totals(evening, [evening.entry_kind, LedgerEntry.Kind.PAYMENT])
 
 
@@ -904,7 +907,8 @@ def settlement(evening: Evening, live: list[Change] | None = None) -> Settlement
     evening's plan less what was paid along it (scoring.settle_after), so that a part
     payment leaves the other transfers as they were. `live`: the evening's `payments`,
     if the caller has read them already."""
-    games = {str(pid): amount for pid, amount in standing(evening).items()}
+    base = runde_open(evening, before=True) if evening.settles_runde else standing(evening)
+    games = {str(pid): amount for pid, amount in base.items()}
     paid = (
         (str(change.after["payer"]), str(change.after["payee"]), change.after["amount"])
         for change in (payments(evening) if live is None else live)
@@ -938,14 +942,17 @@ def record_payment(
             return done
     if evening.tariff.is_prohof:
         raise EveningError(_("Bei einem Turnier wird nicht bezahlt: es zählen nur Punkte."))
-    seated = set(evening.seats.values_list("player_id", flat=True))
-    if payer not in seated or payee not in seated or payer == payee:
-        raise EveningError(_("Zahlungen gehen zwischen zwei Spielern des Abends."))
-    if type(amount) is not int or amount <= 0:
-        raise EveningError(_("Der Betrag muss größer als null sein."), "amount")
+    if (later := settled_by(evening)) is not None:
+        raise EveningError(settled_message(later))
     # A payment settles what is open, read from the ledger under the evening's lock: it
     # never makes a new debt, and a second tap on "bezahlt" finds nothing left to pay.
     balance = balances(evening)
+    if payer not in balance or payee not in balance or payer == payee:
+        if evening.settles_runde:
+            raise EveningError(_("Zahlungen gehen zwischen zwei Spielern der Runde."))
+        raise EveningError(_("Zahlungen gehen zwischen zwei Spielern des Abends."))
+    if type(amount) is not int or amount <= 0:
+        raise EveningError(_("Der Betrag muss größer als null sein."), "amount")
     still_open = min(max(-balance[payer], 0), max(balance[payee], 0))
     if amount > still_open:
         names = _player_names(payer, payee)
@@ -968,6 +975,8 @@ def record_payment(
         elif paid:
             # Another phone (or a double tap) marked it paid already.
             message = _("Schon bezahlt: %(payer)s hat %(payee)s %(paid)s gezahlt.")
+        elif evening.settles_runde:
+            message = _("Zwischen %(payer)s und %(payee)s ist in der Runde nichts offen.")
         else:
             message = _("Zwischen %(payer)s und %(payee)s ist an diesem Abend nichts offen.")
         raise EveningError(
@@ -1047,6 +1056,107 @@ def _player_names(*player_ids: int) -> dict[int, str]:
     return dict(Player.objects.filter(pk__in=player_ids).values_list("pk", "name"))
 
 
+# -- the Ausgleich der Runde ----------------------------------------------------------------
+#
+# A club that keeps a running account settles the Runde as a whole now and then: who pays
+# whom to even out every evening so far. An evening's Abrechnung can't take such a
+# payment (it settles that evening only), so the Ausgleich is an evening of its own, in
+# the Runde's line of evenings: no seats, no games, only payments, each capped by what
+# is open in the Runde. The ledger, the hash chain, Storno, verify_ledger and the
+# Runde's balances take it as they take any evening's payments.
+#
+# What was open at the evenings before an Ausgleich is settled there: their Abrechnung
+# takes no more payments (settled_by), or the same debt could be paid twice, once per
+# evening and once in the Ausgleich.
+
+
+def _earlier(evening: Evening) -> Q:
+    """The evenings of a Runde started before `evening` (by start, then by id)."""
+    return Q(started_at__lt=evening.started_at) | Q(
+        started_at=evening.started_at, pk__lt=evening.pk
+    )
+
+
+def runde_open(evening: Evening, *, before: bool) -> dict[int, int]:
+    """Each player's balance in the Runde (games and payments) over the evenings before
+    the Ausgleich `evening`, and with its own payments unless `before`; by player id."""
+    evenings = Evening.objects.filter(runde_id=evening.runde_id).filter(
+        _earlier(evening) if before else _earlier(evening) | Q(pk=evening.pk)
+    )
+    return dict(
+        EveningTotal.objects.filter(evening__in=evenings)
+        .values_list("player_id")
+        .annotate(total=Sum("amount"))
+        .order_by("player_id")
+        .values_list("player_id", "total")
+    )
+
+
+def settled_by(evening: Evening) -> Evening | None:
+    """The newest Ausgleich of the Runde made after `evening`, which settles what was
+    open at it; None if there is none."""
+    return (
+        Evening.objects.filter(runde_id=evening.runde_id, settles_runde=True)
+        .exclude(_earlier(evening) | Q(pk=evening.pk))
+        .order_by("-started_at", "-pk")
+        .first()
+    )
+
+
+def settled_message(ausgleich: Evening) -> str:
+    return _(
+        "Die Runde wurde am %(date)s ausgeglichen: was an diesem Abend offen war, wird "
+        "im Ausgleich der Runde bezahlt."
+    ) % {"date": timezone.localtime(ausgleich.started_at).strftime("%d.%m.%Y")}
+
+
+@transaction.atomic
+def start_ausgleich(runde: Runde, by, key: uuid.UUID | None = None) -> Evening:
+    """The Runde's Ausgleich: what is open over all its evenings, to be paid and marked
+    in its Abrechnung. While the newest evening is an Ausgleich already, that one (nothing
+    was played since). The form's `key` makes one however often the form is sent."""
+    # One at a time per Runde; a second tap waits here and finds the first one's.
+    list(Runde.objects.select_for_update().filter(pk=runde.pk).values_list("pk"))
+    if runde.kind != Runde.Kind.MONEY:
+        raise EveningError(_("Bei einem Turnier wird nicht bezahlt: es zählen nur Punkte."))
+    if key is not None and (made := runde.evenings.filter(key=key).first()) is not None:
+        return made
+    newest = runde.evenings.order_by("-started_at", "-pk").first()
+    if newest is not None and newest.settles_runde:
+        return newest
+    if (running := runde.evenings.open().order_by("started_at").first()) is not None:
+        raise EveningError(
+            _("Der Abend vom %(date)s läuft noch: ausgeglichen wird, wenn er abgeschlossen ist.")
+            % {"date": timezone.localtime(running.started_at).strftime("%d.%m.%Y")}
+        )
+    tariff = runde.tariffs.latest()
+    totals = EveningTotal.objects.filter(evening__runde=runde).values_list("player_id")
+    balance = {
+        str(pid): total for pid, total in totals.annotate(total=Sum("amount")).order_by("player_id")
+    }
+    if not settle(balance, tariff.settle_unit).transfers:
+        raise EveningError(_("In der Runde ist nichts offen, das sich ausgleichen lässt."))
+    try:
+        with transaction.atomic():
+            evening = Evening.objects.create(
+                runde=runde,
+                tariff=tariff,
+                status=Evening.Status.CLOSED,
+                closed_at=timezone.now(),
+                started_by=by,
+                label=_("Ausgleich der Runde"),
+                share_token=None,
+                settles_runde=True,
+                key=key,
+            )
+    except IntegrityError:  # the key of another Runde's form: no way into it
+        raise EveningError(_("Dieses Formular wurde schon verwendet. Bitte neu laden.")) from None
+    Change.objects.create(
+        evening=evening, kind=Change.Kind.START, by=by, after={"settles_runde": True}
+    )
+    return evening
+
+
 @transaction.atomic
 def close_evening(evening_id: int, by) -> Evening:
     evening = _locked(evening_id)
@@ -1076,6 +1186,8 @@ def reopen_evening(evening_id: int, by) -> Evening:
     evening = _locked(evening_id)
     if evening.is_open:
         raise EveningError(_("Der Abend ist noch offen."))
+    if evening.settles_runde:
+        raise EveningError(_("Ein Ausgleich der Runde ist kein Spielabend: er bleibt zu."))
     if tournament is not None and tournament.status == Tournament.Status.FINISHED:
         raise EveningError(
             _(

@@ -12,6 +12,11 @@ urlpatterns = [
         name="runde_balances",
     ),
     path(
+        "verein/<int:club_id>/runde/<int:runde_id>/ausgleich/",
+        views.ausgleich,
+        name="ausgleich",
+    ),
+    path(
         "verein/<int:club_id>/runde/<int:runde_id>/csv/",
         views.runde_csv,
         name="runde_csv",

@@ -28,6 +28,7 @@ from evenings.forms import GameForm, PaymentForm, StartForm
 from evenings.models import Change, Evening, Game, LedgerEntry
 from evenings.reads import seats_of
 from scoring.model import MAX_JUNGFRAU_DOUBLINGS
+from scoring.settlement import settle
 
 
 @require_http_methods(["GET", "POST"])
@@ -94,7 +95,11 @@ def _version(value: str) -> int | None:
 
 
 def _names(evening: Evening, seats: list | None = None) -> dict[int, str]:
-    """{player id: name} of everyone seated at the evening."""
+    """{player id: name} of everyone seated at the evening; at an Ausgleich, of everyone
+    with a balance in the Runde."""
+    if evening.settles_runde:
+        balances = services.runde_open(evening, before=False)
+        return dict(evening.runde.club.players.filter(pk__in=balances).values_list("pk", "name"))
     return {s.player_id: s.player.name for s in (seats if seats is not None else seats_of(evening))}
 
 
@@ -127,6 +132,8 @@ def _live_context(
 @never_cache
 def detail(request: HttpRequest, evening_id: int) -> HttpResponse:
     evening, membership = evening_of(request, evening_id)
+    if evening.settles_runde:  # no games, no sheet: its payments are all it has
+        return redirect("evenings:settlement", evening_id=evening.pk)
     context = _live_context(evening, membership)
     if membership.can_score and evening.share_token:
         url = request.build_absolute_uri(reverse("evenings:live", args=[evening.share_token]))
@@ -946,9 +953,11 @@ def _settlement_page(request, evening: Evening, membership, typed: dict | None =
     error)."""
     names = _names(evening)
     live = services.payments(evening)
+    # What was open here is settled in a later Ausgleich of the Runde: nothing to pay here.
+    settled_by = services.settled_by(evening)
     suggestion = services.settlement(evening, live)
     transfers = []
-    for t in suggestion.transfers:
+    for t in [] if settled_by else suggestion.transfers:
         refused = {}
         if typed and (typed["payer"], typed["payee"]) == (int(t.payer), int(t.payee)):
             refused = typed
@@ -976,7 +985,12 @@ def _settlement_page(request, evening: Evening, membership, typed: dict | None =
             "membership": membership,
             "balances": [(names[pid], cents) for pid, cents in services.balances(evening).items()],
             "transfers": transfers,
-            "open": [(names[int(pid)], cents) for pid, cents in suggestion.open.items() if cents],
+            "settled_by": settled_by,
+            "open": [
+                (names[int(pid)], cents)
+                for pid, cents in suggestion.open.items()
+                if cents and not settled_by
+            ],
             # (change id, payer, payee, cents) of the payments that stand, for "Storno".
             "payments": [
                 (
@@ -1090,17 +1104,50 @@ def share(request: HttpRequest, evening_id: int) -> HttpResponse:
 
 @require_GET
 @login_required
+@never_cache  # the Ausgleich's form key: fresh on every visit
 def runde_balances(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse:
     """Everyone's balance in a Runde over all its evenings (games and payments): the
-    evenings' totals the database keeps, so ten years read as fast as one evening."""
+    evenings' totals the database keeps, so ten years read as fast as one evening. And
+    who pays whom to settle them all, which the Ausgleich der Runde records."""
     membership = membership_of(request, club_id)
     runde = get_object_or_404(membership.club.runden.money(), pk=runde_id)
     rows = player_pages.runde_balances(runde, None)
+    names = {row.player_id: row.name for row in rows}
+    # By player id, as the player pages and the Ausgleich settle them.
+    balance = {str(row.player_id): row.total for row in sorted(rows, key=lambda r: r.player_id)}
+    suggestion = settle(balance, runde.tariffs.latest().settle_unit) if rows else None
     return render(
         request,
         "evenings/runde_balances.html",
-        {"membership": membership, "runde": runde, "rows": rows},
+        {
+            "membership": membership,
+            "runde": runde,
+            "rows": rows,
+            "transfers": [
+                (names[int(t.payer)], names[int(t.payee)], t.amount)
+                for t in (suggestion.transfers if suggestion else ())
+            ],
+            "key": uuid.uuid4(),
+        },
     )
+
+
+@require_POST
+@login_required
+def ausgleich(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse:
+    """Settle the Runde as a whole: its Ausgleich, whose Abrechnung takes the payments."""
+    membership = scorekeeper_of(request, club_id)
+    runde = get_object_or_404(membership.club.runden.money(), pk=runde_id)
+    try:
+        key = uuid.UUID(request.POST.get("key", ""))
+    except ValueError:
+        key = None
+    try:
+        evening = services.start_ausgleich(runde, request.user, key)
+    except services.EveningError as error:
+        messages.error(request, str(error))
+        return redirect("evenings:runde_balances", club_id=club_id, runde_id=runde.pk)
+    return redirect("evenings:settlement", evening_id=evening.pk)
 
 
 @require_GET

@@ -411,6 +411,7 @@ RECIPES: dict[str, Recipe] = {
         {**{f"seat{i}": "player_id" for i in range(6)}, "first_dealer": "small_int"}
     ),
     "evenings:runde_balances": PAGE,
+    "evenings:ausgleich": Recipe({"key": "uuid"}, methods=POST),
     "evenings:detail": PAGE,
     "evenings:book": Recipe(GAME, methods=POST),
     "evenings:preview": Recipe(GAME, methods=POST, writes=False),

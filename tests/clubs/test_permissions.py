@@ -139,6 +139,8 @@ MATRIX: dict[str, dict[str, tuple]] = {
     },
     # Evenings: every member follows them; Schreiber and admin run them.
     "evenings:runde_balances": {"GET": members_only(200), "POST": every(405), **NO_OTHER},
+    # The cast's Runde has an open evening: the Ausgleich is refused (302 back, with why).
+    "evenings:ausgleich": {"GET": every(405), "POST": scorers_only(302), **NO_OTHER},
     "evenings:detail": {"GET": members_only(200), "POST": every(405), **NO_OTHER},
     "evenings:sheet": {"GET": members_only(200), "POST": every(405), **NO_OTHER},
     "evenings:history": {"GET": members_only(200), "POST": every(405), **NO_OTHER},

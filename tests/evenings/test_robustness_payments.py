@@ -399,11 +399,11 @@ def test_the_settlement_lists_only_the_payments_that_stand(
 
     assert re.findall(r"(\w+ hat \w+ [\d,]+ € gezahlt)", page) == ["Hias hat Vroni 0,40 € gezahlt"]
     assert re.findall(r"zahlung/(\d+)/storno/", page) == [str(kept.pk)]
-    # Whose suggestion this is: the evening's; the Runde's page has the rest.
+    # Whose suggestion this is: the evening's; the Runde's accounts have the rest.
     runde = after_one_game.runde
-    runde_url = reverse("clubs:runde", args=[runde.club_id, runde.pk])
+    accounts_url = reverse("evenings:runde_balances", args=[runde.club_id, runde.pk])
     assert "Für diesen Abend. Was über alle Abende offen ist, steht bei der Runde:" in page
-    assert f'<a href="{runde_url}">{runde.name}</a>' in page
+    assert f'<a href="{accounts_url}">Konten der Runde</a>' in page
 
 
 @pytest.mark.parametrize("role", ["player", "other club"])

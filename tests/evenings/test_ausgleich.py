@@ -1,0 +1,252 @@
+"""The Ausgleich der Runde: what the Runde's suggestion asks for can be paid and marked.
+
+Two evenings of the same four. At the first, Vroni and Resi win a Sauspiel with 3
+Laufende (Vroni, Resi +0,40 €; Sepp, Hias -0,40 €); at the second, Sepp and Vroni do
+(Sepp, Vroni +0,40 €; Hias, Resi -0,40 €). Over the Runde: Vroni +0,80 €, Hias -0,80 €,
+Sepp and Resi even; the Runde settles in one transfer, Hias pays Vroni 0,80 €, which
+neither evening's Abrechnung can take (each has 0,40 € open between them at most).
+"""
+
+import io
+import re
+import uuid
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+from django.utils import timezone
+
+from clubs import players as player_pages
+from clubs.models import Membership
+from evenings import services
+from evenings.models import Change, Evening, LedgerEntry
+from evenings.services import EveningError, GameInput
+from tests.conftest import make_user
+
+
+def sauspiel(evening, declarer, partner, by):
+    data = GameInput(type="sauspiel", declarer=declarer.pk, partner=partner.pk, laufende=3)
+    services.book_game(evening.pk, uuid.uuid4(), data, by)
+
+
+@pytest.fixture
+def two_evenings(runde, players, admin):
+    sepp, vroni, hias, resi = players[:4]
+    first = services.start_evening(runde, players[:4], 0, admin)
+    sauspiel(first, vroni, resi, admin)
+    services.close_evening(first.pk, admin)
+    second = services.start_evening(runde, players[:4], 0, admin)
+    sauspiel(second, sepp, vroni, admin)
+    services.close_evening(second.pk, admin)
+    return first, second
+
+
+def runde_balances(runde) -> dict[str, int]:
+    return {row.name: row.total for row in player_pages.runde_balances(runde, None)}
+
+
+def verify_ledger() -> str:
+    out = io.StringIO()
+    call_command("verify_ledger", stdout=out)
+    return out.getvalue()
+
+
+def transfers(settlement) -> list[tuple[str, str, int]]:
+    return [(t.payer, t.payee, t.amount) for t in settlement.transfers]
+
+
+def test_an_ausgleich_takes_the_runde_s_transfer_that_no_evening_can(
+    runde, players, admin, two_evenings
+):
+    sepp, vroni, hias, resi = players[:4]
+    first, second = two_evenings
+    for evening in two_evenings:
+        with pytest.raises(EveningError, match="So viel ist nicht offen"):
+            services.record_payment(evening.pk, hias.pk, vroni.pk, 80, admin)
+
+    ausgleich = services.start_ausgleich(runde, admin)
+
+    assert ausgleich.settles_runde and not ausgleich.is_open and ausgleich.runde == runde
+    assert not ausgleich.seats.exists() and not ausgleich.games.exists()
+    assert services.balances(ausgleich) == {sepp.pk: 0, vroni.pk: 80, hias.pk: -80, resi.pk: 0}
+    assert transfers(services.settlement(ausgleich)) == [(str(hias.pk), str(vroni.pk), 80)]
+
+    payment = services.record_payment(ausgleich.pk, hias.pk, vroni.pk, 80, admin)
+
+    entries = LedgerEntry.objects.filter(change=payment).values_list("player_id", "amount")
+    assert sorted(entries) == sorted([(hias.pk, 80), (vroni.pk, -80)])
+    assert runde_balances(runde) == {"Sepp": 0, "Vroni": 0, "Hias": 0, "Resi": 0}
+    assert transfers(services.settlement(ausgleich)) == []
+    [home] = player_pages.homes([hias])
+    assert home.accounts[0].balance == 0 and home.accounts[0].transfers == []
+    assert verify_ledger().startswith("ledger ok: 3 evenings")
+
+
+def test_it_takes_no_more_than_the_runde_has_open(runde, players, admin, two_evenings):
+    sepp, vroni, hias, resi, wastl = players[:5]
+    ausgleich = services.start_ausgleich(runde, admin)
+    before = LedgerEntry.objects.count()
+
+    with pytest.raises(EveningError, match="höchstens 0,80 €"):
+        services.record_payment(ausgleich.pk, hias.pk, vroni.pk, 81, admin)
+    with pytest.raises(EveningError, match="Zwischen Sepp und Resi ist in der Runde nichts"):
+        services.record_payment(ausgleich.pk, sepp.pk, resi.pk, 10, admin)
+    with pytest.raises(EveningError, match="zwei Spielern der Runde"):
+        services.record_payment(ausgleich.pk, wastl.pk, vroni.pk, 10, admin)
+    assert LedgerEntry.objects.count() == before
+
+    # A part payment leaves the rest to pay, and the rest only.
+    services.record_payment(ausgleich.pk, hias.pk, vroni.pk, 50, admin)
+    assert transfers(services.settlement(ausgleich)) == [(str(hias.pk), str(vroni.pk), 30)]
+    with pytest.raises(EveningError, match="Offen ist nur noch 0,30 €"):
+        services.record_payment(ausgleich.pk, hias.pk, vroni.pk, 80, admin)
+
+
+def test_the_evenings_before_it_take_no_more_payments(runde, players, admin, two_evenings):
+    sepp, vroni, hias, resi = players[:4]
+    first, second = two_evenings
+    paid = services.record_payment(first.pk, hias.pk, vroni.pk, 40, admin)
+    ausgleich = services.start_ausgleich(runde, admin)
+    # The Runde's suggestion counts what was paid at the evening.
+    assert transfers(services.settlement(ausgleich)) == [(str(hias.pk), str(vroni.pk), 40)]
+
+    for evening in two_evenings:
+        assert services.settled_by(evening) == ausgleich
+        with pytest.raises(EveningError, match=r"Die Runde wurde am .* ausgeglichen"):
+            services.record_payment(evening.pk, hias.pk, resi.pk, 40, admin)
+    assert services.settled_by(ausgleich) is None
+
+    # A payment marked by mistake is still taken back where it was marked; the Runde's
+    # suggestion has it open again.
+    services.cancel_payment(first.pk, paid.pk, admin)
+    assert sorted(transfers(services.settlement(ausgleich))) == sorted(
+        [(str(hias.pk), str(vroni.pk), 80)]
+    )
+    assert verify_ledger().startswith("ledger ok: 3 evenings")
+
+
+def test_evenings_after_it_are_settled_at_their_own_abrechnung(runde, players, admin, two_evenings):
+    sepp, vroni, hias, resi = players[:4]
+    ausgleich = services.start_ausgleich(runde, admin)
+    later = services.start_evening(runde, players[:4], 0, admin)
+    sauspiel(later, hias, resi, admin)  # Hias, Resi +0,40 €; Sepp, Vroni -0,40 €
+
+    assert services.settled_by(later) is None
+    services.record_payment(later.pk, sepp.pk, hias.pk, 40, admin)
+    # The Ausgleich settles the evenings before it, whatever came after.
+    assert transfers(services.settlement(ausgleich)) == [(str(hias.pk), str(vroni.pk), 80)]
+
+
+def test_one_ausgleich_at_a_time(runde, players, admin, two_evenings):
+    key = uuid.uuid4()
+    ausgleich = services.start_ausgleich(runde, admin, key)
+
+    assert services.start_ausgleich(runde, admin, key) == ausgleich  # the form sent again
+    # Nothing was played since: the newest evening is the Ausgleich to pay in.
+    assert services.start_ausgleich(runde, admin) == ausgleich
+    assert Evening.objects.filter(settles_runde=True).count() == 1
+    assert Change.objects.filter(evening=ausgleich).count() == 1  # its start
+
+    later = services.start_evening(runde, players[:4], 0, admin)
+    sauspiel(later, players[2], players[3], admin)
+    services.close_evening(later.pk, admin)
+    newer = services.start_ausgleich(runde, admin)
+    assert newer != ausgleich and services.settled_by(ausgleich) == newer
+
+
+def test_no_ausgleich_while_an_evening_runs_or_when_nothing_is_open(runde, players, admin):
+    with pytest.raises(EveningError, match="In der Runde ist nichts offen"):
+        services.start_ausgleich(runde, admin)  # no evening yet
+    evening = services.start_evening(runde, players[:4], 0, admin)
+    sauspiel(evening, players[1], players[3], admin)
+    day = timezone.localtime(evening.started_at).strftime("%d.%m.%Y")
+    with pytest.raises(EveningError, match=f"Der Abend vom {day} läuft noch"):
+        services.start_ausgleich(runde, admin)
+
+    services.record_payment(evening.pk, players[0].pk, players[1].pk, 40, admin)
+    services.record_payment(evening.pk, players[2].pk, players[3].pk, 40, admin)
+    services.close_evening(evening.pk, admin)
+    with pytest.raises(EveningError, match="In der Runde ist nichts offen"):
+        services.start_ausgleich(runde, admin)  # all paid at the evening
+    assert not Evening.objects.filter(settles_runde=True).exists()
+
+
+def test_an_ausgleich_is_not_opened_for_games(runde, admin, two_evenings):
+    ausgleich = services.start_ausgleich(runde, admin)
+    with pytest.raises(EveningError, match="kein Spielabend"):
+        services.reopen_evening(ausgleich.pk, admin)
+    assert not Evening.objects.get(pk=ausgleich.pk).is_open
+
+
+# -- in the browser's requests ---------------------------------------------------------------
+
+
+def test_the_runde_s_accounts_lead_to_the_ausgleich_and_its_payment(
+    client, club, runde, players, scorekeeper, two_evenings
+):
+    sepp, vroni, hias, resi = players[:4]
+    client.force_login(scorekeeper)
+    accounts = reverse("evenings:runde_balances", args=[club.pk, runde.pk])
+
+    page = client.get(accounts).text
+    assert "Hias zahlt Vroni 0,80 €" in page
+    key = re.search(r'name="key" value="([0-9a-f-]+)"', page)[1]
+
+    answer = client.post(reverse("evenings:ausgleich", args=[club.pk, runde.pk]), {"key": key})
+    ausgleich = Evening.objects.get(settles_runde=True)
+    assert answer.status_code == 302
+    assert answer["Location"] == reverse("evenings:settlement", args=[ausgleich.pk])
+    again = client.post(reverse("evenings:ausgleich", args=[club.pk, runde.pk]), {"key": key})
+    assert again["Location"] == answer["Location"]
+
+    page = client.get(answer["Location"]).text
+    assert "Ausgleich der Runde" in page and "Kontostand in der Runde" in page
+    assert re.findall(r'id="transfer-\d+">([^<]+)<', page) == ["Hias zahlt Vroni 0,80 €"]
+    assert "Der Abend ist abgeschlossen" not in page  # it never was a playing evening
+    payment = reverse("evenings:payment", args=[ausgleich.pk])
+    client.post(payment, {"payer": hias.pk, "payee": vroni.pk, "amount": 80, "key": uuid.uuid4()})
+    assert runde_balances(runde)["Hias"] == 0
+
+    # The evening's screen of an Ausgleich is its Abrechnung; its other pages read.
+    detail = client.get(reverse("evenings:detail", args=[ausgleich.pk]))
+    assert detail["Location"] == reverse("evenings:settlement", args=[ausgleich.pk])
+    for name in ("history", "print", "csv"):
+        assert client.get(reverse(f"evenings:{name}", args=[ausgleich.pk])).status_code == 200
+
+    # The evenings before it say where their open amounts went, and offer no "bezahlt".
+    page = client.get(reverse("evenings:settlement", args=[two_evenings[0].pk])).text
+    assert "Die Runde wurde am" in page and 'id="transfer-' not in page
+    assert reverse("evenings:settlement", args=[ausgleich.pk]) in page
+
+
+def test_the_ausgleich_is_refused_with_the_reason_at_the_accounts(
+    client, club, runde, players, scorekeeper, admin
+):
+    evening = services.start_evening(runde, players[:4], 0, admin)
+    client.force_login(scorekeeper)
+
+    answer = client.post(reverse("evenings:ausgleich", args=[club.pk, runde.pk]), follow=True)
+
+    assert answer.redirect_chain == [
+        (reverse("evenings:runde_balances", args=[club.pk, runde.pk]), 302)
+    ]
+    day = timezone.localtime(evening.started_at).strftime("%d.%m.%Y")
+    assert f"Der Abend vom {day} läuft noch: ausgeglichen wird, wenn er" in answer.text
+    assert not Evening.objects.filter(settles_runde=True).exists()
+
+
+@pytest.mark.parametrize("role", ["player", "other club"])
+def test_only_the_club_s_schreiber_and_admins_make_one(client, club, runde, two_evenings, role):
+    someone = make_user("vroni", "Vroni")
+    if role == "player":
+        club.memberships.create(user=someone, role=Membership.Role.PLAYER)
+    client.force_login(someone)
+
+    page = client.get(reverse("evenings:runde_balances", args=[club.pk, runde.pk]))
+    answer = client.post(reverse("evenings:ausgleich", args=[club.pk, runde.pk]))
+
+    assert answer.status_code == 404
+    assert not Evening.objects.filter(settles_runde=True).exists()
+    if role == "player":  # sees who pays whom, but no button to settle it
+        assert "Hias zahlt Vroni 0,80 €" in page.text
+        assert "Ausgleich der Runde eintragen" not in page.text
