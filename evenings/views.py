@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from clubs import players as player_pages
 from clubs.access import login_required_keep_form, membership_of, scorekeeper_of
 from clubs.forms import euro_input
+from clubs.models import german_key
 from clubs.templatetags.money import amount
 from evenings import export, services, sheet, wording
 from evenings.access import admin_evening_of, evening_of, scored_evening_of, unchanged
@@ -983,7 +984,7 @@ def _settlement_page(request, evening: Evening, membership, typed: dict | None =
         {
             "evening": evening,
             "membership": membership,
-            "balances": [(names[pid], cents) for pid, cents in services.balances(evening).items()],
+            "balances": _balance_lines(evening, names),
             "transfers": transfers,
             "settled_by": settled_by,
             "open": [
@@ -1004,6 +1005,15 @@ def _settlement_page(request, evening: Evening, membership, typed: dict | None =
             "can_score": membership.can_score,
         },
     )
+
+
+def _balance_lines(evening: Evening, names: dict[int, str]) -> list[tuple[str, int]]:
+    """(name, cents) of each player's balance: in seating order at an evening; at an
+    Ausgleich (everyone of the Runde, nobody sat) highest first, as the Runde's accounts."""
+    lines = [(names[pid], cents) for pid, cents in services.balances(evening).items()]
+    if evening.settles_runde:
+        return sorted(lines, key=lambda line: (-line[1], german_key(line[0])))
+    return lines
 
 
 @require_POST
@@ -1116,6 +1126,8 @@ def runde_balances(request: HttpRequest, club_id: int, runde_id: int) -> HttpRes
     # By player id, as the player pages and the Ausgleich settle them.
     balance = {str(row.player_id): row.total for row in sorted(rows, key=lambda r: r.player_id)}
     suggestion = settle(balance, runde.tariffs.latest().settle_unit) if rows else None
+    # Nothing played since the last Ausgleich: that one takes the payments still open.
+    newest = runde.evenings.order_by("-started_at", "-pk").first()
     return render(
         request,
         "evenings/runde_balances.html",
@@ -1128,6 +1140,7 @@ def runde_balances(request: HttpRequest, club_id: int, runde_id: int) -> HttpRes
                 for t in (suggestion.transfers if suggestion else ())
             ],
             "key": uuid.uuid4(),
+            "ausgleich": newest if newest is not None and newest.settles_runde else None,
         },
     )
 
@@ -1156,6 +1169,8 @@ def evening_print(request: HttpRequest, evening_id: int) -> HttpResponse:
     """The evening like the paper Schafkopf-Block, for the browser's print: a row per
     game, a column per player with the running totals, the payments, a line to sign."""
     evening, membership = evening_of(request, evening_id)
+    if evening.settles_runde:  # no block to print: its payments are on its Abrechnung
+        return redirect("evenings:settlement", evening_id=evening.pk)
     built = sheet.build(evening)
     balances = services.balances(evening)
     return render(

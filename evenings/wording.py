@@ -108,6 +108,8 @@ def heading(change: Change, table: bool = False) -> str:
     table if `table`)."""
     if is_cancellation(change):
         return _("Storno")
+    if change.kind == Change.Kind.START and (change.after or {}).get("settles_runde"):
+        return _("Ausgleich der Runde begonnen")
     if table and change.kind in TABLE_HEADINGS:
         return str(TABLE_HEADINGS[change.kind])
     # The kind's label itself: get_kind_display() builds a dict of every choice, each

@@ -12,16 +12,21 @@ import re
 import uuid
 
 import pytest
+from django.core.cache import cache
 from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from clubs import players as player_pages
 from clubs.models import Membership
 from evenings import services
 from evenings.models import Change, Evening, LedgerEntry
 from evenings.services import EveningError, GameInput
+from scoring.settlement import settle
 from tests.conftest import make_user
+from tests.evenings.test_ledger_properties import PROPERTY, play, rolled_back
 
 
 def sauspiel(evening, declarer, partner, by):
@@ -178,6 +183,59 @@ def test_an_ausgleich_is_not_opened_for_games(runde, admin, two_evenings):
     assert not Evening.objects.get(pk=ausgleich.pk).is_open
 
 
+@pytest.mark.django_db
+@settings(PROPERTY, max_examples=15)
+@given(data=st.data())
+def test_paying_the_ausgleich_leaves_only_what_rounding_leaves(
+    data, runde, players, admin, set_tariff
+):
+    """Any evenings, any games, corrections and payments at them: the Ausgleich proposes
+    what the Runde's suggestion does; once its transfers are paid, every balance in the
+    Runde is what the rounding leaves, and nothing more is to settle; the evenings before
+    it take no payment."""
+
+    def example():
+        # The Runde's kept sums are keyed by its state, which rolled-back examples repeat.
+        cache.clear()
+        evenings = []
+        for _ in range(data.draw(st.integers(1, 2), label="evenings")):
+            evening, _record = play(data, runde, players, admin, set_tariff)
+            services.close_evening(evening.pk, admin)
+            evenings.append(evening)
+        unit = runde.tariffs.latest().settle_unit
+        balance = {
+            str(row.player_id): row.total for row in player_pages.runde_balances(runde, None)
+        }
+        suggested = settle(dict(sorted(balance.items(), key=lambda item: int(item[0]))), unit)
+        if not suggested.transfers:
+            with pytest.raises(EveningError, match="nichts offen"):
+                services.start_ausgleich(runde, admin)
+            return
+        ausgleich = services.start_ausgleich(runde, admin)
+        assert services.settlement(ausgleich) == suggested
+
+        for transfer in suggested.transfers:
+            services.record_payment(
+                ausgleich.pk, int(transfer.payer), int(transfer.payee), transfer.amount, admin
+            )
+
+        after = {row.player_id: row.total for row in player_pages.runde_balances(runde, None)}
+        assert sum(after.values()) == 0
+        assert after == {int(pid): left for pid, left in suggested.open.items()}
+        # Nothing more to settle: what is left is what no payment in units can even out.
+        assert settle({str(pid): left for pid, left in after.items()}, unit).transfers == ()
+        assert services.settlement(ausgleich).transfers == ()
+        for evening in evenings:
+            open_there = services.settlement(evening).transfers
+            if open_there:
+                t = open_there[0]
+                with pytest.raises(EveningError, match="ausgeglichen"):
+                    services.record_payment(evening.pk, int(t.payer), int(t.payee), t.amount, admin)
+        assert verify_ledger().startswith(f"ledger ok: {len(evenings) + 1} evenings")
+
+    rolled_back(example)
+
+
 # -- in the browser's requests ---------------------------------------------------------------
 
 
@@ -198,20 +256,28 @@ def test_the_runde_s_accounts_lead_to_the_ausgleich_and_its_payment(
     assert answer["Location"] == reverse("evenings:settlement", args=[ausgleich.pk])
     again = client.post(reverse("evenings:ausgleich", args=[club.pk, runde.pk]), {"key": key})
     assert again["Location"] == answer["Location"]
+    # The Runde's accounts lead to it while nothing was played since.
+    page = client.get(accounts).text
+    assert f'href="{answer["Location"]}">Zum Ausgleich der Runde vom' in page
+    assert "Ausgleich der Runde eintragen" not in page
 
     page = client.get(answer["Location"]).text
     assert "Ausgleich der Runde" in page and "Kontostand in der Runde" in page
+    # Everyone of the Runde, highest first as in the Runde's accounts (nobody sat here).
+    assert re.findall(r"<dt>(\w+)</dt>", page) == ["Vroni", "Resi", "Sepp", "Hias"]
     assert re.findall(r'id="transfer-\d+">([^<]+)<', page) == ["Hias zahlt Vroni 0,80 €"]
     assert "Der Abend ist abgeschlossen" not in page  # it never was a playing evening
     payment = reverse("evenings:payment", args=[ausgleich.pk])
     client.post(payment, {"payer": hias.pk, "payee": vroni.pk, "amount": 80, "key": uuid.uuid4()})
     assert runde_balances(runde)["Hias"] == 0
 
-    # The evening's screen of an Ausgleich is its Abrechnung; its other pages read.
-    detail = client.get(reverse("evenings:detail", args=[ausgleich.pk]))
-    assert detail["Location"] == reverse("evenings:settlement", args=[ausgleich.pk])
-    for name in ("history", "print", "csv"):
-        assert client.get(reverse(f"evenings:{name}", args=[ausgleich.pk])).status_code == 200
+    # The evening's screen of an Ausgleich, and its print, are its Abrechnung.
+    for name in ("detail", "print"):
+        shown = client.get(reverse(f"evenings:{name}", args=[ausgleich.pk]))
+        assert shown["Location"] == reverse("evenings:settlement", args=[ausgleich.pk])
+    history = client.get(reverse("evenings:history", args=[ausgleich.pk])).text
+    assert "Ausgleich der Runde begonnen" in history and "Hias zahlt Vroni 0,80 €" in history
+    assert client.get(reverse("evenings:csv", args=[ausgleich.pk])).status_code == 200
 
     # The evenings before it say where their open amounts went, and offer no "bezahlt".
     page = client.get(reverse("evenings:settlement", args=[two_evenings[0].pk])).text
