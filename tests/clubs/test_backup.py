@@ -146,6 +146,27 @@ def empty_the_database() -> None:
 
 
 @transactional
+def test_an_ausgleich_of_the_runde_is_restored_with_its_payments(history, admin, tmp_path):
+    runde = history.runden.money().get()
+    services.close_evening(runde.evenings.get(status="open").pk, admin)
+    ausgleich = services.start_ausgleich(runde, admin)
+    first = services.settlement(ausgleich).transfers[0]
+    services.record_payment(ausgleich.pk, int(first.payer), int(first.payee), 10, admin)
+    before, money = club_rows(history.pk), balances(history.pk)
+    path = tmp_path / "au.json"
+    export(history, path)
+
+    empty_the_database()
+    call_command("import_club", str(path))
+
+    assert club_rows(history.pk) == before and balances(history.pk) == money
+    restored = Evening.objects.get(settles_runde=True)
+    assert services.settled_by(runde.evenings.exclude(pk=restored.pk).first()) == restored
+    assert services.settlement(restored) == services.settlement(ausgleich)
+    call_command("verify_ledger")
+
+
+@transactional
 def test_a_restored_club_equals_the_original_to_the_cent_and_verifies(
     history, admin, client, tmp_path, capsys
 ):

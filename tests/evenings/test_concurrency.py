@@ -306,3 +306,18 @@ def test_verify_ledger_does_not_report_a_correction_committed_while_it_reads(
 
     assert difference is None
     assert first_difference(evening) is None
+
+
+def test_two_phones_starting_the_ausgleich_at_once_make_one(runde, players, admin):
+    """Each with its own form (no shared key): the Runde's lock lets one make it, and the
+    other finds it as the Runde's newest evening."""
+    evening = services.start_evening(runde, players[:4], 0, admin)
+    data = GameInput(type="sauspiel", declarer=players[1].pk, partner=players[3].pk)
+    services.book_game(evening.pk, uuid.uuid4(), data, admin)
+    services.close_evening(evening.pk, admin)
+
+    answers, raised = run_at_once(2, lambda _: services.start_ausgleich(runde, admin).pk)
+
+    assert errors(raised) == []
+    made = list(Evening.objects.filter(settles_runde=True).values_list("pk", flat=True))
+    assert answers == made * 2
