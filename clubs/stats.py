@@ -256,7 +256,8 @@ def runde_stats(runde: Runde, period: Period, now: datetime | None = None) -> di
         "periods": [{"period": p, "current": p.key == period.key} for p in periods.periods(now)],
         "players": played,
         "games": sum(s.played for s in played) // 4,
-        "evenings": len({row[0] for row in totals}),
+        # evenings with games (an Ausgleich der Runde has payments only)
+        "evenings": len({row[0] for row in totals if row[2] is not None}),
         # Whether the period had Bock games and Jungfrauen at all: a Runde that plays
         # without them is not shown a row of zeros for each player.
         "bock": any(s.bock for s in played),

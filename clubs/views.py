@@ -155,7 +155,7 @@ def runde_detail(request: HttpRequest, club_id: int, runde_id: int) -> HttpRespo
             # it started with).
             # (A GROUP BY query: Django leaves Meta.ordering out of it, so it is named.)
             "history": runde.tariffs.select_related("created_by")
-            .annotate(evening_count=Count("evenings"))
+            .annotate(evening_count=Count("evenings", filter=Q(evenings__settles_runde=False)))
             .order_by("-valid_from", "-pk"),
             "balances": runde_balances(runde, own),
             "evenings": evenings_page(runde, request.GET.get("seite")),

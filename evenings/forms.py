@@ -461,6 +461,8 @@ class PaymentForm(forms.Form):
     other_amount = EuroField(required=False)
     # Sent again (a double tap, a retry), the form books no second payment.
     key = forms.UUIDField(required=False)
+    # The evening's version the page showed: another phone's payment since is not paid again.
+    seen = forms.IntegerField(required=False, min_value=0, max_value=2**31 - 1)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -929,11 +929,19 @@ def payments(evening: Evening) -> list[Change]:
 
 @transaction.atomic
 def record_payment(
-    evening_id: int, payer: int, payee: int, amount: int, by, key: uuid.UUID | None = None
+    evening_id: int,
+    payer: int,
+    payee: int,
+    amount: int,
+    by,
+    key: uuid.UUID | None = None,
+    seen: int | None = None,
 ) -> Change:
     """A transfer paid at the table, booked as two ledger entries that sum to zero. A
     form's `key` books it once however often the form is sent: again, it answers the
-    payment the key booked."""
+    payment the key booked. `seen`: the evening's version the form was shown at; a
+    payment between the two since then (from another phone) refuses this one, which was
+    meant for the same money."""
     evening = _locked(evening_id)
     if key is not None:
         done = evening.changes.filter(kind=Change.Kind.PAYMENT, after__key=str(key)).first()
@@ -953,6 +961,8 @@ def record_payment(
         raise EveningError(_("Zahlungen gehen zwischen zwei Spielern des Abends."))
     if type(amount) is not int or amount <= 0:
         raise EveningError(_("Der Betrag muss größer als null sein."), "amount")
+    if seen is not None:
+        _require_unpaid_since(evening, payer, payee, seen)
     still_open = min(max(-balance[payer], 0), max(balance[payee], 0))
     if amount > still_open:
         names = _player_names(payer, payee)
@@ -992,6 +1002,33 @@ def record_payment(
     return _pay(evening, payer, payee, amount, by, **({"key": str(key)} if key else {}))
 
 
+def _require_unpaid_since(evening: Evening, payer: int, payee: int, seen: int) -> None:
+    """Refuse a payment from a page shown at version `seen` if the same two have had one
+    marked since: another phone marked it (a page's "bezahlt" is the whole transfer it
+    showed, and a payer who owes two could pay the same one twice within the cap)."""
+    since = [
+        change
+        for change in payments(evening)
+        if (change.after["payer"], change.after["payee"]) == (payer, payee)
+        and change.version is not None
+        and change.version > seen
+    ]
+    if since:
+        names = _player_names(payer, payee)
+        raise EveningError(
+            _(
+                "Schon bezahlt: %(payer)s hat %(payee)s %(paid)s gezahlt, eben auf einem "
+                "anderen Gerät. Hier steht, was jetzt noch offen ist."
+            )
+            % {
+                "payer": names[payer],
+                "payee": names[payee],
+                "paid": format_cents(sum(change.after["amount"] for change in since)),
+            },
+            "amount",
+        )
+
+
 @transaction.atomic
 def cancel_payment(evening_id: int, change_id: int, by) -> Change:
     """Take back a payment marked by mistake ("Storno"), also once the evening is closed.
@@ -1004,6 +1041,15 @@ def cancel_payment(evening_id: int, change_id: int, by) -> Change:
     payment = evening.changes.filter(kind=Change.Kind.PAYMENT, pk=change_id).first()
     if payment is None:
         raise EveningError(_("Diese Zahlung gibt es an diesem Abend nicht."))
+    if (later := settled_by(evening)) is not None:
+        # The Ausgleich counted it as paid; taken back here, it could be paid nowhere.
+        raise EveningError(
+            _(
+                "Die Runde wurde am %(date)s ausgeglichen, mit dieser Zahlung: sie lässt "
+                "sich nicht mehr stornieren."
+            )
+            % {"date": timezone.localtime(later.started_at).strftime("%d.%m.%Y")}
+        )
     after = payment.after
     if "cancels" in after:
         raise EveningError(

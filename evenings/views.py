@@ -1033,6 +1033,7 @@ def payment(request: HttpRequest, evening_id: int) -> HttpResponse:
                 form.cents,
                 request.user,
                 form.cleaned_data["key"],
+                form.cleaned_data["seen"],
             )
         except services.EveningError as error:
             refused = str(error)

@@ -131,7 +131,12 @@ def test_a_transfer_paid_on_another_phone_says_so(
     expect(other.get_by_text("Zahlung eingetragen.")).to_be_visible()
     transfer(page, "Resi zahlt Hias").get_by_role("button", name="bezahlt").tap()
 
-    expect(page.get_by_text("Schon bezahlt: Resi hat Hias 0,50 € gezahlt.")).to_be_visible()
+    expect(
+        page.get_by_text(
+            "Schon bezahlt: Resi hat Hias 0,50 € gezahlt, eben auf einem anderen Gerät. "
+            "Hier steht, was jetzt noch offen ist."
+        )
+    ).to_be_visible()
     expect(balances(page)).to_have_text(["-0,50 €", "-0,50 €", "+1,00 €", "0,00 €"])
     assert payment_entries(evening) == [("Resi", 50), ("Hias", -50)]
 

@@ -110,7 +110,7 @@ def test_it_takes_no_more_than_the_runde_has_open(runde, players, admin, two_eve
 def test_the_evenings_before_it_take_no_more_payments(runde, players, admin, two_evenings):
     sepp, vroni, hias, resi = players[:4]
     first, second = two_evenings
-    paid = services.record_payment(first.pk, hias.pk, vroni.pk, 40, admin)
+    services.record_payment(first.pk, hias.pk, vroni.pk, 40, admin)
     ausgleich = services.start_ausgleich(runde, admin)
     # The Runde's suggestion counts what was paid at the evening.
     assert transfers(services.settlement(ausgleich)) == [(str(hias.pk), str(vroni.pk), 40)]
@@ -121,13 +121,52 @@ def test_the_evenings_before_it_take_no_more_payments(runde, players, admin, two
             services.record_payment(evening.pk, hias.pk, resi.pk, 40, admin)
     assert services.settled_by(ausgleich) is None
 
-    # A payment marked by mistake is still taken back where it was marked; the Runde's
-    # suggestion has it open again.
-    services.cancel_payment(first.pk, paid.pk, admin)
-    assert sorted(transfers(services.settlement(ausgleich))) == sorted(
-        [(str(hias.pk), str(vroni.pk), 80)]
-    )
     assert verify_ledger().startswith("ledger ok: 3 evenings")
+
+
+def test_nothing_marked_before_it_is_taken_back_once_it_counted_it(
+    runde, players, admin, two_evenings
+):
+    sepp, vroni, hias, resi = players[:4]
+    paid = services.record_payment(two_evenings[0].pk, hias.pk, vroni.pk, 40, admin)
+    ausgleich = services.start_ausgleich(runde, admin)
+    changes = Change.objects.count()
+
+    # Taken back there, it could be paid nowhere: the evening takes no payment now.
+    with pytest.raises(EveningError, match="lässt sich nicht mehr stornieren"):
+        services.cancel_payment(two_evenings[0].pk, paid.pk, admin)
+    # An Ausgleich's own payments likewise, once a newer Ausgleich counted them.
+    in_it = services.record_payment(ausgleich.pk, hias.pk, vroni.pk, 20, admin)
+    later = services.start_evening(runde, players[:4], 0, admin)
+    sauspiel(later, hias, resi, admin)
+    services.close_evening(later.pk, admin)
+    services.start_ausgleich(runde, admin)
+    with pytest.raises(EveningError, match="lässt sich nicht mehr stornieren"):
+        services.cancel_payment(ausgleich.pk, in_it.pk, admin)
+    assert Change.objects.filter(kind=Change.Kind.PAYMENT).count() == 2
+    assert Change.objects.count() > changes
+
+
+def test_a_transfer_marked_on_another_phone_meanwhile_is_not_paid_again(
+    runde, players, admin, two_evenings
+):
+    """Two phones show the Ausgleich at the same version. One marks 0,30 € of Hias's
+    0,80 € to Vroni; the other's 0,20 € would fit in what is still open, but it was
+    meant for the same money: refused, and the page shows what is open now. (A payer
+    who owes in two transfers could otherwise pay one of them twice within the cap.)"""
+    sepp, vroni, hias, resi = players[:4]
+    ausgleich = services.start_ausgleich(runde, admin)
+    shown = Evening.objects.get(pk=ausgleich.pk).version
+
+    services.record_payment(ausgleich.pk, hias.pk, vroni.pk, 30, admin, seen=shown)
+    with pytest.raises(EveningError, match="Schon bezahlt: Hias hat Vroni 0,30 € gezahlt, eben"):
+        services.record_payment(ausgleich.pk, hias.pk, vroni.pk, 20, admin, seen=shown)
+
+    assert transfers(services.settlement(ausgleich)) == [(str(hias.pk), str(vroni.pk), 50)]
+    # From the page as it is now, the rest goes through.
+    now = Evening.objects.get(pk=ausgleich.pk).version
+    services.record_payment(ausgleich.pk, hias.pk, vroni.pk, 50, admin, seen=now)
+    assert runde_balances(runde) == {"Sepp": 0, "Vroni": 0, "Hias": 0, "Resi": 0}
 
 
 def test_evenings_after_it_are_settled_at_their_own_abrechnung(runde, players, admin, two_evenings):
@@ -263,6 +302,7 @@ def test_the_runde_s_accounts_lead_to_the_ausgleich_and_its_payment(
 
     page = client.get(answer["Location"]).text
     assert "Ausgleich der Runde" in page and "Kontostand in der Runde" in page
+    assert f'href="{reverse("evenings:history", args=[ausgleich.pk])}">Verlauf</a>' in page
     # Everyone of the Runde, highest first as in the Runde's accounts (nobody sat here).
     assert re.findall(r"<dt>(\w+)</dt>", page) == ["Vroni", "Resi", "Sepp", "Hias"]
     assert re.findall(r'id="transfer-\d+">([^<]+)<', page) == ["Hias zahlt Vroni 0,80 €"]
@@ -283,6 +323,10 @@ def test_the_runde_s_accounts_lead_to_the_ausgleich_and_its_payment(
     page = client.get(reverse("evenings:settlement", args=[two_evenings[0].pk])).text
     assert "Die Runde wurde am" in page and 'id="transfer-' not in page
     assert reverse("evenings:settlement", args=[ausgleich.pk]) in page
+    # The Runde's page lists it among the evenings; its statistics count the two played.
+    page = client.get(reverse("clubs:runde", args=[club.pk, runde.pk])).text
+    assert "Ausgleich der Runde" in page and "Zahlungen über alle Abende davor" in page
+    assert "2 Abende" in page and "3 Abende" not in page
 
 
 def test_the_ausgleich_is_refused_with_the_reason_at_the_accounts(

@@ -557,3 +557,30 @@ def test_the_history_says_which_payment_was_cancelled(
         ("Zahlung eingetragen", "Sepp zahlt Resi 0,40 €"),
         ("Storno", "Zahlung storniert: Sepp zahlt Resi 0,40 €"),
     ]
+
+
+def test_a_part_paid_on_another_phone_meanwhile_is_not_paid_again_from_a_stale_page(
+    client, scorekeeper, after_one_game, players
+):
+    """Two phones show the Abrechnung; one marks 0,10 € of Sepp's 0,40 € to Vroni as
+    paid, the other then types 0,20 € for the same transfer. That would fit in what is
+    open, but it was meant for the same money: refused, with what happened."""
+    sepp, vroni = players[:2]
+    client.force_login(scorekeeper)
+    page = client.get(reverse("evenings:settlement", args=[after_one_game.pk])).text
+    [shown] = set(re.findall(r'name="seen" value="(\d+)"', page))
+    form = {"payer": sepp.pk, "payee": vroni.pk, "seen": shown}
+
+    client.post(
+        reverse("evenings:payment", args=[after_one_game.pk]),
+        {**form, "other_amount": "0,10", "key": uuid.uuid4()},
+    )
+    answer = client.post(
+        reverse("evenings:payment", args=[after_one_game.pk]),
+        {**form, "other_amount": "0,20", "key": uuid.uuid4()},
+    )
+
+    assert "Schon bezahlt: Sepp hat Vroni 0,10 € gezahlt, eben auf einem anderen Gerät." in (
+        answer.text
+    )
+    assert payments(after_one_game) == [(sepp.pk, 10), (vroni.pk, -10)]
