@@ -1048,7 +1048,7 @@ def cancel_payment(evening_id: int, change_id: int, by) -> Change:
                 "Die Runde wurde am %(date)s ausgeglichen, mit dieser Zahlung: sie lässt "
                 "sich nicht mehr stornieren."
             )
-            % {"date": timezone.localtime(later.started_at).strftime("%d.%m.%Y")}
+            % {"date": _day(later)}
         )
     after = payment.after
     if "cancels" in after:
@@ -1153,7 +1153,12 @@ def settled_message(ausgleich: Evening) -> str:
     return _(
         "Die Runde wurde am %(date)s ausgeglichen: was an diesem Abend offen war, wird "
         "im Ausgleich der Runde bezahlt."
-    ) % {"date": timezone.localtime(ausgleich.started_at).strftime("%d.%m.%Y")}
+    ) % {"date": _day(ausgleich)}
+
+
+def _day(evening: Evening) -> str:
+    """The day the evening started, as its messages name it ("03.12.2026")."""
+    return timezone.localtime(evening.started_at).strftime("%d.%m.%Y")
 
 
 @transaction.atomic
@@ -1173,7 +1178,7 @@ def start_ausgleich(runde: Runde, by, key: uuid.UUID | None = None) -> Evening:
     if (running := runde.evenings.open().order_by("started_at").first()) is not None:
         raise EveningError(
             _("Der Abend vom %(date)s läuft noch: ausgeglichen wird, wenn er abgeschlossen ist.")
-            % {"date": timezone.localtime(running.started_at).strftime("%d.%m.%Y")}
+            % {"date": _day(running)}
         )
     tariff = runde.tariffs.latest()
     totals = EveningTotal.objects.filter(evening__runde=runde).values_list("player_id")

@@ -96,11 +96,10 @@ def _version(value: str) -> int | None:
 
 
 def _names(evening: Evening, seats: list | None = None) -> dict[int, str]:
-    """{player id: name} of everyone seated at the evening; at an Ausgleich, of everyone
-    with a balance in the Runde."""
+    """{player id: name} of everyone seated at the evening; at an Ausgleich, where nobody
+    sat, of the club's players (a short list: no sum over the Runde's evenings for it)."""
     if evening.settles_runde:
-        balances = services.runde_open(evening, before=False)
-        return dict(evening.runde.club.players.filter(pk__in=balances).values_list("pk", "name"))
+        return dict(evening.runde.club.players.values_list("pk", "name"))
     return {s.player_id: s.player.name for s in (seats if seats is not None else seats_of(evening))}
 
 
