@@ -184,6 +184,7 @@ def deal_at(seats: list[Seat], dealer: int, number: int) -> Deal:
 
 
 @transaction.atomic
+@transaction.atomic
 def start_evening(
     runde: Runde,
     players: list[Player],
@@ -212,6 +213,12 @@ def start_evening(
         raise EveningError(_("Nur Spieler des Vereins können mitspielen."), "players")
     if not 0 <= first_dealer < len(players):
         raise EveningError(_("Der erste Geber muss am Tisch sitzen."), "first_dealer")
+    # One start at a time per Runde, as the Runde's Ausgleich (start_ausgleich): an
+    # evening started while an Ausgleich is made waits and starts after it, never before
+    # it unseen. A second tap of the form waits here too and finds the first one's.
+    list(Runde.objects.select_for_update().filter(pk=runde.pk).values_list("pk"))
+    if key is not None and (started := runde.evenings.filter(key=key).first()) is not None:
+        return started
     try:
         with transaction.atomic():
             evening = Evening.objects.create(
@@ -224,16 +231,8 @@ def start_evening(
                 scorekeeper=scorekeeper,
                 key=key,
             )
-    except IntegrityError:
-        # The key started an evening already (a second request waits here for the
-        # first to commit). Only in this Runde: a key is no way into another club.
-        if key is None:
-            raise
-        evening = Evening.objects.filter(key=key, runde=runde).first()
-        if evening is None:
-            used = _("Dieses Formular wurde schon verwendet. Bitte neu laden.")
-            raise EveningError(used) from None
-        return evening
+    except IntegrityError:  # the key of another Runde's form: no way into it
+        raise EveningError(_("Dieses Formular wurde schon verwendet. Bitte neu laden.")) from None
     Seat.objects.bulk_create(
         Seat(evening=evening, player=player, position=position)
         for position, player in enumerate(players)

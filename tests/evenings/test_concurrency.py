@@ -321,3 +321,39 @@ def test_two_phones_starting_the_ausgleich_at_once_make_one(runde, players, admi
     assert errors(raised) == []
     made = list(Evening.objects.filter(settles_runde=True).values_list("pk", flat=True))
     assert answers == made * 2
+
+
+def test_an_evening_started_while_the_ausgleich_is_made_is_not_left_before_it(
+    runde, players, admin
+):
+    """An evening whose start has not committed yet when the Ausgleich is made would be
+    older than the Ausgleich but unseen by it: counted neither in its plan nor, frozen
+    before it, at its own Abrechnung. The Runde's lock orders the two: here the start
+    comes first, so the Ausgleich waits for it and is refused while that evening runs."""
+    old = services.start_evening(runde, players[:4], 0, admin)
+    data = GameInput(type="sauspiel", declarer=players[1].pk, partner=players[3].pk)
+    services.book_game(old.pk, uuid.uuid4(), data, admin)
+    services.close_evening(old.pk, admin)
+    started, made = threading.Event(), threading.Event()
+
+    def work(index: int):
+        if index == 0:
+            with transaction.atomic():
+                evening = services.start_evening(runde, players[:4], 0, admin)
+                started.set()
+                made.wait(timeout=1)  # the Ausgleich, if it does not wait for this commit
+            return evening.pk
+        started.wait(timeout=30)
+        try:
+            return services.start_ausgleich(runde, admin).pk
+        finally:
+            made.set()
+
+    answers, raised = run_at_once(2, work)
+
+    assert [str(error) for error in errors(raised)] == [
+        f"Der Abend vom {services._day(old)} läuft noch: ausgeglichen wird, wenn er "
+        "abgeschlossen ist."
+    ]
+    assert not Evening.objects.filter(settles_runde=True).exists()
+    assert Evening.objects.get(pk=answers[0]).is_open
