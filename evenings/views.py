@@ -1128,6 +1128,12 @@ def runde_balances(request: HttpRequest, club_id: int, runde_id: int) -> HttpRes
     suggestion = settle(balance, runde.tariffs.latest().settle_unit) if rows else None
     # Nothing played since the last Ausgleich: that one takes the payments still open.
     newest = runde.evenings.order_by("-started_at", "-pk").first()
+    ausgleich = newest if newest is not None and newest.settles_runde else None
+    # While an evening runs, the Ausgleich waits for it (start_ausgleich): a way to it
+    # instead of two taps to a refusal.
+    running = None
+    if suggestion and suggestion.transfers and ausgleich is None and membership.can_score:
+        running = runde.evenings.open().order_by("started_at").first()
     return render(
         request,
         "evenings/runde_balances.html",
@@ -1140,7 +1146,8 @@ def runde_balances(request: HttpRequest, club_id: int, runde_id: int) -> HttpRes
                 for t in (suggestion.transfers if suggestion else ())
             ],
             "key": uuid.uuid4(),
-            "ausgleich": newest if newest is not None and newest.settles_runde else None,
+            "ausgleich": ausgleich,
+            "running": running,
         },
     )
 

@@ -345,6 +345,25 @@ def test_the_ausgleich_is_refused_with_the_reason_at_the_accounts(
     assert not Evening.objects.filter(settles_runde=True).exists()
 
 
+def test_while_an_evening_runs_the_accounts_lead_to_it_instead_of_the_ausgleich(
+    client, club, runde, players, scorekeeper, admin, two_evenings
+):
+    running = services.start_evening(runde, players[:4], 0, admin)
+    client.force_login(scorekeeper)
+    url = reverse("evenings:runde_balances", args=[club.pk, runde.pk])
+
+    page = client.get(url).text
+
+    day = timezone.localtime(running.started_at).strftime("%d.%m.%Y")
+    assert f"Der Abend vom {day} läuft noch: ausgeglichen wird, wenn er" in page
+    assert reverse("evenings:detail", args=[running.pk]) in page
+    assert "Ja, zum Ausgleich" not in page and "Hias zahlt Vroni" in page
+    # Closed, the Ausgleich is offered again.
+    services.close_evening(running.pk, admin)
+    page = client.get(url).text
+    assert "Ja, zum Ausgleich" in page and "läuft noch" not in page
+
+
 @pytest.mark.parametrize("role", ["player", "other club"])
 def test_only_the_club_s_schreiber_and_admins_make_one(client, club, runde, two_evenings, role):
     someone = make_user("vroni", "Vroni")
