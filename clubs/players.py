@@ -100,8 +100,9 @@ class Home:
 
 
 def homes(players: list[Player], viewer=None) -> list[Home]:
-    """Each player's accounts, one per Runde they sat in, in six queries whatever the
-    number of players, Runden, evenings and games (five once the Runden's sums are kept).
+    """Each player's accounts, one per Runde they sat in, in seven queries whatever the
+    number of players, Runden, evenings and games (six once the Runden's sums are kept).
+    Their last evenings include the Runde's Ausgleiche where they paid or were paid.
 
     The settlement suggestion settles the Runde's balances of all its players (games and
     payments, over all evenings) with the unit of the Runde's current tariff; each account
@@ -122,6 +123,20 @@ def homes(players: list[Player], viewer=None) -> list[Home]:
         .filter(rank__lte=LAST_EVENINGS)
         .select_related("evening__runde")
         .order_by("evening__runde__name", "evening__runde_id", "rank")
+    )
+    # ... and the Ausgleiche of the Runden where they paid or were paid: no seat there.
+    settled = list(
+        EveningTotal.objects.filter(player__in=players, kind=PAYMENT, evening__settles_runde=True)
+        .exclude(amount=0)
+        .annotate(
+            rank=Window(
+                RowNumber(),
+                partition_by=[F("player_id"), F("evening__runde_id")],
+                order_by=[F("evening__started_at").desc(), F("evening_id").desc()],
+            )
+        )
+        .filter(rank__lte=LAST_EVENINGS)
+        .select_related("evening__runde")
     )
     runde_ids = sorted({seat.evening.runde_id for seat in seats})
     # 2. Every player's totals per Runde and kind: the accounts and the suggestions.
@@ -174,6 +189,14 @@ def homes(players: list[Player], viewer=None) -> list[Home]:
                     at_evening.get((seat.evening_id, player.pk, PAYMENT), 0),
                 )
             )
+        for total in settled:
+            if total.player_id == player.pk and total.evening.runde_id in accounts:
+                accounts[total.evening.runde_id].last.append(
+                    EveningResult(total.evening, 0, total.amount)
+                )
+        for account in accounts.values():
+            account.last.sort(key=lambda r: (r.evening.started_at, r.evening.pk), reverse=True)
+            del account.last[LAST_EVENINGS:]
         yours = viewer is not None and player.user_id == viewer.pk
         out.append(Home(player, list(accounts.values()), yours))
     return out

@@ -82,9 +82,29 @@ def test_an_ausgleich_takes_the_runde_s_transfer_that_no_evening_can(
     assert sorted(entries) == sorted([(hias.pk, 80), (vroni.pk, -80)])
     assert runde_balances(runde) == {"Sepp": 0, "Vroni": 0, "Hias": 0, "Resi": 0}
     assert transfers(services.settlement(ausgleich)) == []
-    [home] = player_pages.homes([hias])
-    assert home.accounts[0].balance == 0 and home.accounts[0].transfers == []
+    hias_home, vroni_home = player_pages.homes([hias, vroni])
+    assert hias_home.accounts[0].balance == 0 and hias_home.accounts[0].transfers == []
+    # Their last evenings: the Ausgleich first, with what they paid or were paid there.
+    last = [(r.evening, r.games, r.payments) for r in hias_home.accounts[0].last]
+    assert last == [(ausgleich, 0, 80), (second, -40, 0), (first, -40, 0)]
+    newest = vroni_home.accounts[0].last[0]
+    assert (newest.evening, newest.payments) == (ausgleich, -80)
     assert verify_ledger().startswith("ledger ok: 3 evenings")
+
+
+def test_a_player_s_home_lists_the_ausgleich_among_the_last_evenings(
+    client, club, runde, players, admin, two_evenings
+):
+    hias, vroni = players[2], players[1]
+    ausgleich = services.start_ausgleich(runde, admin)
+    services.record_payment(ausgleich.pk, hias.pk, vroni.pk, 80, admin)
+    client.force_login(admin)
+
+    page = client.get(reverse("clubs:player_home", args=[club.pk, hias.pk])).text
+
+    card = page[page.index(f'href="{reverse("evenings:detail", args=[ausgleich.pk])}"') :]
+    card = card[: card.index("</a>")]
+    assert "Ausgleich der Runde" in card and "gezahlt 0,80 €" in card and "Spiele" not in card
 
 
 def test_it_takes_no_more_than_the_runde_has_open(runde, players, admin, two_evenings):
