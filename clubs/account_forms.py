@@ -139,7 +139,7 @@ class ThrottledAuthenticationForm(AuthenticationForm):
         **AuthenticationForm.error_messages,
         # Django's German reads as if the fields had been left empty.
         "invalid_login": _(
-            "Benutzername oder Passwort stimmt nicht. Beide unterscheiden Groß- und "
+            "Benutzername oder Passwort stimmt nicht. Beim Passwort zählt Groß- und "
             "Kleinschreibung."
         ),
         "throttled": _(
@@ -152,6 +152,13 @@ class ThrottledAuthenticationForm(AuthenticationForm):
         username = self.cleaned_data.get("username")
         if username is None or not self.cleaned_data.get("password"):
             return super().clean()  # a missing field; its own error says so
+
+        # The name as registered, however it is typed ("Sepp" for "sepp": a phone's
+        # keyboard starts with a capital). No two names differ in case only (clubs
+        # migration 0003), so this names one account or none.
+        registered = get_user_model().objects.filter(username__iexact=username)
+        username = registered.values_list("username", flat=True).first() or username
+        self.cleaned_data["username"] = username
 
         address = throttle.client_address(self.request)
         with throttle.login_attempt(username, address):

@@ -25,7 +25,7 @@ def test_a_wrong_password_gets_a_german_message_and_no_session(page, user):
     page.get_by_role("button", name="Anmelden").click()
 
     expect(page.get_by_role("alert")).to_have_text(
-        "Benutzername oder Passwort stimmt nicht. Beide unterscheiden Groß- und Kleinschreibung."
+        "Benutzername oder Passwort stimmt nicht. Beim Passwort zählt Groß- und Kleinschreibung."
     )
     assert not any(c["name"] == "sessionid" for c in page.context.cookies())
 

@@ -672,3 +672,17 @@ def test_the_confirmation_asks_for_dasselbe_passwort_on_every_password_form(clie
     assert said in client.get(reverse("signup")).text
     client.force_login(user)
     assert said in client.get(reverse("password_change")).text
+
+
+@pytest.mark.parametrize("typed", ["Sepp", "SEPP", " sepp"])
+def test_the_name_logs_in_however_it_is_capitalised(client, user, password, typed):
+    """A phone's keyboard writes "Sepp"; the account is "sepp". The password still counts
+    every letter's case."""
+    assert log_in(client, typed, password).status_code == 302
+    assert logged_in_as(client) == str(user.pk)
+
+    client.logout()
+    response = log_in(client, typed, password.upper())
+
+    assert response.status_code == 200 and logged_in_as(client) is None
+    assert "Beim Passwort zählt Groß- und Kleinschreibung." in response.content.decode()
