@@ -56,7 +56,8 @@ def test_a_mis_tap_is_taken_back_and_a_part_payment_is_booked(
     mistake = Change.objects.get(evening=evening, kind=Change.Kind.PAYMENT)
 
     # 2. "Storno": the payment is taken back by one the other way, on the record.
-    storno = page.locator("li.payment").get_by_role("button", name="Storno")
+    page.locator("li.payment summary").tap()  # "Storno …": two taps, as closing
+    storno = page.locator("li.payment").get_by_role("button", name="Ja, stornieren")
     assert storno.bounding_box()["height"] >= MIN_TAP_HEIGHT
     storno.tap()
     expect(page.get_by_text("Zahlung storniert: Sepp zahlt Hias 0,50 €")).to_be_visible()
@@ -142,9 +143,11 @@ def test_a_transfer_paid_on_another_phone_says_so(
 
     # Both phones take the payment back: the second one is told, and books nothing more.
     other.reload()
-    page.locator("li.payment").get_by_role("button", name="Storno").tap()
+    page.locator("li.payment summary").tap()
+    page.locator("li.payment").get_by_role("button", name="Ja, stornieren").tap()
     expect(page.get_by_text("Zahlung storniert: Resi zahlt Hias 0,50 €")).to_be_visible()
-    other.locator("li.payment").get_by_role("button", name="Storno").tap()
+    other.locator("li.payment summary").tap()
+    other.locator("li.payment").get_by_role("button", name="Ja, stornieren").tap()
     expect(other.get_by_text("Schon storniert: Resi zahlt Hias 0,50 €.")).to_be_visible()
     expect(balances(other)).to_have_text(["-0,50 €", "-0,50 €", "+1,50 €", "-0,50 €"])
     assert len(payment_entries(evening)) == 4

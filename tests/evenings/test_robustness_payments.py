@@ -356,7 +356,7 @@ def test_storno_on_the_settlement_page_takes_a_payment_back(
     # The "Bezahlt" list shows no payment: neither the cancelled one nor the cancellation
     # (whose entries look like Resi paying Sepp).
     assert "gezahlt" not in response.text
-    assert "Storno</button>" not in response.text
+    assert "Ja, stornieren" not in response.text
     assert "Sepp zahlt Resi 0,40 €" in response.text  # suggested again
     assert payment_changes(after_one_game)[1] == {
         "payer": resi.pk, "payee": sepp.pk, "amount": 40, "cancels": payment.pk
