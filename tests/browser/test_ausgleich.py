@@ -151,9 +151,13 @@ def test_the_treasurer_settles_the_runde_in_its_ausgleich(
     page.goto(f"/abend/{first.pk}/abrechnung/")
     day = timezone.localtime(ausgleich.started_at).strftime("%d.%m.%Y")
     expect(page.locator("p.note").filter(has_text="ausgeglichen")).to_contain_text(
-        f"Die Runde wurde am {day} ausgeglichen: was an diesem Abend offen war, wird im "
-        "Ausgleich der Runde bezahlt."
+        f"Die Runde wurde am {day} ausgeglichen: was an diesem Abend offen war, ging in den "
+        "Ausgleich der Runde ein. Dort steht, was bezahlt ist und was noch offen ist."
     )
+    # Its balances are the evening's as it was, not what is owed now.
+    expect(
+        page.get_by_role("heading", name="Stand des Abends vor dem Ausgleich der Runde")
+    ).to_be_visible()
     expect(page.get_by_role("button", name="bezahlt")).to_have_count(0)
     expect(page.locator("li.transfer")).to_have_count(0)
     expect(page.get_by_text("Niemand muss etwas zahlen.")).to_have_count(0)
