@@ -248,6 +248,11 @@ def test_a_director_runs_round_one_two_phones_book_and_the_hall_display_follows(
     no_horizontal_scroll(page)
     assert_accessible(page, "the director's tournament page")
     no_horizontal_scroll(hall)
+    # Nor inside: the standings' last column (lost games, a tie-break) shows whole.
+    assert hall.evaluate(
+        "(t => t.getBoundingClientRect().right <= t.parentElement.getBoundingClientRect().right)"
+        "(document.querySelector('.hall table.standings'))"
+    )
     assert_accessible(hall, "the hall display")
 
     # The database: two games, their points credited as computed, the ledger in order.
