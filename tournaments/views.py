@@ -169,6 +169,26 @@ def _members(membership: Membership) -> dict[int, str]:
     return dict(sorted(members.items(), key=lambda item: german_key(item[1])))
 
 
+def _name_scorekeepers(club, tables: list[Table], members: dict[int, str] | None) -> None:
+    """Each table's scorekeeper by the name they play under in the club, as the
+    scorekeepers' form offers them ("Vroni", who sits at the table, not her account's
+    "Veronika"); else by their own name. `members`: _members(), if read already."""
+    users = {table.scorekeeper_id for table in tables if table.scorekeeper_id is not None}
+    if members is not None:
+        played_as = members
+    elif users:
+        played_as = dict(
+            Player.objects.filter(club=club, user__in=users).values_list("user_id", "name")
+        )
+    else:
+        played_as = {}
+    for table in tables:
+        if table.scorekeeper is not None:
+            table.scorekeeper_name = played_as.get(table.scorekeeper_id) or display_name(
+                table.scorekeeper
+            )
+
+
 def _round_view(
     progress: services.RoundProgress,
     earlier: list[services.RoundProgress],
@@ -216,6 +236,7 @@ def _page(request, tournament: Tournament, membership: Membership, **forms) -> H
     seats = _seats(progresses)
     played = {seat.participant_id for round_, _table, seat in seats if round_.is_started}
     members = _members(membership) if directing else None
+    _name_scorekeepers(membership.club, [t.table for p in progresses for t in p.tables], members)
     views = [
         _round_view(progress, progresses[:i], participants, forms, members)
         for i, progress in enumerate(progresses)
@@ -607,6 +628,8 @@ def cards(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse
     each game to tick."""
     round_, membership = round_of(request, tournament_id, number)
     tournament = round_.tournament
+    progress = services.round_progress(round_)
+    _name_scorekeepers(membership.club, [t.table for t in progress.tables], None)
     return render(
         request,
         "tournaments/cards.html",
@@ -614,7 +637,7 @@ def cards(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse
             "membership": membership,
             "tournament": tournament,
             "round": round_,
-            "progress": services.round_progress(round_),
+            "progress": progress,
             "games": range(1, tournament.games_per_round + 1),
         },
     )

@@ -7,7 +7,7 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from clubs.models import Player
+from clubs.models import Membership, Player
 from evenings import services as evenings
 from evenings.models import Change, Evening
 from evenings.services import GameInput
@@ -448,6 +448,34 @@ def test_the_director_names_a_scorekeeper_for_each_table(
         player_user.pk,
         scorekeeper.pk,
     ]
+
+
+def test_a_table_s_scorekeeper_is_named_as_they_play_in_the_club(
+    director, tournament, players, player_user
+):
+    """The account "Veronika" plays as Sepp's player here (any name of the club): at the
+    table, on the page and on the card it is that player, not a second person."""
+    player_user.first_name = "Veronika"
+    player_user.save()
+    played = players[1]
+    played.user = player_user
+    played.save()
+    outsider = make_user("wirt", "Alois")  # a member who plays under no name of the club
+    Membership.objects.create(user=outsider, club=tournament.runde.club, role="schreiber")
+    round_ = drawn(tournament, players)
+    answer = director.post(
+        url("scorekeepers", tournament.pk, 1), {"tisch_1": player_user.pk, "tisch_2": outsider.pk}
+    )
+    assert answer.status_code == 302
+    services.start_round(round_, tournament.created_by)
+
+    page = director.get(url("detail", tournament.pk)).text
+    card = director.get(url("cards", tournament.pk, 1)).text
+
+    for shown in (page, card):
+        assert shown.count(f"Schreiber: {played.name}") == 1
+        assert "Schreiber: Veronika" not in shown
+        assert shown.count("Schreiber: Alois") == 1
 
 
 # -- a round running --------------------------------------------------------------------
