@@ -291,6 +291,7 @@ class Change(models.Model):
         REOPEN = "reopen", _("Abend wieder geöffnet")
         SHARE = "share", _("Zuschauer-Link erneuert")
         SCORER = "scorer", _("Schreiber am Turniertisch gewechselt")
+        SEATS = "seats", _("Sitzordnung geändert")
 
     # True on the payment record_payment answers when its form's key had booked it before
     # (the form sent again): nothing new was booked. Not a column.

@@ -137,8 +137,8 @@ def seats_from(rows: list[tuple]) -> list[Seat]:
 
 def seats_of(evening: Evening) -> list[Seat]:
     """The evening's seats in order, each with its player (what
-    evening.seats.select_related("player") reads). Seats are made when the evening starts
-    and never change, so they are read once per evening instance (evening_of reads them
+    evening.seats.select_related("player") reads). Seats change only before the first game
+    (services.change_seats), so they are read once per evening instance (evening_of reads them
     with the evening)."""
     if "_seats" not in evening.__dict__:
         [rows] = read_together(seats_statement(evening.pk))

@@ -204,16 +204,7 @@ def start_evening(
     refused), and the user it names as `scorekeeper` (who may book here even without
     the club's Schreiber role). The start form's `key` starts one evening however often
     the form is sent: again, it answers the evening the key started."""
-    if len(players) not in SEATS:
-        raise EveningError(_("Ein Abend braucht 4, 5 oder 6 Spieler."), "players")
-    if runde.kind == Runde.Kind.PROHOF and len(players) > 5:
-        raise EveningError(_("An einem Turniertisch sitzen 4 oder 5 Spieler."), "players")
-    if len({p.pk for p in players}) != len(players):
-        raise EveningError(_("Jeder Spieler kann nur einen Platz haben."), "players")
-    if any(p.club_id != runde.club_id for p in players):
-        raise EveningError(_("Nur Spieler des Vereins können mitspielen."), "players")
-    if not 0 <= first_dealer < len(players):
-        raise EveningError(_("Der erste Geber muss am Tisch sitzen."), "first_dealer")
+    _require_table(runde, players, first_dealer)
     # One start at a time per Runde, as the Runde's Ausgleich (start_ausgleich): an
     # evening started while an Ausgleich is made waits and starts after it, never before
     # it unseen. A second tap of the form waits here too and finds the first one's.
@@ -245,6 +236,73 @@ def start_evening(
         after={"players": [p.pk for p in players], "first_dealer": first_dealer},
     )
     return evening
+
+
+class SeatsMoved(EveningError):
+    """The evening changed since the seating form was shown: nothing changed by it."""
+
+
+def seats_changeable(evening_id: int) -> bool:
+    """Whether the evening can still be seated anew (change_seats): open, no game yet."""
+    return (
+        Evening.objects.open()
+        .filter(pk=evening_id, last_number=0, game_limit__isnull=True, settles_runde=False)
+        .exists()
+    )
+
+
+@transaction.atomic
+def change_seats(
+    evening_id: int, players: list[Player], first_dealer: int, by, seen: int | None = None
+) -> Evening:
+    """Seat the table again before its first game: other players, another order or
+    another first dealer, on the record (a Change that says who sat where before and
+    after). Once a game is booked the table stays as it is; a tournament's table sits as
+    it was drawn. The same table again changes nothing. `seen`: the evening's version
+    the form was made at; if another phone changed the evening since, SeatsMoved."""
+    evening = _locked(evening_id)
+    if seen is not None and seen != evening.version:
+        raise SeatsMoved(_("Inzwischen wurde die Sitzordnung geändert: so ist sie jetzt."))
+    _require_open(evening)
+    if evening.is_table or evening.settles_runde:
+        raise EveningError(_("An diesem Tisch lässt sich die Sitzordnung nicht ändern."))
+    if evening.last_number:
+        raise EveningError(_("Am Abend ist schon gebucht: die Sitzordnung bleibt, wie sie ist."))
+    _require_table(evening.runde, players, first_dealer)
+    before = list(evening.seats.order_by("position").values_list("player_id", flat=True))
+    after = [p.pk for p in players]
+    if before == after and evening.first_dealer == first_dealer:
+        return evening
+    evening.seats.all().delete()
+    Seat.objects.bulk_create(
+        Seat(evening=evening, player=player, position=position)
+        for position, player in enumerate(players)
+    )
+    old_dealer, evening.first_dealer = evening.first_dealer, first_dealer
+    evening.save(update_fields=["first_dealer"])
+    _record(
+        evening,
+        Change.Kind.SEATS,
+        by,
+        before={"players": before, "first_dealer": old_dealer},
+        after={"players": after, "first_dealer": first_dealer},
+    )
+    return evening
+
+
+def _require_table(runde: Runde, players: list[Player], first_dealer: int) -> None:
+    """A table the Runde can play at: 4, 5 or 6 of its club's players, each once, one of
+    them dealing first."""
+    if len(players) not in SEATS:
+        raise EveningError(_("Ein Abend braucht 4, 5 oder 6 Spieler."), "players")
+    if runde.kind == Runde.Kind.PROHOF and len(players) > 5:
+        raise EveningError(_("An einem Turniertisch sitzen 4 oder 5 Spieler."), "players")
+    if len({p.pk for p in players}) != len(players):
+        raise EveningError(_("Jeder Spieler kann nur einen Platz haben."), "players")
+    if any(p.club_id != runde.club_id for p in players):
+        raise EveningError(_("Nur Spieler des Vereins können mitspielen."), "players")
+    if not 0 <= first_dealer < len(players):
+        raise EveningError(_("Der erste Geber muss am Tisch sitzen."), "first_dealer")
 
 
 def _locked(evening_id: int) -> Evening:
@@ -442,11 +500,15 @@ def book(
                 return _book(evening, state, key, data, by, deal_token, seats)
             except _Moved:
                 state = None
+                if not evening.last_number:  # before the first game the seats may change
+                    seats = _seats_again(evening)
         # Phones keep booking into this evening between our reads and writes: take its
         # lock, under which nobody else changes it.
         with transaction.atomic():
             _locked(evening.pk)
             state = state_of(evening.pk, BOCK_GAMES)
+            if not state.last_number:
+                seats = _seats_again(evening)
             return _book(evening, state, key, data, by, deal_token, seats)
     except _KeyTaken:
         pass
@@ -465,6 +527,14 @@ def book(
         evening.version,
         standing(evening, [seat.player for seat in seats]),
     )
+
+
+def _seats_again(evening: Evening) -> list[Seat]:
+    """The evening's seats and first dealer, read again (change_seats may have seated
+    the table anew)."""
+    evening.first_dealer = Evening.objects.values_list("first_dealer", flat=True).get(pk=evening.pk)
+    evening.__dict__.pop("_seats", None)
+    return seats_of(evening)
 
 
 # Bookings into one evening from several phones at once: how often a booking reads the

@@ -24,6 +24,7 @@ urlpatterns = [
     path("abend/<int:evening_id>/", views.detail, name="detail"),
     path("abend/<int:evening_id>/drucken/", views.evening_print, name="print"),
     path("abend/<int:evening_id>/csv/", views.evening_csv, name="csv"),
+    path("abend/<int:evening_id>/sitzordnung/", views.seats, name="seats"),
     path("abend/<int:evening_id>/buchen/", views.book, name="book"),
     path("abend/<int:evening_id>/vorschau/", views.preview, name="preview"),
     path("abend/<int:evening_id>/blatt/", views.sheet_poll, name="sheet"),

@@ -7,7 +7,7 @@ from html import escape
 import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import F, Max, Min, Sum
+from django.db.models import F, Max, Min, Q, Sum
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -88,6 +88,62 @@ def start(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse:
         "same": same,
     }
     return render(request, "evenings/start.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+@never_cache
+def seats(request: HttpRequest, evening_id: int) -> HttpResponse:
+    """Seat the table anew before its first game (services.change_seats): another player,
+    another order, another first dealer. Once a game is booked the table stays."""
+    evening, membership = scored_evening_of(request, evening_id)
+    if evening.is_table or evening.settles_runde:
+        raise Http404
+    if not evening.is_open or evening.last_number:
+        messages.error(
+            request,
+            _("Am Abend ist schon gebucht: die Sitzordnung bleibt, wie sie ist.")
+            if evening.is_open
+            else _("Der Abend ist abgeschlossen."),
+        )
+        return redirect("evenings:detail", evening_id=evening.pk)
+    seated = seats_of(evening)
+    players = list(
+        membership.club.players.filter(
+            Q(active=True, guest=False) | Q(pk__in=[s.player_id for s in seated])
+        )
+    )
+    initial = {f"seat{s.position}": s.player_id for s in seated}
+    form = StartForm(
+        request.POST or None,
+        players=players,
+        initial=initial | {"first_dealer": evening.first_dealer},
+    )
+    if form.is_valid():
+        try:
+            services.change_seats(
+                evening.pk,
+                form.cleaned_data["players"],
+                form.cleaned_data["dealer_index"],
+                request.user,
+                seen=_version(request.POST.get("v", "")),
+            )
+        except services.SeatsMoved as error:
+            # Changed on another phone meanwhile: the form again, as the table is now
+            # (or the evening, if it was closed or a game was booked: the form says why).
+            if services.seats_changeable(evening.pk):
+                messages.error(request, str(error))
+            return redirect("evenings:seats", evening_id=evening.pk)
+        except services.EveningError as error:
+            form.add_error(error.field if error.field in form.fields else None, str(error))
+        else:
+            messages.success(request, _("Die Sitzordnung ist geändert."))
+            return redirect("evenings:detail", evening_id=evening.pk)
+    # The version the form was made at: sent back with it, also after a typo.
+    seen = _version(request.POST.get("v", "")) if form.is_bound else None
+    seen = evening.version if seen is None else seen
+    context = {"evening": evening, "membership": membership, "form": form, "seen": seen}
+    return render(request, "evenings/seats.html", context)
 
 
 def _version(value: str) -> int | None:
@@ -548,6 +604,9 @@ def _changes_since(request, evening: Evening, membership, token=None) -> HttpRes
         # A phone with an entry form: closed meanwhile, the page without the form.
         messages.info(request, _("Der Abend wurde abgeschlossen."))
         return _reloaded()
+    if not evening.last_number and _seated_anew(evening, seen):
+        # Before the first game the table was seated anew: the page again, as it sits now.
+        return _reloaded()
     if "deal" in request.GET and evening.all_played:
         # The table's last game was booked elsewhere: the page again, without the form.
         messages.info(
@@ -571,6 +630,13 @@ def _changes_since(request, evening: Evening, membership, token=None) -> HttpRes
     if request.GET.get("deal", deal.token) != deal.token:
         response["HX-Trigger"] = "dealChanged"
     return response
+
+
+def _seated_anew(evening: Evening, seen: str) -> bool:
+    """Whether the table was seated anew (services.change_seats) after version `seen`."""
+    shown = _version(seen)
+    since = evening.changes.filter(kind=Change.Kind.SEATS)
+    return since.filter(version__gt=shown).exists() if shown is not None else since.exists()
 
 
 def _changes_context(seen: str, evening: Evening, membership, deal) -> dict:
@@ -841,6 +907,12 @@ def history(request: HttpRequest, evening_id: int) -> HttpResponse:
     evening, membership = evening_of(request, evening_id)
     changes = evening.changes.select_related("by", "game")
     names = _names(evening)
+    # Who sat at the table before it was seated anew, and sits there no more.
+    unseated = {
+        pk for c in changes if c.kind == Change.Kind.SEATS for pk in c.before["players"]
+    } - names.keys()
+    if unseated:
+        names |= dict(evening.runde.club.players.filter(pk__in=unseated).values_list("pk", "name"))
     moved: dict[int, list[tuple[str, int]]] = defaultdict(list)
     sums = (
         LedgerEntry.objects.filter(evening=evening, kind=evening.entry_kind)

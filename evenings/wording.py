@@ -133,6 +133,11 @@ def summarize(change: Change, names: dict[int, str]) -> str:
         if is_cancellation(change):
             return _("Zahlung storniert: %(payment)s") % {"payment": text}
         return text
+    if change.kind == Change.Kind.SEATS:
+        return _("vorher: %(before)s – jetzt: %(after)s") % {
+            "before": _table(change.before, names),
+            "after": _table(change.after, names),
+        }
     before = GameInput.from_json(change.before) if change.before else None
     after = GameInput.from_json(change.after) if change.after and "type" in change.after else None
     if before and after:
@@ -140,3 +145,12 @@ def summarize(change: Change, names: dict[int, str]) -> str:
     if before or after:
         return line(before or after, names)
     return ""
+
+
+def _table(seating: dict, names: dict[int, str]) -> str:
+    """Who sat where and who dealt first, as a change_seats record says it."""
+    players = seating["players"]
+    return _("%(players)s, %(dealer)s gibt zuerst") % {
+        "players": ", ".join(names.get(pk, "?") for pk in players),
+        "dealer": names.get(players[seating["first_dealer"]], "?"),
+    }

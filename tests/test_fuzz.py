@@ -222,6 +222,8 @@ def build_world() -> World:
 
     closed = evening_with(runde, ours, admin, 1, close=True)
     open_ = evening_with(runde, ours, admin, 3)
+    # Not played yet: its seating can change (evenings:seats).
+    fresh = evening_with(runde, ours[1:], admin, 0)
     services.void_game(open_.pk, open_.games.order_by("number").first().pk, admin)
     # A payment to take back ("Storno"), at the closed evening (one Sauspiel: two owe).
     balance = services.balances(closed)
@@ -233,7 +235,7 @@ def build_world() -> World:
         Invitation.objects.create(club=club, role="spieler", created_by=admin),
         Invitation.objects.create(club=other, role="admin", created_by=kathi),
     ]
-    evenings = [open_, closed, other_evening]
+    evenings = [open_, closed, other_evening, fresh]
     games = Game.objects.all()
     tournaments, seating = build_tournaments(admin, club, kathi, other)
 
@@ -271,7 +273,7 @@ def build_world() -> World:
     own = {
         "club_id": [str(club.pk)],
         "runde_id": [str(runde.pk)],
-        "evening_id": [str(open_.pk), str(closed.pk)],
+        "evening_id": [str(open_.pk), str(closed.pk), str(fresh.pk)],
         # The open evening's booked games first: those a correction may change.
         "game_id": [str(g.pk) for g in open_.games.booked()]
         + [str(g.pk) for g in games.filter(evening__runde=runde)],
@@ -340,6 +342,7 @@ TARIFF = {
     "jungfrau": "bool",
     "settle_unit": "settle_unit",
 }
+SEATING = {**{f"seat{i}": "player_id" for i in range(6)}, "first_dealer": "small_int"}
 GAME = {
     "key": "uuid",
     "deal": "deal",
@@ -407,9 +410,8 @@ RECIPES: dict[str, Recipe] = {
     "clubs:invitation_create": Recipe({"role": "role", "player": "player_id"}, methods=POST),
     "clubs:invitation_revoke": BUTTON,
     "clubs:join": Recipe({"who": "who", "name": "name"}),
-    "evenings:start": Recipe(
-        {**{f"seat{i}": "player_id" for i in range(6)}, "first_dealer": "small_int"}
-    ),
+    "evenings:start": Recipe(SEATING),
+    "evenings:seats": Recipe(SEATING | {"v": "version"}),
     "evenings:runde_balances": PAGE,
     "evenings:ausgleich": Recipe({"key": "uuid"}, methods=POST),
     "evenings:detail": PAGE,

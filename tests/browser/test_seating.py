@@ -1,0 +1,86 @@
+"""Seating the table anew on a phone before the first game: Wastl came instead of Vroni,
+and Hias dealt first. A typo is said at its place; a player following on a second phone
+sees the table as it sits now; the first booking takes the button away."""
+
+import re
+
+from playwright.sync_api import expect
+
+from clubs.models import Membership
+from evenings.models import Change, Evening
+from tests.browser.axe import assert_accessible
+from tests.browser.evening_screen import (
+    book_sauspiel,
+    chip_labels,
+    flash,
+    no_horizontal_scroll,
+    start,
+    verify_ledger,
+)
+from tests.conftest import make_user
+
+
+def test_the_schreiber_seats_the_table_anew_before_the_first_game(
+    page, log_in, open_phone, club, runde, schreiber, players
+):
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    vroni = make_user("vroni", "Vroni")
+    Membership.objects.create(user=vroni, club=club, role=Membership.Role.PLAYER)
+    follower = open_phone(vroni).page
+    follower.goto(f"/abend/{evening.pk}/")
+    expect(follower.locator("#sheet thead th")).to_have_text(["Sepp", "Vroni", "Hias", "Resi"])
+
+    log_in(schreiber).goto(f"/abend/{evening.pk}/")
+    expect(page.locator(".deal")).to_contain_text("Sepp gibt.")
+    page.get_by_role("link", name="Sitzordnung ändern").click()
+    expect(page.get_by_role("heading", name=re.compile("^Sitzordnung ändern"))).to_be_visible()
+    expect(page.get_by_role("combobox", name="Platz 2", exact=True)).to_have_value(
+        str(players["Vroni"].pk)
+    )
+    dealer_chips = page.locator("#id_first_dealer label:visible")
+    expect(dealer_chips).to_have_text(["Sepp", "Vroni", "Hias", "Resi"])
+    no_horizontal_scroll(page)
+    assert_accessible(page, "seating form")
+
+    # A typo first: Sepp at Platz 2 as well. Said there; nothing changes.
+    page.get_by_role("combobox", name="Platz 2", exact=True).select_option(label="Sepp")
+    page.get_by_role("button", name="Sitzordnung speichern").click()
+    expect(page.locator(".error")).to_contain_text(["Sepp sitzt schon auf einem Platz davor."])
+    assert [s.player.name for s in evening.seats.order_by("position")] == [
+        "Sepp",
+        "Vroni",
+        "Hias",
+        "Resi",
+    ]
+
+    page.get_by_role("combobox", name="Platz 2", exact=True).select_option(label="Wastl")
+    page.locator("#id_first_dealer").get_by_text("Hias", exact=True).tap()
+    page.get_by_role("button", name="Sitzordnung speichern").click()
+
+    expect(page).to_have_url(re.compile(rf"/abend/{evening.pk}/$"))
+    expect(flash(page)).to_have_text("Die Sitzordnung ist geändert.")
+    expect(page.locator(".deal")).to_contain_text("Hias gibt.")
+    expect(chip_labels(page, "declarer")).to_have_text(["Sepp", "Wastl", "Hias", "Resi"])
+    evening.refresh_from_db()
+    assert [s.player.name for s in evening.seats.order_by("position")] == [
+        "Sepp",
+        "Wastl",
+        "Hias",
+        "Resi",
+    ]
+    assert evening.first_dealer == 2
+    assert evening.changes.filter(kind=Change.Kind.SEATS).count() == 1
+
+    # The second phone loads the table as it sits now.
+    expect(follower.locator("#sheet thead th")).to_have_text(
+        ["Sepp", "Wastl", "Hias", "Resi"], timeout=10_000
+    )
+    expect(follower.locator(".deal")).to_contain_text("Hias gibt.")
+
+    # The first game: the button goes, and the game is played at the new table.
+    book_sauspiel(page, 1, "Wastl", "Resi")
+    expect(page.get_by_role("link", name="Sitzordnung ändern")).to_be_hidden()
+    game = Evening.objects.get(pk=evening.pk).games.get()
+    assert game.dealer == players["Hias"]
+    assert sorted(game.seating) == sorted(players[n].pk for n in ["Sepp", "Wastl", "Hias", "Resi"])
+    assert "ledger ok" in verify_ledger()

@@ -1,0 +1,225 @@
+"""Seating a money evening anew before its first game: another player, another order,
+another first dealer, on the record; once a game is booked the table stays."""
+
+import uuid
+
+import pytest
+from django.urls import reverse
+
+from clubs.models import Membership
+from evenings import services
+from evenings.models import Change, Evening, LedgerEntry, Seat
+from tests.conftest import make_user
+
+HTMX = {"HX-Request": "true"}
+
+
+def seating(players, first_dealer=0, v=None) -> dict:
+    """The seating form as the page sends it."""
+    data = {f"seat{i}": p.pk for i, p in enumerate(players)} | {"first_dealer": first_dealer}
+    return data if v is None else data | {"v": v}
+
+
+def seated(evening) -> list[str]:
+    return [s.player.name for s in Seat.objects.filter(evening=evening).order_by("position")]
+
+
+def sauspiel(evening):
+    playing = services.next_deal(evening).playing
+    return services.GameInput("sauspiel", declarer=playing[0].pk, partner=playing[2].pk)
+
+
+def test_the_scorekeeper_seats_the_table_anew_before_the_first_game(
+    client, scorekeeper, evening, players
+):
+    # Started with Sepp, Vroni, Hias, Resi and Sepp dealing; Wastl came instead of Vroni,
+    # and Hias dealt first.
+    client.force_login(scorekeeper)
+    url = reverse("evenings:seats", args=[evening.pk])
+    page = client.get(reverse("evenings:detail", args=[evening.pk])).text
+    assert f'href="{url}">Sitzordnung ändern</a>' in page
+    form = client.get(url).text
+    assert f'<option value="{players[1].pk}" selected>Vroni</option>' in form
+    assert 'name="v" value="0"' in form
+
+    table = [players[0], players[4], players[2], players[3]]
+    response = client.post(url, seating(table, first_dealer=2, v=0))
+
+    assert response["Location"] == reverse("evenings:detail", args=[evening.pk])
+    evening.refresh_from_db()
+    assert seated(evening) == ["Sepp", "Wastl", "Hias", "Resi"]
+    assert evening.first_dealer == 2
+    assert evening.version == 1
+    change = evening.changes.get(kind=Change.Kind.SEATS)
+    assert change.before == {"players": [p.pk for p in players[:4]], "first_dealer": 0}
+    assert change.after == {"players": [p.pk for p in table], "first_dealer": 2}
+    assert change.by == scorekeeper and change.version == 1
+    page = client.get(response["Location"]).text
+    assert "Die Sitzordnung ist geändert." in page
+    assert "<strong>Hias</strong> gibt." in page
+    # The history says who sat where before, Vroni included, who sits there no more.
+    history = client.get(reverse("evenings:history", args=[evening.pk])).text
+    assert "Sitzordnung geändert" in history
+    assert (
+        "vorher: Sepp, Vroni, Hias, Resi, Sepp gibt zuerst – jetzt: Sepp, Wastl, Hias, Resi, "
+        "Hias gibt zuerst"
+    ) in history
+    # The first game is dealt by Hias: Resi, Sepp, Wastl play it with him.
+    deal = services.next_deal(Evening.objects.get(pk=evening.pk))
+    assert [p.name for p in deal.playing] == ["Resi", "Sepp", "Wastl", "Hias"]
+
+
+def test_a_fifth_player_joins_before_the_first_game(client, scorekeeper, evening, players):
+    client.force_login(scorekeeper)
+
+    client.post(
+        reverse("evenings:seats", args=[evening.pk]), seating(players[:5], first_dealer=4, v=0)
+    )
+
+    page = client.get(reverse("evenings:detail", args=[evening.pk])).text
+    assert "<strong>Wastl</strong> gibt und setzt aus." in page
+    assert seated(evening) == ["Sepp", "Vroni", "Hias", "Resi", "Wastl"]
+
+
+def test_the_same_table_again_changes_nothing(client, scorekeeper, evening, players):
+    client.force_login(scorekeeper)
+
+    response = client.post(
+        reverse("evenings:seats", args=[evening.pk]), seating(players[:4], first_dealer=0, v=0)
+    )
+
+    assert response.status_code == 302
+    evening.refresh_from_db()
+    assert evening.version == 0
+    assert not evening.changes.filter(kind=Change.Kind.SEATS).exists()
+
+
+@pytest.mark.parametrize(
+    "typo, field, message",
+    [
+        ({"seat1": "", "seat2": "", "seat3": ""}, "seat1", "mindestens 4 Spieler"),
+        ({"seat3": "PLAYER0"}, "seat3", "Sepp sitzt schon auf einem Platz davor."),
+        ({"first_dealer": "5"}, "first_dealer", "Der erste Geber muss auf einem besetzten"),
+    ],
+)
+def test_a_typo_is_said_at_its_field_and_changes_nothing(
+    client, scorekeeper, evening, players, typo, field, message
+):
+    client.force_login(scorekeeper)
+    data = seating(players[:4], v=0) | {
+        name: str(players[0].pk) if value == "PLAYER0" else value for name, value in typo.items()
+    }
+
+    response = client.post(reverse("evenings:seats", args=[evening.pk]), data)
+
+    assert response.status_code == 200
+    assert message in response.text
+    assert message in " ".join(response.context["form"].errors[field])
+    assert seated(evening) == ["Sepp", "Vroni", "Hias", "Resi"]
+    evening.refresh_from_db()
+    assert evening.version == 0
+
+
+def test_once_a_game_is_booked_the_table_stays(client, scorekeeper, admin, evening, players):
+    services.book_game(evening.pk, uuid.uuid4(), sauspiel(evening), admin)
+    client.force_login(scorekeeper)
+    url = reverse("evenings:seats", args=[evening.pk])
+    assert url not in client.get(reverse("evenings:detail", args=[evening.pk])).text
+
+    for response in (client.get(url), client.post(url, seating(players[1:5], v=1))):
+        assert response["Location"] == reverse("evenings:detail", args=[evening.pk])
+
+    page = client.get(reverse("evenings:detail", args=[evening.pk])).text
+    assert "Am Abend ist schon gebucht: die Sitzordnung bleibt, wie sie ist." in page
+    assert seated(evening) == ["Sepp", "Vroni", "Hias", "Resi"]
+    # An undone game was booked too: the table still stays.
+    services.undo_last(evening.pk, admin)
+    with pytest.raises(services.EveningError, match="schon gebucht"):
+        services.change_seats(evening.pk, players[1:5], 0, admin)
+
+
+def test_the_first_booking_s_answer_takes_the_link_away(client, scorekeeper, evening, players):
+    client.force_login(scorekeeper)
+    form = {"key": str(uuid.uuid4()), "deal": services.next_deal(evening).token,
+            "spiel": "sauspiel", "won": "1", "kontra": "0", "doubled": "0", "laufende": "0",
+            "declarer": players[1].pk, "partner": players[3].pk}  # fmt: skip
+
+    answer = client.post(reverse("evenings:book", args=[evening.pk]), form, headers=HTMX).text
+
+    assert '<span id="seats-link" hx-swap-oob="true" hidden>' in answer
+
+
+def test_a_second_phone_s_older_form_is_not_saved_over_the_first(
+    client, scorekeeper, admin, evening, players
+):
+    # Both phones opened the form at version 0; the admin's phone saved first.
+    services.change_seats(evening.pk, [players[4], *players[1:4]], 0, admin, seen=0)
+    client.force_login(scorekeeper)
+    url = reverse("evenings:seats", args=[evening.pk])
+
+    response = client.post(url, seating(players[:4], first_dealer=3, v=0))
+
+    assert response["Location"] == url
+    assert seated(evening) == ["Wastl", "Vroni", "Hias", "Resi"]
+    form = client.get(url).text
+    assert "Inzwischen wurde die Sitzordnung geändert: so ist sie jetzt." in form
+    assert f'<option value="{players[4].pk}" selected>Wastl</option>' in form
+    assert 'name="v" value="1"' in form
+
+
+def test_a_following_phone_loads_the_table_as_it_sits_now(
+    client, scorekeeper, admin, evening, players
+):
+    client.force_login(scorekeeper)
+    poll = reverse("evenings:sheet", args=[evening.pk])
+    assert client.get(poll, {"v": "0"}, headers=HTMX).status_code == 204
+
+    services.change_seats(evening.pk, players[1:5], 0, admin)
+
+    assert client.get(poll, {"v": "0"}, headers=HTMX)["HX-Refresh"] == "true"
+    assert client.get(poll, {"v": "1"}, headers=HTMX).status_code == 204
+    # A spectator's link loads again too.
+    live = reverse("evenings:live_sheet", args=[evening.share_token])
+    assert client.get(live, {"v": "0"}, headers=HTMX)["HX-Refresh"] == "true"
+
+
+def test_a_booking_after_the_change_plays_at_the_new_table(admin, evening, players):
+    # The booking read the evening, its seats and its state, as the view does, before the
+    # table was seated anew with Vroni dealing first; its write finds the evening moved
+    # on, reads it again, seats and first dealer included, and books at the new table.
+    before = Evening.objects.get(pk=evening.pk)
+    services.seats_of(before)
+    before.state = services.state_of(evening.pk, services.BOCK_GAMES)
+    services.change_seats(evening.pk, [players[4], *players[1:4]], 1, admin)
+    data = services.GameInput("sauspiel", declarer=players[1].pk, partner=players[3].pk)
+
+    booking = services.book(evening.pk, uuid.uuid4(), data, admin, evening=before)
+
+    assert booking.game.dealer == players[1]
+    assert booking.game.seating == [p.pk for p in [players[2], players[3], players[4], players[1]]]
+    assert sorted(booking.game.seating) == sorted(p.pk for p in [players[4], *players[1:4]])
+    paid = LedgerEntry.objects.filter(game=booking.game).values_list("player_id", flat=True)
+    assert sorted(paid) == sorted(p.pk for p in [players[4], *players[1:4]])
+
+
+@pytest.mark.parametrize("role", ["player", "outsider"])
+def test_only_the_club_s_scorekeepers_seat_the_table(client, club, evening, players, role):
+    user = make_user(role, role.title())
+    if role == "player":
+        Membership.objects.create(user=user, club=club, role=Membership.Role.PLAYER)
+    client.force_login(user)
+    url = reverse("evenings:seats", args=[evening.pk])
+
+    assert client.get(url).status_code == 404
+    assert client.post(url, seating(players[1:5], v=0)).status_code == 404
+    assert seated(evening) == ["Sepp", "Vroni", "Hias", "Resi"]
+
+
+def test_a_closed_evening_and_a_tournament_table_keep_their_seats(admin, runde, evening, players):
+    services.close_evening(evening.pk, admin)
+    with pytest.raises(services.EveningError, match="abgeschlossen"):
+        services.change_seats(evening.pk, players[1:5], 0, admin)
+    table = services.start_evening(runde, players[:4], 0, admin, game_limit=8, label="Tisch 1")
+    with pytest.raises(services.EveningError, match="nicht ändern"):
+        services.change_seats(table.pk, players[1:5], 0, admin)
+    assert not Change.objects.filter(kind=Change.Kind.SEATS).exists()
