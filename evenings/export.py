@@ -28,7 +28,7 @@ from clubs.models import Player, Runde, german_order
 from evenings import wording
 from evenings.models import Evening, EveningTotal, Game, LedgerEntry
 from evenings.reads import seats_of
-from evenings.services import GameInput
+from evenings.services import GameInput, settled_by
 
 CONTENT_TYPE = "text/csv; charset=utf-8"
 BOM = "\ufeff"
@@ -75,7 +75,9 @@ def evening_lines(evening: Evening) -> Iterator[str]:
     players = [seat.player for seat in seats_of(evening)]
     points = evening.tariff.is_prohof
     yield from lines(players, [[evening]], points=points)
-    yield from total_lines(players, EveningTotal.objects.filter(evening=evening), points)
+    # Settled by a later Ausgleich der Runde, the evening's balance is what stood before it.
+    settled = not points and settled_by(evening) is not None
+    yield from total_lines(players, EveningTotal.objects.filter(evening=evening), points, settled)
 
 
 def runde_lines(runde: Runde) -> Iterator[str]:
@@ -94,10 +96,13 @@ def runde_lines(runde: Runde) -> Iterator[str]:
     yield from total_lines(players, EveningTotal.objects.filter(evening__runde=runde))
 
 
-def total_lines(players: list[Player], totals, points: bool = False) -> Iterator[str]:
+def total_lines(
+    players: list[Player], totals, points: bool = False, settled: bool = False
+) -> Iterator[str]:
     """The last lines, for whoever reconciles the file with the balances: each player's
     sum of the games; if anything was paid, the payments (+ paid, - received) and the
-    balance after them. From the totals the database keeps (EveningTotal, `totals`)."""
+    balance after them, which an evening `settled` by a later Ausgleich der Runde had
+    before it. From the totals the database keeps (EveningTotal, `totals`)."""
     writer = csv.writer(_Line(), delimiter=SEPARATOR, lineterminator="\r\n")
     sums: dict[str, dict[int, int]] = {}
     for kind, player_id, amount in (
@@ -117,7 +122,7 @@ def total_lines(players: list[Player], totals, points: bool = False) -> Iterator
     if any(paid.values()):
         yield line(_("Zahlungen (+ gezahlt, - erhalten)"), paid)
         balance = {pk: games.get(pk, 0) + paid.get(pk, 0) for pk in games.keys() | paid.keys()}
-        yield line(_("Stand"), balance)
+        yield line(_("Stand vor dem Ausgleich der Runde") if settled else _("Stand"), balance)
 
 
 class _Line:

@@ -144,6 +144,26 @@ def test_the_evenings_before_it_take_no_more_payments(runde, players, admin, two
     assert verify_ledger().startswith("ledger ok: 3 evenings")
 
 
+def test_a_settled_evening_s_csv_names_its_balance_as_before_the_ausgleich(
+    client, runde, players, admin, two_evenings
+):
+    sepp, vroni, hias, resi = players[:4]
+    first, second = two_evenings
+    services.record_payment(first.pk, hias.pk, vroni.pk, 40, admin)
+    client.force_login(admin)
+    url = reverse("evenings:csv", args=[first.pk])
+    before = client.get(url).content.decode().splitlines()
+    assert before[-1].startswith(";;Stand;")
+
+    services.start_ausgleich(runde, admin)
+
+    after = client.get(url).content.decode().splitlines()
+    # The same amounts (Sepp, Vroni, Hias, Resi: -0,40, 0,00, 0,00, +0,40), now said to
+    # be what stood before the Ausgleich, which settled it.
+    assert after[-1] == ";;Stand vor dem Ausgleich der Runde;-0,40;0,00;0,00;0,40;-40;0;0;40"
+    assert after[:-1] == before[:-1]
+
+
 def test_nothing_marked_before_it_is_taken_back_once_it_counted_it(
     runde, players, admin, two_evenings
 ):
