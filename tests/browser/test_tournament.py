@@ -434,7 +434,7 @@ def test_a_table_ends_early_and_the_finished_tournament_stays_final_until_reopen
     # 4. At a table of the finished tournament nothing changes: it stays closed.
     tables.nth(0).get_by_role("link", name="Zum Tisch (Blatt)").click()
     expect(page.locator(".closed-note")).to_contain_text("Dieser Tisch ist beendet.")
-    expect(page.get_by_role("button", name="Wieder öffnen")).to_have_count(0)
+    expect(page.locator("summary", has_text="Wieder öffnen")).to_have_count(0)
     expect(
         page.get_by_text("Das Turnier ist abgeschlossen: für eine Korrektur erst")
     ).to_be_visible()
@@ -455,7 +455,8 @@ def test_a_table_ends_early_and_the_finished_tournament_stays_final_until_reopen
     expect(messages(page)).to_contain_text("Das Turnier ist wieder offen.")
     expect(page.locator("#stand-heading")).to_have_text("Stand")
     tables.nth(0).get_by_role("link", name="Zum Tisch (Blatt)").click()
-    page.get_by_role("button", name="Wieder öffnen").tap()
+    page.locator("summary", has_text="Wieder öffnen").tap()
+    page.get_by_role("button", name="Ja, wieder öffnen").tap()
     expect(messages(page)).to_contain_text(
         "Der Tisch ist wieder offen, zum Korrigieren: neue Spiele nimmt er keine."
     )

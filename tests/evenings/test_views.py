@@ -1319,3 +1319,24 @@ def test_the_history_says_bock_and_which_games_a_strike_scored_anew(
     assert [text.count("· Bock") for text in struck] == [0, 0, 0, 0, 0]
     assert "Dazu neu gewertet (Bock): Spiele 2, 3" in struck[-1]
     assert "Dazu neu gewertet" not in " ".join(booked)
+
+
+def test_an_admin_opens_a_closed_evening_again_in_two_taps(client, admin, scorekeeper, evening):
+    services.close_evening(evening.pk, admin)
+    url = reverse("evenings:detail", args=[evening.pk])
+    client.force_login(scorekeeper)
+    assert "Wieder öffnen" not in client.get(url).text  # the admin's call
+    client.force_login(admin)
+
+    page = client.get(url).text
+
+    # The first tap unfolds what it means; the second, "Ja, wieder öffnen", opens it.
+    confirm = page.split('<details class="confirm">')[1].split("</details>")[0]
+    assert "<summary>Wieder öffnen …</summary>" in confirm
+    assert f'action="{reverse("evenings:reopen", args=[evening.pk])}"' in confirm
+    assert "bis der Abend auf der Abrechnung wieder abgeschlossen wird." in confirm
+    assert '<button type="submit">Ja, wieder öffnen</button>' in confirm
+    client.post(reverse("evenings:reopen", args=[evening.pk]))
+    evening.refresh_from_db()
+    assert evening.is_open
+    assert "Der Abend ist wieder offen." in client.get(url).text
