@@ -196,6 +196,7 @@ def start_evening(
     game_limit: int | None = None,
     scorekeeper=None,
     key: uuid.UUID | None = None,
+    continues: int | None = None,
 ) -> Evening:
     """Open an evening with 4, 5 or 6 players in seating order, with the current tariff.
 
@@ -203,7 +204,8 @@ def start_evening(
     ("Runde 1 · Tisch 3"), the round's number of games as `game_limit` (one more is
     refused), and the user it names as `scorekeeper` (who may book here even without
     the club's Schreiber role). The start form's `key` starts one evening however often
-    the form is sent: again, it answers the evening the key started."""
+    the form is sent: again, it answers the evening the key started. `continues`: the
+    evening this one goes on from at a new table (continue_at_new_table)."""
     _require_table(runde, players, first_dealer)
     # One start at a time per Runde, as the Runde's Ausgleich (start_ausgleich): an
     # evening started while an Ausgleich is made waits and starts after it, never before
@@ -233,7 +235,8 @@ def start_evening(
         evening=evening,
         kind=Change.Kind.START,
         by=by,
-        after={"players": [p.pk for p in players], "first_dealer": first_dealer},
+        after={"players": [p.pk for p in players], "first_dealer": first_dealer}
+        | ({"continues": continues} if continues is not None else {}),
     )
     return evening
 
@@ -242,11 +245,12 @@ class SeatsMoved(EveningError):
     """The evening changed since the seating form was shown: nothing changed by it."""
 
 
-def seats_changeable(evening_id: int) -> bool:
-    """Whether the evening can still be seated anew (change_seats): open, no game yet."""
+def reseatable(evening_id: int) -> bool:
+    """Whether the evening's table can be seated anew (change_seats before its first
+    game, continue_at_new_table after): an open money evening."""
     return (
         Evening.objects.open()
-        .filter(pk=evening_id, last_number=0, game_limit__isnull=True, settles_runde=False)
+        .filter(pk=evening_id, game_limit__isnull=True, settles_runde=False)
         .exists()
     )
 
@@ -261,11 +265,7 @@ def change_seats(
     it was drawn. The same table again changes nothing. `seen`: the evening's version
     the form was made at; if another phone changed the evening since, SeatsMoved."""
     evening = _locked(evening_id)
-    if seen is not None and seen != evening.version:
-        raise SeatsMoved(_("Inzwischen wurde die Sitzordnung geändert: so ist sie jetzt."))
-    _require_open(evening)
-    if evening.is_table or evening.settles_runde:
-        raise EveningError(_("An diesem Tisch lässt sich die Sitzordnung nicht ändern."))
+    _require_reseatable(evening, seen)
     if evening.last_number:
         raise EveningError(_("Am Abend ist schon gebucht: die Sitzordnung bleibt, wie sie ist."))
     _require_table(evening.runde, players, first_dealer)
@@ -288,6 +288,51 @@ def change_seats(
         after={"players": after, "first_dealer": first_dealer},
     )
     return evening
+
+
+@transaction.atomic
+def continue_at_new_table(
+    evening_id: int,
+    players: list[Player],
+    first_dealer: int,
+    by,
+    seen: int | None = None,
+    key: uuid.UUID | None = None,
+) -> Evening:
+    """Someone joins or leaves after games were booked: the evening is closed as it
+    stands (its Abrechnung stays open to payments) and a new evening of the Runde begins
+    with the new table; the Runde's balances count both. `seen` as for change_seats;
+    the form's `key` starts one new evening however often the form is sent."""
+    evening = _locked(evening_id)
+    if key is not None and (started := Evening.objects.filter(key=key).first()) is not None:
+        if started.runde_id != evening.runde_id:
+            raise EveningError(_("Dieses Formular wurde schon verwendet. Bitte neu laden."))
+        return started
+    _require_reseatable(evening, seen)
+    _require_table(evening.runde, players, first_dealer)
+    if [p.pk for p in players] == [s.player_id for s in evening.seats.order_by("position")]:
+        raise EveningError(
+            _("Am Tisch sitzen dieselben wie bisher: dafür braucht es keinen neuen Abend.")
+        )
+    close_evening(evening.pk, by)
+    return start_evening(evening.runde, players, first_dealer, by, key=key, continues=evening.pk)
+
+
+def continued_at(evening: Evening) -> Evening | None:
+    """The evening that went on from `evening` at a new table, if one did."""
+    return Evening.objects.filter(
+        changes__kind=Change.Kind.START, changes__after__continues=evening.pk
+    ).first()
+
+
+def _require_reseatable(evening: Evening, seen: int | None) -> None:
+    """The (locked) evening is a money evening that is open and still at version `seen`
+    (if given), as the seating form showed it."""
+    if seen is not None and seen != evening.version:
+        raise SeatsMoved(_("Inzwischen hat sich am Abend etwas geändert: so steht er jetzt."))
+    _require_open(evening)
+    if evening.is_table or evening.settles_runde:
+        raise EveningError(_("An diesem Tisch lässt sich die Sitzordnung nicht ändern."))
 
 
 def _require_table(runde: Runde, players: list[Player], first_dealer: int) -> None:

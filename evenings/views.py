@@ -94,20 +94,21 @@ def start(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse:
 @login_required
 @never_cache
 def seats(request: HttpRequest, evening_id: int) -> HttpResponse:
-    """Seat the table anew before its first game (services.change_seats): another player,
-    another order, another first dealer. Once a game is booked the table stays."""
+    """Seat the table anew: before the first game the evening's own seating changes
+    (services.change_seats); once games are booked, someone joining or leaving closes the
+    evening and starts a new one with the new table (services.continue_at_new_table)."""
     evening, membership = scored_evening_of(request, evening_id)
     if evening.is_table or evening.settles_runde:
         raise Http404
-    if not evening.is_open or evening.last_number:
-        messages.error(
-            request,
-            _("Am Abend ist schon gebucht: die Sitzordnung bleibt, wie sie ist.")
-            if evening.is_open
-            else _("Der Abend ist abgeschlossen."),
-        )
+    if not evening.is_open and request.method == "GET":
+        messages.error(request, _("Der Abend ist abgeschlossen."))
         return redirect("evenings:detail", evening_id=evening.pk)
     seated = seats_of(evening)
+    played = bool(evening.last_number)
+    first_dealer = evening.first_dealer
+    if played:  # the new table's first dealer: who deals next here
+        dealer = services.next_deal(evening, seated).dealer.pk
+        first_dealer = next(s.position for s in seated if s.player_id == dealer)
     players = list(
         membership.club.players.filter(
             Q(active=True, guest=False) | Q(pk__in=[s.player_id for s in seated])
@@ -115,34 +116,46 @@ def seats(request: HttpRequest, evening_id: int) -> HttpResponse:
     )
     initial = {f"seat{s.position}": s.player_id for s in seated}
     form = StartForm(
-        request.POST or None,
-        players=players,
-        initial=initial | {"first_dealer": evening.first_dealer},
+        request.POST or None, players=players, initial=initial | {"first_dealer": first_dealer}
     )
     if form.is_valid():
+        seen = _version(request.POST.get("v", ""))
+        table = (form.cleaned_data["players"], form.cleaned_data["dealer_index"], request.user)
         try:
-            services.change_seats(
-                evening.pk,
-                form.cleaned_data["players"],
-                form.cleaned_data["dealer_index"],
-                request.user,
-                seen=_version(request.POST.get("v", "")),
-            )
+            if played:
+                key = form.cleaned_data["key"]
+                now = services.continue_at_new_table(evening.pk, *table, seen=seen, key=key)
+            else:
+                now = services.change_seats(evening.pk, *table, seen=seen)
         except services.SeatsMoved as error:
-            # Changed on another phone meanwhile: the form again, as the table is now
-            # (or the evening, if it was closed or a game was booked: the form says why).
-            if services.seats_changeable(evening.pk):
+            # Changed on another phone meanwhile: the form again, as the evening is now
+            # (or the evening itself, if it was closed: its page says so).
+            if services.reseatable(evening.pk):
                 messages.error(request, str(error))
             return redirect("evenings:seats", evening_id=evening.pk)
         except services.EveningError as error:
             form.add_error(error.field if error.field in form.fields else None, str(error))
         else:
-            messages.success(request, _("Die Sitzordnung ist geändert."))
-            return redirect("evenings:detail", evening_id=evening.pk)
+            if now.pk == evening.pk:
+                messages.success(request, _("Die Sitzordnung ist geändert."))
+            else:
+                messages.success(
+                    request,
+                    _(
+                        "Neuer Tisch, neuer Abend. Der Abend bis hierher ist abgeschlossen; "
+                        "seine Abrechnung nimmt weiter Zahlungen an."
+                    ),
+                )
+            return redirect("evenings:detail", evening_id=now.pk)
     # The version the form was made at: sent back with it, also after a typo.
     seen = _version(request.POST.get("v", "")) if form.is_bound else None
-    seen = evening.version if seen is None else seen
-    context = {"evening": evening, "membership": membership, "form": form, "seen": seen}
+    context = {
+        "evening": evening,
+        "membership": membership,
+        "form": form,
+        "played": played,
+        "seen": evening.version if seen is None else seen,
+    }
     return render(request, "evenings/seats.html", context)
 
 
@@ -191,6 +204,8 @@ def detail(request: HttpRequest, evening_id: int) -> HttpResponse:
     if evening.settles_runde:  # no games, no sheet: its payments are all it has
         return redirect("evenings:settlement", evening_id=evening.pk)
     context = _live_context(evening, membership)
+    if not evening.is_open and not evening.is_table:
+        context["continued_at"] = services.continued_at(evening)
     if membership.can_score and evening.share_token:
         url = request.build_absolute_uri(reverse("evenings:live", args=[evening.share_token]))
         context["share_url"] = url
@@ -617,6 +632,10 @@ def _changes_since(request, evening: Evening, membership, token=None) -> HttpRes
     deal = services.next_deal(evening)
     context = _changes_context(seen, evening, membership, deal) | {
         "token": token,
+        # A member's phone is shown where the table went on (a spectator's link is not).
+        "continued_at": None
+        if evening.is_open or evening.is_table or membership is None
+        else services.continued_at(evening),
         # The phone has an entry form: its next polls send their deal again.
         "follows_form": "deal" in request.GET,
     }

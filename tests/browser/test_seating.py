@@ -77,10 +77,32 @@ def test_the_schreiber_seats_the_table_anew_before_the_first_game(
     )
     expect(follower.locator(".deal")).to_contain_text("Hias gibt.")
 
-    # The first game: the button goes, and the game is played at the new table.
+    # The first game is played at the new table.
     book_sauspiel(page, 1, "Wastl", "Resi")
-    expect(page.get_by_role("link", name="Sitzordnung ändern")).to_be_hidden()
     game = Evening.objects.get(pk=evening.pk).games.get()
     assert game.dealer == players["Hias"]
     assert sorted(game.seating) == sorted(players[n].pk for n in ["Sepp", "Wastl", "Hias", "Resi"])
+
+    # Then Kathi comes: this evening closes as it stands, a new one begins with five.
+    page.get_by_role("link", name="Sitzordnung ändern").click()
+    expect(page.get_by_text("Am Abend ist schon gebucht. Kommt jemand dazu")).to_be_visible()
+    expect(page.locator("#id_first_dealer input:checked")).to_have_value("3")  # Resi deals next
+    page.get_by_role("combobox", name="Platz 5", exact=True).select_option(label="Kathi")
+    no_horizontal_scroll(page)
+    page.get_by_role("button", name="Abschließen und neu beginnen").click()
+
+    expect(flash(page)).to_contain_text("Neuer Tisch, neuer Abend.")
+    expect(page.locator(".deal")).to_contain_text("Resi gibt und setzt aus.")
+    expect(chip_labels(page, "declarer")).to_have_text(["Sepp", "Wastl", "Hias", "Kathi"])
+    new = Evening.objects.exclude(pk=evening.pk).get()
+    expect(page).to_have_url(re.compile(rf"/abend/{new.pk}/$"))
+    assert new.is_open and not Evening.objects.get(pk=evening.pk).is_open
+    # The second phone follows the first evening to its end, and on to the new one.
+    expect(follower.locator(".closed-note")).to_contain_text(
+        "Dieser Abend ist abgeschlossen.", timeout=10_000
+    )
+    follower.get_by_role("link", name="Weiter am neuen Tisch").click()
+    expect(follower.locator("#sheet thead th")).to_have_text(
+        ["Sepp", "Wastl", "Hias", "Resi", "Kathi"]
+    )
     assert "ledger ok" in verify_ledger()

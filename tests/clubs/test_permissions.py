@@ -149,8 +149,8 @@ MATRIX: dict[str, dict[str, tuple]] = {
     "evenings:runde_csv": {"GET": members_only(200), "POST": every(405), **NO_OTHER},
     "evenings:settlement": {"GET": members_only(200), "POST": scorers_only(302), **NO_OTHER},
     "evenings:start": {"GET": scorers_only(200), "POST": scorers_only(302), **NO_OTHER},
-    # The cast's evening has games: its seating stays, the form sends back to it.
-    "evenings:seats": {"GET": scorers_only(302), "POST": scorers_only(302), **NO_OTHER},
+    # An empty seating form shows its errors (the cast's evening would go on at a new table).
+    "evenings:seats": {"GET": scorers_only(200), "POST": scorers_only(200), **NO_OTHER},
     "evenings:book": {"GET": every(405), "POST": scorers_only(302), **NO_OTHER},
     "evenings:preview": {"GET": every(405), "POST": scorers_only(200), **NO_OTHER},
     "evenings:game": {"GET": scorers_only(200), "POST": scorers_only(302), **NO_OTHER},

@@ -120,33 +120,65 @@ def test_a_typo_is_said_at_its_field_and_changes_nothing(
     assert evening.version == 0
 
 
-def test_once_a_game_is_booked_the_table_stays(client, scorekeeper, admin, evening, players):
-    services.book_game(evening.pk, uuid.uuid4(), sauspiel(evening), admin)
+def test_after_games_a_new_table_closes_the_evening_and_begins_a_new_one(
+    client, scorekeeper, admin, runde, evening, players
+):
+    # Sepp dealt the first game; then Wastl came.
+    game = services.book_game(evening.pk, uuid.uuid4(), sauspiel(evening), admin)[0]
+    amounts = list(LedgerEntry.objects.filter(evening=evening).values_list("player", "amount"))
     client.force_login(scorekeeper)
     url = reverse("evenings:seats", args=[evening.pk])
-    assert url not in client.get(reverse("evenings:detail", args=[evening.pk])).text
+    assert f'href="{url}">Sitzordnung ändern</a>' in (
+        client.get(reverse("evenings:detail", args=[evening.pk])).text
+    )
+    form = client.get(url)
+    assert "Am Abend ist schon gebucht. Kommt jemand dazu oder geht jemand" in form.text
+    assert ">Abschließen und neu beginnen</button>" in form.text
+    assert 'name="v" value="1"' in form.text
+    # Vroni deals next, so she deals first at the new table.
+    assert form.context["form"]["first_dealer"].value() == 1
+    key = str(uuid.uuid4())
+    same = client.post(url, seating(players[:4], first_dealer=1, v=1) | {"key": key})
+    assert "dafür braucht es keinen neuen Abend." in same.text
+    assert Evening.objects.count() == 1
+    data = seating(players[:5], first_dealer=1, v=1) | {"key": key}
 
-    for response in (client.get(url), client.post(url, seating(players[1:5], v=1))):
-        assert response["Location"] == reverse("evenings:detail", args=[evening.pk])
+    response = client.post(url, data)
 
-    page = client.get(reverse("evenings:detail", args=[evening.pk])).text
-    assert "Am Abend ist schon gebucht: die Sitzordnung bleibt, wie sie ist." in page
+    new = Evening.objects.get(key=key)
+    assert response["Location"] == reverse("evenings:detail", args=[new.pk])
+    assert new.is_open and new.runde == runde and new.first_dealer == 1
+    assert seated(new) == ["Sepp", "Vroni", "Hias", "Resi", "Wastl"]
+    assert list(new.changes.values_list("kind", flat=True)) == [Change.Kind.START]
+    evening.refresh_from_db()
+    assert not evening.is_open and evening.changes.filter(kind=Change.Kind.CLOSE).exists()
     assert seated(evening) == ["Sepp", "Vroni", "Hias", "Resi"]
-    # An undone game was booked too: the table still stays.
-    services.undo_last(evening.pk, admin)
-    with pytest.raises(services.EveningError, match="schon gebucht"):
-        services.change_seats(evening.pk, players[1:5], 0, admin)
+    assert list(evening.games.all()) == [game]
+    assert (
+        list(LedgerEntry.objects.filter(evening=evening).values_list("player", "amount")) == amounts
+    )
+    page = client.get(response["Location"]).text
+    assert "Neuer Tisch, neuer Abend. Der Abend bis hierher ist abgeschlossen" in page
+    assert "<strong>Vroni</strong> gibt und setzt aus." in page
+    assert new.changes.get().after["continues"] == evening.pk
+    # The evening's page, and its poll on a following phone, lead on to the new one.
+    onward = f'<a href="{response["Location"]}">Weiter am neuen Tisch</a>'
+    assert onward in client.get(reverse("evenings:detail", args=[evening.pk])).text
+    poll = client.get(reverse("evenings:sheet", args=[evening.pk]), {"v": "1"}, headers=HTMX)
+    assert onward in poll.text
+    # Sent again (a double tap, a retry): the same new evening, nothing more.
+    assert client.post(url, data)["Location"] == response["Location"]
+    assert Evening.objects.count() == 2
 
 
-def test_the_first_booking_s_answer_takes_the_link_away(client, scorekeeper, evening, players):
+def test_a_closed_evening_s_seating_form_leads_back_to_it(client, scorekeeper, admin, evening):
+    services.close_evening(evening.pk, admin)
     client.force_login(scorekeeper)
-    form = {"key": str(uuid.uuid4()), "deal": services.next_deal(evening).token,
-            "spiel": "sauspiel", "won": "1", "kontra": "0", "doubled": "0", "laufende": "0",
-            "declarer": players[1].pk, "partner": players[3].pk}  # fmt: skip
 
-    answer = client.post(reverse("evenings:book", args=[evening.pk]), form, headers=HTMX).text
+    response = client.get(reverse("evenings:seats", args=[evening.pk]))
 
-    assert '<span id="seats-link" hx-swap-oob="true" hidden>' in answer
+    assert response["Location"] == reverse("evenings:detail", args=[evening.pk])
+    assert "Der Abend ist abgeschlossen." in client.get(response["Location"]).text
 
 
 def test_a_second_phone_s_older_form_is_not_saved_over_the_first(
@@ -162,9 +194,27 @@ def test_a_second_phone_s_older_form_is_not_saved_over_the_first(
     assert response["Location"] == url
     assert seated(evening) == ["Wastl", "Vroni", "Hias", "Resi"]
     form = client.get(url).text
-    assert "Inzwischen wurde die Sitzordnung geändert: so ist sie jetzt." in form
+    assert "Inzwischen hat sich am Abend etwas geändert: so steht er jetzt." in form
     assert f'<option value="{players[4].pk}" selected>Wastl</option>' in form
     assert 'name="v" value="1"' in form
+
+
+def test_a_game_booked_meanwhile_makes_the_form_one_for_a_new_table(
+    client, scorekeeper, admin, evening, players
+):
+    client.force_login(scorekeeper)
+    url = reverse("evenings:seats", args=[evening.pk])
+    assert 'name="v" value="0"' in client.get(url).text
+    services.book_game(evening.pk, uuid.uuid4(), sauspiel(evening), admin)  # another phone
+
+    response = client.post(url, seating(players[1:5], v=0) | {"key": str(uuid.uuid4())})
+
+    assert response["Location"] == url
+    assert Evening.objects.count() == 1 and Evening.objects.get().is_open
+    assert seated(evening) == ["Sepp", "Vroni", "Hias", "Resi"]
+    form = client.get(url).text
+    assert "Inzwischen hat sich am Abend etwas geändert: so steht er jetzt." in form
+    assert ">Abschließen und neu beginnen</button>" in form
 
 
 def test_a_following_phone_loads_the_table_as_it_sits_now(
@@ -219,7 +269,10 @@ def test_a_closed_evening_and_a_tournament_table_keep_their_seats(admin, runde, 
     services.close_evening(evening.pk, admin)
     with pytest.raises(services.EveningError, match="abgeschlossen"):
         services.change_seats(evening.pk, players[1:5], 0, admin)
+    with pytest.raises(services.EveningError, match="abgeschlossen"):
+        services.continue_at_new_table(evening.pk, players[1:5], 0, admin, key=uuid.uuid4())
     table = services.start_evening(runde, players[:4], 0, admin, game_limit=8, label="Tisch 1")
     with pytest.raises(services.EveningError, match="nicht ändern"):
         services.change_seats(table.pk, players[1:5], 0, admin)
     assert not Change.objects.filter(kind=Change.Kind.SEATS).exists()
+    assert Evening.objects.count() == 2
