@@ -11,6 +11,7 @@ Who may look: a Spieler sees their own player; admins and Schreiber see any play
 their club. Anything else is a 404, as everywhere (clubs.access).
 """
 
+import functools
 import hashlib
 from collections import defaultdict
 from collections.abc import Callable
@@ -21,8 +22,7 @@ from html import escape
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, F, QuerySet, Sum, Window
-from django.db.models.functions import RowNumber
+from django.db.models import Count, QuerySet, Sum
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -38,6 +38,7 @@ from clubs.models import Membership, Player, Runde, Tariff, german_key
 from clubs.templatetags.money import euro
 from evenings import wording
 from evenings.models import Evening, EveningTotal, Game, LedgerEntry, Seat
+from evenings.reads import Prepared, columns, from_row, read_together
 from evenings.services import GameInput
 from scoring.settlement import settle
 
@@ -100,8 +101,8 @@ class Home:
 
 
 def homes(players: list[Player], viewer=None) -> list[Home]:
-    """Each player's accounts, one per Runde they sat in, in seven queries whatever the
-    number of players, Runden, evenings and games (six once the Runden's sums are kept).
+    """Each player's accounts, one per Runde they sat in, in five queries whatever the
+    number of players, Runden, evenings and games (four once the Runden's sums are kept).
     Their last evenings include the Runde's Ausgleiche where they paid or were paid.
 
     The settlement suggestion settles the Runde's balances of all its players (games and
@@ -110,35 +111,25 @@ def homes(players: list[Player], viewer=None) -> list[Home]:
     """
     if not players:
         return []
-    # 1. The players' last evenings per Runde: a window over their seats, newest first.
-    seats = list(
-        Seat.objects.filter(player__in=players, evening__runde__kind=Runde.Kind.MONEY)
-        .annotate(
-            rank=Window(
-                RowNumber(),
-                partition_by=[F("player_id"), F("evening__runde_id")],
-                order_by=[F("evening__started_at").desc(), F("evening_id").desc()],
-            )
-        )
-        .filter(rank__lte=LAST_EVENINGS)
-        .select_related("evening__runde")
-        .order_by("evening__runde__name", "evening__runde_id", "rank")
+    # 1. The players' last evenings per Runde, newest first, with what each brought them
+    # in games and payments; and the Ausgleiche of those Runden where they paid or were
+    # paid (no seat there). One round trip.
+    ids = [player.pk for player in players]
+    rows, settled_rows = read_together(
+        (_last_evenings_sql().sql(), [ids, LAST_EVENINGS]),
+        (_last_ausgleiche_sql().sql(), [ids, LAST_EVENINGS]),
     )
-    # ... and the Ausgleiche of the Runden where they paid or were paid: no seat there.
-    settled = list(
-        EveningTotal.objects.filter(player__in=players, kind=PAYMENT, evening__settles_runde=True)
-        .exclude(amount=0)
-        .annotate(
-            rank=Window(
-                RowNumber(),
-                partition_by=[F("player_id"), F("evening__runde_id")],
-                order_by=[F("evening__started_at").desc(), F("evening_id").desc()],
-            )
-        )
-        .filter(rank__lte=LAST_EVENINGS)
-        .select_related("evening__runde")
-    )
-    runde_ids = sorted({seat.evening.runde_id for seat in seats})
+    last: list[tuple[int, EveningResult]] = []
+    for row in rows:
+        evening, runde = from_row((Evening, Runde), row[3:])
+        evening.runde = runde
+        last.append((row[0], EveningResult(evening, row[1], row[2])))
+    settled: list[tuple[int, EveningResult]] = []
+    for row in settled_rows:
+        evening, runde = from_row((Evening, Runde), row[2:])
+        evening.runde = runde
+        settled.append((row[0], EveningResult(evening, 0, row[1])))
+    runde_ids = sorted({result.evening.runde_id for _player, result in last})
     # 2. Every player's totals per Runde and kind: the accounts and the suggestions.
     sums = runde_sums(runde_ids)
     # 3. The unit each Runde settles to, from its current tariff (the newest version).
@@ -148,13 +139,6 @@ def homes(players: list[Player], viewer=None) -> list[Home]:
         .distinct("runde_id")
         .values_list("runde_id", "settle_unit")
     )
-    # 4. The players' totals at those last evenings.
-    at_evening = {
-        (evening_id, player_id, kind): amount
-        for evening_id, player_id, kind, amount in EveningTotal.objects.filter(
-            player__in=players, evening__in={seat.evening_id for seat in seats}
-        ).values_list("evening_id", "player_id", "kind", "amount")
-    }
 
     by_kind: dict[tuple[int, int, str], int] = {}
     balances: dict[int, dict[str, int]] = defaultdict(dict)  # Runde: {player id: cents}
@@ -174,32 +158,65 @@ def homes(players: list[Player], viewer=None) -> list[Home]:
     out = []
     for player in players:
         accounts: dict[int, Account] = {}
-        for seat in seats:
-            if seat.player_id != player.pk:
+        for player_id, result in last:
+            if player_id != player.pk:
                 continue
-            runde_id = seat.evening.runde_id
+            runde_id = result.evening.runde_id
             if runde_id not in accounts:
                 accounts[runde_id] = _account(
-                    seat.evening.runde, player.pk, by_kind, suggestions.get(runde_id), names
+                    result.evening.runde, player.pk, by_kind, suggestions.get(runde_id), names
                 )
-            accounts[runde_id].last.append(
-                EveningResult(
-                    seat.evening,
-                    at_evening.get((seat.evening_id, player.pk, GAME), 0),
-                    at_evening.get((seat.evening_id, player.pk, PAYMENT), 0),
-                )
-            )
-        for total in settled:
-            if total.player_id == player.pk and total.evening.runde_id in accounts:
-                accounts[total.evening.runde_id].last.append(
-                    EveningResult(total.evening, 0, total.amount)
-                )
+            accounts[runde_id].last.append(result)
+        for player_id, result in settled:
+            if player_id == player.pk and result.evening.runde_id in accounts:
+                accounts[result.evening.runde_id].last.append(result)
         for account in accounts.values():
             account.last.sort(key=lambda r: (r.evening.started_at, r.evening.pk), reverse=True)
             del account.last[LAST_EVENINGS:]
         yours = viewer is not None and player.user_id == viewer.pk
         out.append(Home(player, list(accounts.values()), yours))
     return out
+
+
+@functools.cache
+def _last_evenings_sql() -> Prepared:
+    """Per player (of the ids in $1) and money Runde of their club, the $2 newest
+    evenings they sat at, each with their games' and payments' totals there. The Runde's
+    evenings are walked newest first by its index, to the first $2 with their seat."""
+    return Prepared(
+        "last_evenings",
+        "SELECT me.id, coalesce(g.amount, 0), coalesce(pay.amount, 0), "
+        f"{columns((Evening, 'e'), (Runde, 'r'))} "
+        "FROM unnest(%s::bigint[]) AS me(id) "
+        "JOIN clubs_player p ON p.id = me.id "
+        f"JOIN clubs_runde r ON r.club_id = p.club_id AND r.kind = '{Runde.Kind.MONEY}' "
+        "JOIN LATERAL (SELECT e.* FROM evenings_evening e WHERE e.runde_id = r.id "
+        "AND EXISTS (SELECT 1 FROM evenings_seat s WHERE s.evening_id = e.id "
+        "AND s.player_id = me.id) ORDER BY e.started_at DESC, e.id DESC LIMIT %s) e ON true "
+        "LEFT JOIN evenings_eveningtotal g ON g.evening_id = e.id AND g.player_id = me.id "
+        f"AND g.kind = '{GAME}' "
+        "LEFT JOIN evenings_eveningtotal pay ON pay.evening_id = e.id "
+        f"AND pay.player_id = me.id AND pay.kind = '{PAYMENT}' "
+        "ORDER BY r.name, r.id, e.started_at DESC, e.id DESC",
+    )
+
+
+@functools.cache
+def _last_ausgleiche_sql() -> Prepared:
+    """Per player (of the ids in $1) and money Runde of their club, the $2 newest
+    Ausgleiche der Runde where they paid or were paid, with the amount."""
+    return Prepared(
+        "last_ausgleiche",
+        f"SELECT me.id, e.paid, {columns((Evening, 'e'), (Runde, 'r'))} "
+        "FROM unnest(%s::bigint[]) AS me(id) "
+        "JOIN clubs_player p ON p.id = me.id "
+        f"JOIN clubs_runde r ON r.club_id = p.club_id AND r.kind = '{Runde.Kind.MONEY}' "
+        "JOIN LATERAL (SELECT e.*, t.amount AS paid FROM evenings_evening e "
+        "JOIN evenings_eveningtotal t ON t.evening_id = e.id AND t.player_id = me.id "
+        f"AND t.kind = '{PAYMENT}' AND t.amount <> 0 "
+        "WHERE e.runde_id = r.id AND e.settles_runde "
+        "ORDER BY e.started_at DESC, e.id DESC LIMIT %s) e ON true",
+    )
 
 
 def _account(runde: Runde, player_id: int, by_kind, suggestion, names) -> Account:

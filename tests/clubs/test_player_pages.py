@@ -139,6 +139,50 @@ def test_the_accounts_are_the_hand_computed_balances_and_settlement(history):
     assert LedgerEntry.objects.filter(player=history.resi).balances() == {history.resi.pk: 10}
 
 
+def test_the_last_evenings_are_each_runde_s_five_newest_with_what_they_brought(
+    history, club, admin
+):
+    # Seven more evenings in the Runde (Resi at each, Sepp at every other one), an
+    # Ausgleich where Hias pays, and a second Runde where only Resi and three others play.
+    h = history
+    for n in range(7):
+        table = [h.resi, h.vroni, h.hias, h.sepp if n % 2 else h.wastl]
+        evening = evening_services.start_evening(h.runde, table, n % 4, admin)
+        book(evening, admin, type="sauspiel", declarer=h.resi.pk, partner=table[3].pk)
+        evening_services.close_evening(evening.pk, admin)
+    evening_services.close_evening(h.second.pk, admin)
+    ausgleich = evening_services.start_ausgleich(h.runde, admin)
+    open_ = evening_services.runde_open(ausgleich, before=True)
+    payer, payee = min(open_, key=open_.__getitem__), max(open_, key=open_.__getitem__)
+    evening_services.record_payment(ausgleich.pk, payer, payee, 10, admin)
+    other = club_services.create_runde(club, "Montagsrunde", admin)
+    evening = evening_services.start_evening(other, [h.resi, h.sepp, h.hias, h.wastl], 0, admin)
+    book(evening, admin, type="wenz", declarer=h.hias.pk)
+
+    players = [h.resi, h.sepp, h.vroni, h.hias, h.wastl]
+    homes = player_pages.homes(players)
+
+    for player, home in zip(players, homes, strict=True):
+        for account in home.accounts:
+            # What the ledger says, the plain way: every evening of the Runde the player
+            # sat at or paid in, newest first, with their games and payments there.
+            results = []
+            for evening in Evening.objects.filter(runde=account.runde):
+                entries = LedgerEntry.objects.filter(evening=evening, player=player)
+                games = sum(entries.filter(kind="game").values_list("amount", flat=True))
+                paid = sum(entries.filter(kind="payment").values_list("amount", flat=True))
+                if evening.seats.filter(player=player).exists() or (evening.settles_runde and paid):
+                    results.append((evening.started_at, evening.pk, games, paid))
+            expected = sorted(results, reverse=True)[: player_pages.LAST_EVENINGS]
+            assert [
+                (r.evening.started_at, r.evening.pk, r.games, r.payments) for r in account.last
+            ] == expected
+            assert all(r.evening.runde == account.runde for r in account.last)
+    # Resi's accounts: both Runden, by name; Vroni's: only the one she sat in.
+    assert [a.runde.name for a in homes[0].accounts] == ["Donnerstagsrunde", "Montagsrunde"]
+    assert [a.runde.name for a in homes[2].accounts] == ["Donnerstagsrunde"]
+
+
 def test_a_spieler_sees_their_balance_and_who_pays_them_on_the_start_page(
     client, history, player_user
 ):

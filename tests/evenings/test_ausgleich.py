@@ -107,6 +107,22 @@ def test_a_player_s_home_lists_the_ausgleich_among_the_last_evenings(
     assert "Ausgleich der Runde" in card and "gezahlt 0,80 €" in card and "Spiele" not in card
 
 
+def test_a_payment_taken_back_at_the_ausgleich_leaves_no_card(
+    client, club, runde, players, admin, two_evenings
+):
+    hias, vroni = players[2], players[1]
+    ausgleich = services.start_ausgleich(runde, admin)
+    paid = services.record_payment(ausgleich.pk, hias.pk, vroni.pk, 80, admin)
+    services.cancel_payment(ausgleich.pk, paid.pk, admin)
+    client.force_login(admin)
+
+    page = client.get(reverse("clubs:player_home", args=[club.pk, hias.pk])).text
+
+    assert reverse("evenings:detail", args=[ausgleich.pk]) not in page
+    for evening in two_evenings:
+        assert reverse("evenings:detail", args=[evening.pk]) in page
+
+
 def test_it_takes_no_more_than_the_runde_has_open(runde, players, admin, two_evenings):
     sepp, vroni, hias, resi, wastl = players[:5]
     ausgleich = services.start_ausgleich(runde, admin)
