@@ -75,6 +75,11 @@ class Evening(models.Model):
     # the Runde's evenings before it left open (services.start_ausgleich). It is made
     # closed and stays so; what was open at those evenings is settled here, not there.
     settles_runde = models.BooleanField(default=False, editable=False)
+    # The evening this one went on from at a new table, when someone joined or left after
+    # games were booked there (services.continue_at_new_table); that one links on to it.
+    continues = models.ForeignKey(
+        "self", on_delete=models.PROTECT, null=True, blank=True, editable=False, related_name="+"
+    )
     # Not a column: the evening's state (evenings.reads.State: status, version, last
     # games) as evening_of(state=...) or a booking last read it; None if not read.
     state = None

@@ -196,7 +196,7 @@ def start_evening(
     game_limit: int | None = None,
     scorekeeper=None,
     key: uuid.UUID | None = None,
-    continues: int | None = None,
+    continues: Evening | None = None,
 ) -> Evening:
     """Open an evening with 4, 5 or 6 players in seating order, with the current tariff.
 
@@ -224,6 +224,7 @@ def start_evening(
                 game_limit=game_limit,
                 scorekeeper=scorekeeper,
                 key=key,
+                continues=continues,
             )
     except IntegrityError:  # the key of another Runde's form: no way into it
         raise EveningError(_("Dieses Formular wurde schon verwendet. Bitte neu laden.")) from None
@@ -236,7 +237,7 @@ def start_evening(
         kind=Change.Kind.START,
         by=by,
         after={"players": [p.pk for p in players], "first_dealer": first_dealer}
-        | ({"continues": continues} if continues is not None else {}),
+        | ({"continues": continues.pk} if continues is not None else {}),
     )
     return evening
 
@@ -315,14 +316,12 @@ def continue_at_new_table(
             _("Am Tisch sitzen dieselben wie bisher: dafür braucht es keinen neuen Abend.")
         )
     close_evening(evening.pk, by)
-    return start_evening(evening.runde, players, first_dealer, by, key=key, continues=evening.pk)
+    return start_evening(evening.runde, players, first_dealer, by, key=key, continues=evening)
 
 
 def continued_at(evening: Evening) -> Evening | None:
     """The evening that went on from `evening` at a new table, if one did."""
-    return Evening.objects.filter(
-        changes__kind=Change.Kind.START, changes__after__continues=evening.pk
-    ).first()
+    return Evening.objects.filter(continues=evening).first()
 
 
 def _require_reseatable(evening: Evening, seen: int | None) -> None:

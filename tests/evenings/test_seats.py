@@ -160,7 +160,7 @@ def test_after_games_a_new_table_closes_the_evening_and_begins_a_new_one(
     page = client.get(response["Location"]).text
     assert "Neuer Tisch, neuer Abend. Der Abend bis hierher ist abgeschlossen" in page
     assert "<strong>Vroni</strong> gibt und setzt aus." in page
-    assert new.changes.get().after["continues"] == evening.pk
+    assert new.continues_id == evening.pk and new.changes.get().after["continues"] == evening.pk
     # The evening's page, and its poll on a following phone, lead on to the new one.
     onward = f'<a href="{response["Location"]}">Weiter am neuen Tisch</a>'
     assert onward in client.get(reverse("evenings:detail", args=[evening.pk])).text
