@@ -43,6 +43,7 @@ from evenings.services import GameInput
 from scoring.settlement import settle
 
 LAST_EVENINGS = 5  # per Runde on a player's home
+EVENING_GAMES = 20  # games a player surely plays at a usual evening (NewestGames)
 GAMES_PER_PAGE = 50  # a player's history
 EVENINGS_PER_PAGE = 20  # the Runde page
 PAGE = "seite"  # the query parameter of a page number
@@ -270,11 +271,12 @@ class NewestGames:
     """The ids of `games` (games_of, filtered), as Paginator takes them: counted over all
     of them, a page read from the player's newest evenings.
 
-    A page that ends at the n-th game lies within the n newest evenings the player sat
-    at, if those hold n games between them (each of those games is newer than any game
-    of an older evening). So a page is read from those evenings (an index range on the
-    player's seats), and only where they hold fewer from all the player's games: page 1
-    of ten years sorts a few evenings' games instead of the player's thousands."""
+    A page that ends at the n-th game lies within the newest evenings the player sat at
+    as soon as those hold n games between them (each of those games is newer than any
+    game of an older evening). So a page is read from the fewest newest evenings that
+    usually hold it (n / EVENING_GAMES), else from n of them (an index range on the
+    player's seats), and only where those hold fewer from all the player's games: page 1
+    of ten years sorts two evenings' games instead of the player's thousands."""
 
     def __init__(self, games: QuerySet[Game], player: Player):
         self.games = games
@@ -304,15 +306,18 @@ class NewestGames:
         return f"{state['n']}:{state['v']}"
 
     def __getitem__(self, page: slice) -> list[int]:
-        newest = (
-            Seat.objects.filter(player=self.player)
-            .order_by("-evening__started_at", "-evening_id")
-            .values("evening_id")[: page.stop]
-        )
-        ids = list(self.games.filter(evening__in=newest)[: page.stop])
-        if len(ids) < page.stop:
-            ids = list(self.games[: page.stop])
-        return ids[page]
+        # First the fewest evenings that usually hold the page (a player plays some forty
+        # games an evening), then as many evenings as the page has games.
+        for evenings in sorted({max(1, page.stop // EVENING_GAMES), page.stop}):
+            newest = (
+                Seat.objects.filter(player=self.player)
+                .order_by("-evening__started_at", "-evening_id")
+                .values("evening_id")[:evenings]
+            )
+            ids = list(self.games.filter(evening__in=newest)[: page.stop])
+            if len(ids) == page.stop:
+                return ids[page]
+        return list(self.games[: page.stop])[page]
 
 
 def history_rows(player: Player, ids: list[int]) -> list[HistoryRow]:
