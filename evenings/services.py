@@ -228,10 +228,7 @@ def start_evening(
             )
     except IntegrityError:  # the key of another Runde's form: no way into it
         raise EveningError(_("Dieses Formular wurde schon verwendet. Bitte neu laden.")) from None
-    Seat.objects.bulk_create(
-        Seat(evening=evening, player=player, position=position)
-        for position, player in enumerate(players)
-    )
+    _seat(evening, players)
     Change.objects.create(
         evening=evening,
         kind=Change.Kind.START,
@@ -275,10 +272,7 @@ def change_seats(
     if before == after and evening.first_dealer == first_dealer:
         return evening
     evening.seats.all().delete()
-    Seat.objects.bulk_create(
-        Seat(evening=evening, player=player, position=position)
-        for position, player in enumerate(players)
-    )
+    _seat(evening, players)
     old_dealer, evening.first_dealer = evening.first_dealer, first_dealer
     evening.save(update_fields=["first_dealer"])
     _record(
@@ -310,12 +304,11 @@ def continue_at_new_table(
             raise EveningError(_("Dieses Formular wurde schon verwendet. Bitte neu laden."))
         return started
     _require_reseatable(evening, seen)
-    _require_table(evening.runde, players, first_dealer)
     if [p.pk for p in players] == [s.player_id for s in evening.seats.order_by("position")]:
         raise EveningError(
             _("Am Tisch sitzen dieselben wie bisher: dafür braucht es keinen neuen Abend.")
         )
-    close_evening(evening.pk, by)
+    close_evening(evening.pk, by)  # undone with the rest if start_evening refuses the table
     return start_evening(evening.runde, players, first_dealer, by, key=key, continues=evening)
 
 
@@ -332,6 +325,14 @@ def _require_reseatable(evening: Evening, seen: int | None) -> None:
     _require_open(evening)
     if evening.is_table or evening.settles_runde:
         raise EveningError(_("An diesem Tisch lässt sich die Sitzordnung nicht ändern."))
+
+
+def _seat(evening: Evening, players: list[Player]) -> None:
+    """The evening's seats: `players` in seating order."""
+    Seat.objects.bulk_create(
+        Seat(evening=evening, player=player, position=position)
+        for position, player in enumerate(players)
+    )
 
 
 def _require_table(runde: Runde, players: list[Player], first_dealer: int) -> None:

@@ -276,3 +276,14 @@ def test_a_closed_evening_and_a_tournament_table_keep_their_seats(admin, runde, 
         services.change_seats(table.pk, players[1:5], 0, admin)
     assert not Change.objects.filter(kind=Change.Kind.SEATS).exists()
     assert Evening.objects.count() == 2
+
+
+def test_a_new_table_that_cannot_play_leaves_the_evening_open(admin, evening, players):
+    services.book_game(evening.pk, uuid.uuid4(), sauspiel(evening), admin)
+
+    with pytest.raises(services.EveningError, match="4, 5 oder 6 Spieler"):
+        services.continue_at_new_table(evening.pk, players[:3], 0, admin, key=uuid.uuid4())
+
+    evening.refresh_from_db()
+    assert evening.is_open and Evening.objects.count() == 1
+    assert not evening.changes.filter(kind=Change.Kind.CLOSE).exists()
