@@ -309,7 +309,22 @@ def continue_at_new_table(
             _("Am Tisch sitzen dieselben wie bisher: dafür braucht es keinen neuen Abend.")
         )
     close_evening(evening.pk, by)  # undone with the rest if start_evening refuses the table
-    return start_evening(evening.runde, players, first_dealer, by, key=key, continues=evening)
+    new = start_evening(evening.runde, players, first_dealer, by, key=key, continues=evening)
+    if evening.share_token:
+        _move_share_link(evening, new, by)
+    return new
+
+
+def _move_share_link(old: Evening, new: Evening, by) -> None:
+    """The table's read-only link (its QR code on the table) goes on with the table: it
+    shows the new evening from now on; the old evening's final sheet no longer."""
+    token = old.share_token
+    Evening.objects.filter(pk=old.pk).update(share_token=None)
+    Evening.objects.filter(pk=new.pk).update(share_token=token)
+    old.share_token, new.share_token = None, token
+    Change.objects.create(
+        evening=old, kind=Change.Kind.SHARE, by=by, after={"revoked": True, "moved_to": new.pk}
+    )
 
 
 def continued_at(evening: Evening) -> Evening | None:

@@ -723,13 +723,18 @@ def live_poll(request: HttpRequest, token: str) -> HttpResponse:
     """Polling from the read-only page; once the link is revoked the answer says so, and
     its status 286 tells htmx to stop polling (as does a closed evening's final sheet)."""
     seen = request.GET.get("v", "")
+    # The evening the page shows (`e`): the link may have gone on with its table to a new
+    # evening since (services.continue_at_new_table).
+    same = {"pk": shown_evening} if (shown_evening := _version(request.GET.get("e", ""))) else {}
     if (shown := _version(seen)) is not None and Evening.objects.filter(
-        share_token=token, version=shown
+        share_token=token, version=shown, **same
     ).exists():
         return HttpResponse(status=204)
     evening = Evening.objects.select_related("tariff").filter(share_token=token).first()
     if evening is None:
         return render(request, "evenings/live_ended.html", status=286)
+    if same and evening.pk != shown_evening:
+        return _reloaded()  # the new table, from its first row
     return _changes_since(request, evening, None, token=token)
 
 

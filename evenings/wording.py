@@ -133,6 +133,8 @@ def summarize(change: Change, names: dict[int, str]) -> str:
         if is_cancellation(change):
             return _("Zahlung storniert: %(payment)s") % {"payment": text}
         return text
+    if change.kind == Change.Kind.SHARE and "moved_to" in (change.after or {}):
+        return _("Der Link zeigt jetzt den neuen Tisch.")
     if change.kind == Change.Kind.SEATS:
         return _("vorher: %(before)s – jetzt: %(after)s") % {
             "before": _table(change.before, names),

@@ -1,6 +1,7 @@
 """Seating the table anew on a phone before the first game: Wastl came instead of Vroni,
 and Hias dealt first. A typo is said at its place; a player following on a second phone
-sees the table as it sits now; the first booking takes the button away."""
+sees the table as it sits now, and so does the table's spectator link, which goes on to
+the new evening when a fifth player comes after the first game."""
 
 import re
 
@@ -29,6 +30,10 @@ def test_the_schreiber_seats_the_table_anew_before_the_first_game(
     follower = open_phone(vroni).page
     follower.goto(f"/abend/{evening.pk}/")
     expect(follower.locator("#sheet thead th")).to_have_text(["Sepp", "Vroni", "Hias", "Resi"])
+    # The table's QR code, scanned by someone without an account.
+    spectator = open_phone().page
+    spectator.goto(f"/live/{evening.share_token}/")
+    expect(spectator.locator("#sheet thead th")).to_have_text(["Sepp", "Vroni", "Hias", "Resi"])
 
     log_in(schreiber).goto(f"/abend/{evening.pk}/")
     expect(page.locator(".deal")).to_contain_text("Sepp gibt.")
@@ -105,4 +110,9 @@ def test_the_schreiber_seats_the_table_anew_before_the_first_game(
     expect(follower.locator("#sheet thead th")).to_have_text(
         ["Sepp", "Wastl", "Hias", "Resi", "Kathi"]
     )
+    # The QR code on the table shows the new table, without a tap.
+    expect(spectator.locator("#sheet thead th")).to_have_text(
+        ["Sepp", "Wastl", "Hias", "Resi", "Kathi"], timeout=10_000
+    )
+    expect(spectator.locator(".deal")).to_contain_text("Resi gibt und setzt aus.")
     assert "ledger ok" in verify_ledger()

@@ -171,6 +171,51 @@ def test_after_games_a_new_table_closes_the_evening_and_begins_a_new_one(
     assert Evening.objects.count() == 2
 
 
+def test_the_table_s_spectator_link_goes_on_with_it_to_the_new_evening(
+    client, admin, evening, players
+):
+    token = evening.share_token
+    services.book_game(evening.pk, uuid.uuid4(), sauspiel(evening), admin)
+    evening.refresh_from_db()
+    poll = reverse("evenings:live_sheet", args=[token])
+    page = client.get(reverse("evenings:live", args=[token])).text
+    assert f"{poll}?e={evening.pk}&amp;v={evening.version}" in page  # what the page polls
+    shown = {"e": evening.pk, "v": evening.version}
+    assert client.get(poll, shown, headers=HTMX).status_code == 204
+
+    new = services.continue_at_new_table(evening.pk, players[:5], 1, admin, seen=1)
+
+    # The QR code on the table shows the new table now, from the first poll on.
+    assert client.get(poll, shown, headers=HTMX)["HX-Refresh"] == "true"
+    page = client.get(reverse("evenings:live", args=[token]))
+    assert page.context["evening"] == new
+    assert [p.name for p in page.context["sheet"].players] == [p.name for p in players[:5]]
+    assert f"{poll}?e={new.pk}&amp;v={new.version}" in page.text
+    assert client.get(poll, {"e": new.pk, "v": new.version}, headers=HTMX).status_code == 204
+    evening.refresh_from_db()
+    new.refresh_from_db()
+    assert (evening.share_token, new.share_token) == (None, token)
+    moved = evening.changes.get(kind=Change.Kind.SHARE)
+    assert moved.after == {"revoked": True, "moved_to": new.pk} and moved.by == admin
+    admin_client = client.__class__()
+    admin_client.force_login(admin)
+    history = admin_client.get(reverse("evenings:history", args=[evening.pk])).text
+    assert "Der Link zeigt jetzt den neuen Tisch." in history
+
+
+def test_a_revoked_link_stays_revoked_and_the_new_table_gets_a_link_of_its_own(
+    admin, evening, players
+):
+    services.book_game(evening.pk, uuid.uuid4(), sauspiel(evening), admin)
+    services.renew_share_link(evening.pk, admin, revoke=True)
+
+    new = services.continue_at_new_table(evening.pk, players[:5], 1, admin)
+
+    new.refresh_from_db()
+    assert new.share_token and Evening.objects.filter(share_token=None).get() == evening
+    assert not new.changes.filter(kind=Change.Kind.SHARE).exists()
+
+
 def test_a_closed_evening_s_seating_form_leads_back_to_it(client, scorekeeper, admin, evening):
     services.close_evening(evening.pk, admin)
     client.force_login(scorekeeper)
