@@ -174,29 +174,41 @@ def _count(stats: dict[int, PlayerStats], rows: list[tuple[Any, ...]]) -> None:
             one.jungfrauen = games
 
 
-def cached_runde_stats(runde: Runde, period: Period) -> SafeString:
+def runde_state(runde: Runde) -> str:
+    """The state of the Runde's evenings: their count and the sum of their versions.
+
+    Every booking, correction or payment in one of the Runde's evenings bumps that
+    evening's version, and a new evening adds one: what is kept of the Runde is kept
+    under this state, and a change makes a new one. One light query."""
+    state = Evening.objects.filter(runde=runde).aggregate(n=Count("pk"), v=Sum("version"))
+    return f"{state['n']}:{state['v']}"
+
+
+def kept_html(key: str, template: str, context: Callable[[], dict[str, Any]]) -> SafeString:
+    """The template rendered with `context()`, kept as HTML (per process, Django's cache)
+    under `key` for ten minutes at most: a key that names the state of what it shows
+    (runde_state) finds it again until that changes. Names are not in the state: ten
+    minutes at most bring a renamed player's new name."""
+    # A plain str in the cache: rendered (so escaped) by the template engine.
+    html = cache.get_or_set(key, lambda: str(render_to_string(template, context())), 600)
+    return mark_safe(html)
+
+
+def cached_runde_stats(runde: Runde, period: Period, state: str | None = None) -> SafeString:
     """The Runde's statistics section (templates/clubs/_runde_stats.html with
     runde_stats), kept as HTML (per process, Django's cache) until the Runde changes.
 
-    Every booking, correction or payment in one of the Runde's evenings bumps that
-    evening's version, and a new evening adds one: their count and the sum of their
-    versions name the Runde's state in one light query. The date is in the key too, as
-    "this year" moves at midnight; ten minutes at most bring a renamed player's new name.
-    Ten years of a Runde take some 40 ms to count, and thirty players' cards longer to
-    render than the rest of the page; the page then costs what it reads besides.
+    The key names the Runde's state (runde_state, read here unless `state` is given) and
+    the date, as "this year" moves at midnight. Ten years of a Runde take some 40 ms to
+    count, and thirty players' cards longer to render than the rest of the page; the
+    page then costs what it reads besides.
     """
-    state = Evening.objects.filter(runde=runde).aggregate(n=Count("pk"), v=Sum("version"))
-    day = timezone.localdate()
-    key = f"runde-stats-html:{runde.pk}:{period.key}:{state['n']}:{state['v']}:{day}"
-    html = cache.get_or_set(
-        key,
-        # A plain str in the cache: rendered (so escaped) by the template engine.
-        lambda: str(
-            render_to_string("clubs/_runde_stats.html", {"stats": runde_stats(runde, period)})
-        ),
-        600,
+    state = state or runde_state(runde)
+    return kept_html(
+        f"runde-stats-html:{runde.pk}:{period.key}:{state}:{timezone.localdate()}",
+        "clubs/_runde_stats.html",
+        lambda: {"stats": runde_stats(runde, period)},
     )
-    return mark_safe(html)
 
 
 def runde_stats(runde: Runde, period: Period, now: datetime | None = None) -> dict[str, object]:

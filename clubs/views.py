@@ -1,4 +1,5 @@
 import copy
+import re
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -144,29 +145,54 @@ def runde_detail(request: HttpRequest, club_id: int, runde_id: int) -> HttpRespo
     runde = get_object_or_404(membership.club.runden.money(), pk=runde_id)
     own = membership.club.players.filter(user=request.user).values_list("pk", flat=True).first()
     period = periods.chosen(request)
+    tariff = runde.tariff
+    # The period as chosen, for the links to other pages of evenings.
+    period_query = (
+        f"&{periods.PARAMETER}={period.key}"
+        if request.GET.get(periods.PARAMETER) == period.key
+        else ""
+    )
+    page = request.GET.get("seite", "")
+    page = page if re.fullmatch(r"\d{1,9}", page) else "1"  # any other: the first page
+    # The evenings and the tariff's versions are kept as HTML until the Runde changes (a
+    # new tariff has a new current one): at ten years they took a third of the page.
+    state = stats.runde_state(runde)
+    kept = f"{runde.pk}:{state}:{tariff.pk}"
+    template = "clubs/runde_detail.html"
     return render(
         request,
-        "clubs/runde_detail.html",
+        template,
         {
             "membership": membership,
             "runde": runde,
-            "tariff": runde.tariff,
-            # Each version with how many evenings play by it (an evening keeps the tariff
-            # it started with).
-            # (A GROUP BY query: Django leaves Meta.ordering out of it, so it is named.)
-            "history": runde.tariffs.select_related("created_by")
-            .annotate(evening_count=Count("evenings", filter=Q(evenings__settles_runde=False)))
-            .order_by("-valid_from", "-pk"),
+            "tariff": tariff,
             "balances": runde_balances(runde, own),
-            "evenings": evenings_page(runde, request.GET.get("seite")),
-            "period": period,
-            # The period as chosen, for the links to other pages of evenings.
-            "period_query": (
-                f"&{periods.PARAMETER}={period.key}"
-                if request.GET.get(periods.PARAMETER) == period.key
-                else ""
+            "evening_list": stats.kept_html(
+                f"runde-evenings:{kept}:{page}{period_query}",
+                f"{template}#evening_list",
+                lambda: {
+                    "evenings": evenings_page(runde, page),
+                    "tariff": tariff,
+                    "period_query": period_query,
+                },
             ),
-            "stats": stats.cached_runde_stats(runde, period),
+            "tariff_history": stats.kept_html(
+                f"runde-tariffs:{kept}",
+                f"{template}#tariff_history",
+                lambda: {
+                    # Each version with how many evenings play by it (an evening keeps
+                    # the tariff it started with). (A GROUP BY query: Django leaves
+                    # Meta.ordering out of it, so it is named.)
+                    "history": runde.tariffs.select_related("created_by")
+                    .annotate(
+                        evening_count=Count("evenings", filter=Q(evenings__settles_runde=False))
+                    )
+                    .order_by("-valid_from", "-pk"),
+                    "tariff": tariff,
+                },
+            ),
+            "period": period,
+            "stats": stats.cached_runde_stats(runde, period, state),
         },
     )
 

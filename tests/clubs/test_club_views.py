@@ -329,6 +329,54 @@ def test_the_runde_page_says_which_evenings_play_by_an_earlier_tariff(client, ad
     assert history == ["1 Abend", "1 Abend"]
 
 
+def test_the_runde_page_s_kept_evenings_and_tariffs_follow_every_change(client, admin, club, runde):
+    """The evening cards and the tariff versions are kept as HTML until the Runde's state
+    changes: each kind of change shows on the next visit."""
+    import uuid
+
+    players = [club.players.get()] + [
+        Player.objects.create(club=club, name=name) for name in ("Sepp", "Vroni", "Hias")
+    ]
+    client.force_login(admin)
+    url = reverse("clubs:runde", args=[club.pk, runde.pk])
+
+    def cards() -> list[str]:
+        page = client.get(url).text
+        return [
+            " ".join(re.sub(r"<[^>]+>|&nbsp;", " ", card).split())
+            for card in re.findall(r'<a class="card evening-card".*?</a>', page, re.DOTALL)
+        ]
+
+    assert "Noch kein Abend." in client.get(url).text
+    evening = evening_services.start_evening(runde, players, 0, admin)
+    assert [card.split(" ", 3)[3] for card in cards()] == ["läuft Noch kein Spiel."]
+
+    deal = evening_services.next_deal(evening)
+    evening_services.book_game(evening.pk, uuid.uuid4(), evening_services.GameInput(
+        "sauspiel", declarer=deal.playing[0].pk, partner=deal.playing[1].pk), admin)  # fmt: skip
+    assert cards()[0].endswith("läuft Sepp +0,10 · Vroni +0,10 · Hias -0,10 · Resi -0,10")
+    # Kept: a new name, which changes no evening, shows within ten minutes at most.
+    Player.objects.filter(name="Hias").update(name="Matthias")
+    assert "Hias -0,10" in cards()[0]
+    game = evening.games.get()
+    evening_services.correct_game(evening.pk, game.pk, evening_services.GameInput(
+        "sauspiel", declarer=deal.playing[0].pk, partner=deal.playing[1].pk, won=False,
+    ), admin)  # fmt: skip
+    assert cards()[0].endswith("läuft Matthias +0,10 · Resi +0,10 · Sepp -0,10 · Vroni -0,10")
+    evening_services.close_evening(evening.pk, admin)
+    assert "abgeschlossen Matthias +0,10" in cards()[0]
+    client.post(reverse("clubs:tariff", args=[club.pk, runde.pk]), TARIFF)
+    assert "abgeschlossen · früherer Tarif Matthias" in cards()[0]
+    history = re.findall(r"gültig ab [^<]*· (?:<strong>aktuell</strong> · )?([^<]*)</summary>",
+                         client.get(url).text)  # fmt: skip
+    assert history == ["kein Abend", "1 Abend"]
+    evening_services.start_evening(runde, players, 0, admin)
+    assert len(cards()) == 2
+    history = re.findall(r"gültig ab [^<]*· (?:<strong>aktuell</strong> · )?([^<]*)</summary>",
+                         client.get(url).text)  # fmt: skip
+    assert history == ["1 Abend", "1 Abend"]
+
+
 def test_an_admin_adds_a_player_without_an_account(client, admin, club):
     client.force_login(admin)
 
