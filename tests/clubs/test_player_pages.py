@@ -24,6 +24,7 @@ import re
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from html import unescape
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -343,11 +344,25 @@ def test_another_clubs_admin_and_another_clubs_player_are_not_found(client, hist
 # -- the history -----------------------------------------------------------------------------
 
 
-def rows_of(response) -> list[tuple[int, int, str, int]]:
+HISTORY_ROW = re.compile(
+    r'<a class="card game-line" href="/abend/(\d+)/#game-(\d+)">.*?<strong>(.*?)</strong>'
+    r'(?: <span class="muted">(.*?)</span>)?</span>\n<span class="amount[^"]*">(.*?)</span>',
+    re.DOTALL,
+)
+
+
+def history_of(response) -> list[tuple[int, int, str, str, int]]:
+    """The history's rows as the page shows them: evening, game number, caption, details
+    and the amount in cents."""
+    rows = HISTORY_ROW.findall(response.text)
     return [
-        (row.game.evening_id, row.game.number, row.caption, row.amount)
-        for row in response.context["rows"]
+        (int(e), int(n), unescape(caption), unescape(details), int(re.sub(r"[^\d-]", "", cents)))
+        for e, n, caption, details, cents in rows
     ]
+
+
+def rows_of(response) -> list[tuple[int, int, str, int]]:
+    return [(evening, n, caption, cents) for evening, n, caption, _, cents in history_of(response)]
 
 
 def test_a_bock_game_in_the_history_says_bock_as_its_doubled_amount_does(
@@ -366,8 +381,7 @@ def test_a_bock_game_in_the_history_says_bock_as_its_doubled_amount_does(
 
     response = client.get(history_url(club.pk, vroni))
 
-    rows = response.context["rows"]
-    assert [(row.caption, row.details, row.amount) for row in rows] == [
+    assert [row[2:] for row in history_of(response)] == [
         ("Sauspiel Vroni mit Hias", "gewonnen · Bock", 20),  # 0,10 € doubled
         ("Ramsch: Sepp verliert", "", 10),
     ]
@@ -392,7 +406,7 @@ def test_the_history_lists_every_game_played_newest_first_with_the_ledger_amount
     assert "verloren" in response.text  # the corrected game's details
     # Vroni sat against Sepp and Resi, who lost, and against Resi's solo, which she won:
     # the result is told as hers, as the amount is; her own games are told as they were.
-    details = [row.details for row in response.context["rows"]]
+    details = [details for _, _, _, details, _ in history_of(response)]
     assert details == [
         "gewonnen",
         "als Gegenspieler gewonnen",
@@ -536,6 +550,41 @@ def test_the_count_of_a_players_games_is_kept_until_one_of_their_evenings_change
     assert after_booking == (5, True)
     assert after_strike == (4, True)
     assert after_new_evening == (5, True)
+
+
+def test_a_page_of_the_history_is_kept_until_one_of_the_players_evenings_changes(
+    client, history, admin, player_user
+):
+    h = history
+    client.force_login(player_user)
+    url = history_url(h.runde.club_id, h.vroni)
+
+    def shown() -> tuple[list, bool]:
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(url)
+        read = any('FROM "evenings_ledgerentry"' in q["sql"] for q in queries.captured_queries)
+        return rows_of(response), read
+
+    first, read = shown()
+    assert read and first[0] == (h.second.pk, 1, "Wenz Vroni", 150)
+    assert shown() == (first, False)
+    # Kept: a new name, which changes no evening, shows within ten minutes at most.
+    Player.objects.filter(pk=h.vroni.pk).update(name="Veronika")
+    assert shown() == (first, False)
+
+    wenz = h.second.games.get(number=1)
+    evening_services.correct_game(
+        h.second.pk,
+        wenz.pk,
+        evening_services.GameInput("wenz", declarer=h.vroni.pk, won=False),
+        admin,
+    )
+    corrected, read = shown()
+    assert read and corrected[0] == (h.second.pk, 1, "Wenz Veronika", -150)
+    assert corrected[1:] == [(e, n, caption.replace("Vroni", "Veronika"), cents)
+                             for e, n, caption, cents in first[1:]]  # fmt: skip
+    evening_services.void_game(h.second.pk, wenz.pk, admin)
+    assert shown() == (corrected[1:], True)
 
 
 def test_a_player_who_sat_out_a_game_does_not_have_it_in_the_history(
@@ -889,7 +938,7 @@ def test_the_player_and_runde_pages_cost_the_same_queries_at_10_and_at_1000_even
     # Sanity: the bulk evenings are on the pages.
     listing = client.get(history_url(club_id, h.vroni))
     assert listing.context["page"].paginator.count == 1004
-    assert len(listing.context["rows"]) == 50
+    assert len(history_of(listing)) == 50
 
 
 def test_the_start_page_queries_do_not_grow_with_the_clubs_of_a_user(client, history, admin):
