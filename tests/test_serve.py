@@ -118,3 +118,27 @@ def test_a_new_password_for_another_account_by_any_spelling_of_its_name(admin, c
 def test_a_new_password_for_an_unknown_account_names_the_ones_there_are(admin, club):
     with pytest.raises(CommandError, match=r"There is no account 'admin'\. Accounts: resi\."):
         call_command("new_password")
+
+
+def test_a_worker_compiles_every_template_and_freezes_it_before_its_first_request():
+    """config.wsgi, as gunicorn loads it in each worker: the project's templates compiled
+    and kept, and what the worker holds frozen out of the garbage collector's sight."""
+    import subprocess
+    from pathlib import Path
+
+    templates = Path(__file__).parents[1] / "templates"
+    script = (
+        "import gc, config.wsgi\n"
+        "from django.template import engines\n"
+        "(loader,) = engines['django'].engine.template_loaders\n"
+        "print(gc.get_freeze_count(), len(loader.get_template_cache))\n"
+    )
+    env = os.environ | {"DEBUG": "off", "STATIC_MANIFEST": "off"}
+
+    out = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
+    ).stdout
+
+    frozen, compiled = map(int, out.split())
+    assert compiled == len(list(templates.rglob("*.html")))
+    assert frozen > 50_000  # Django, the app, the templates
