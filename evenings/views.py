@@ -47,17 +47,15 @@ def start(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse:
     running = runde.evenings.filter(status=Evening.Status.OPEN).order_by("-started_at")
     running = running.prefetch_related("seats__player")
     same = None
-    if (
-        form.is_valid()
-        and not form.cleaned_data["again"]
-        # sent again (a double tap): the evening it started is the answer
-        and not (
-            form.cleaned_data["key"] is not None
-            and runde.evenings.filter(key=form.cleaned_data["key"]).exists()
-        )
-    ):
+    if form.is_valid() and not form.cleaned_data["again"]:
         chosen = {p.pk for p in form.cleaned_data["players"]}
         same = next((e for e in running if {s.player_id for s in e.seats.all()} == chosen), None)
+        # Sent again (a double tap): the evening it started is the answer. Asked after
+        # the running evenings are read, so that the first tap's evening, committed
+        # between the two reads, is found by its key rather than taken for another's.
+        key = form.cleaned_data["key"]
+        if same is not None and key is not None and runde.evenings.filter(key=key).exists():
+            same = None
         if same is not None:
             form.add_error(
                 None,
