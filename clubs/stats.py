@@ -184,14 +184,18 @@ def runde_state(runde: Runde) -> str:
     return f"{state['n']}:{state['v']}"
 
 
+def kept(key: str, html: Callable[[], str]) -> SafeString:
+    """The HTML `html()` makes, kept (per process, Django's cache) under `key` for ten
+    minutes at most: a key that names the state of what it shows (runde_state, a
+    player's evenings) finds it again until that changes. Names are not in the state:
+    ten minutes at most bring a renamed player's new name."""
+    return mark_safe(cache.get_or_set(key, html, 600))
+
+
 def kept_html(key: str, template: str, context: Callable[[], dict[str, Any]]) -> SafeString:
-    """The template rendered with `context()`, kept as HTML (per process, Django's cache)
-    under `key` for ten minutes at most: a key that names the state of what it shows
-    (runde_state) finds it again until that changes. Names are not in the state: ten
-    minutes at most bring a renamed player's new name."""
+    """The template rendered with `context()`, kept as `kept` keeps it."""
     # A plain str in the cache: rendered (so escaped) by the template engine.
-    html = cache.get_or_set(key, lambda: str(render_to_string(template, context())), 600)
-    return mark_safe(html)
+    return kept(key, lambda: str(render_to_string(template, context())))
 
 
 def cached_runde_stats(runde: Runde, period: Period, state: str | None = None) -> SafeString:

@@ -201,9 +201,7 @@ def detail(request: HttpRequest, evening_id: int) -> HttpResponse:
     evening, membership = evening_of(request, evening_id)
     if evening.settles_runde:  # no games, no sheet: its payments are all it has
         return redirect("evenings:settlement", evening_id=evening.pk)
-    context = _live_context(evening, membership)
-    if not evening.is_open and not evening.is_table:
-        context["continued_at"] = services.continued_at(evening)
+    context = _live_context(evening, membership) | {"continued_at": services.continued_at(evening)}
     if membership.can_score and evening.share_token:
         url = request.build_absolute_uri(reverse("evenings:live", args=[evening.share_token]))
         context["share_url"] = url
@@ -630,10 +628,9 @@ def _changes_since(request, evening: Evening, membership, token=None) -> HttpRes
     deal = services.next_deal(evening)
     context = _changes_context(seen, evening, membership, deal) | {
         "token": token,
-        # A member's phone is shown where the table went on (a spectator's link is not).
-        "continued_at": None
-        if evening.is_open or evening.is_table or membership is None
-        else services.continued_at(evening),
+        # A member's phone is shown where the table went on; a spectator's link goes on
+        # with the table by itself (services.continue_at_new_table).
+        "continued_at": None if membership is None else services.continued_at(evening),
         # The phone has an entry form: its next polls send their deal again.
         "follows_form": "deal" in request.GET,
     }
