@@ -10,9 +10,11 @@ from the first game that changed on, with the running totals counted back from t
 standing, so its cost follows what changed, not the length of the evening.
 """
 
+import hashlib
 from dataclasses import dataclass, field
 from html import escape
 
+from django.core.cache import cache
 from django.db.models import Sum
 from django.urls import reverse
 from django.utils.html import format_html
@@ -102,12 +104,10 @@ class Sheet:
         return self.plays_bock and self.evening.is_open and self.bock_remaining > 0
 
 
-def parts(sheet: Sheet, membership, known: int | None = None) -> dict:
-    """The sheet for a template: its rows as HTML; or, for a phone that has the rows up
-    to game `known`, the rows it has (to replace) and the ones it has not (to add)."""
+def parts(sheet: Sheet, membership, known: int) -> dict:
+    """The sheet's rows for a phone that has them up to game `known`: the rows it has (to
+    replace) and the ones it has not (to add); whole() for all of them."""
     can_correct = membership is not None and membership.can_score
-    if known is None:
-        return {"sheet": sheet, "rows_html": rows_html(sheet, can_correct, sheet.rows)}
     old = [row for row in sheet.rows if row.game.number <= known]
     new = [row for row in sheet.rows if row.game.number > known]
     return {
@@ -116,6 +116,39 @@ def parts(sheet: Sheet, membership, known: int | None = None) -> dict:
         "replaced_rows": rows_html(sheet, can_correct, old, replace=True) if old else "",
         "added_rows": rows_html(sheet, can_correct, new) if new else "",
     }
+
+
+def whole(evening: Evening, membership, seats: list | None = None) -> dict:
+    """The whole sheet for a template: its rows as HTML, kept (per process, Django's
+    cache, ten minutes at most) under the evening's version, whether the rows are links
+    to correct them, and the players' names.
+
+    Every change to an evening's games, amounts or state makes a new version
+    (services._change and the booking's statement), so a visit finds the rows that a
+    visit at the same version built: the evening screen and the spectator's page of a
+    long evening cost what their other parts cost.
+    """
+    seats = seats if seats is not None else seats_of(evening)
+    can_correct = membership is not None and membership.can_score and evening.is_open
+    names = "\x1f".join(f"{seat.player_id}:{seat.player.name}" for seat in seats)
+    named = hashlib.blake2b(names.encode(), digest_size=12).hexdigest()
+    key = f"sheet:{evening.pk}:{evening.version}:{int(can_correct)}:{named}"
+    kept = cache.get(key)
+    if kept is None:
+        built = build(evening, seats=seats)
+        html = rows_html(built, can_correct, built.rows)
+        kept = (str(html), built.totals, built.bock_remaining)
+        cache.set(key, kept, 600)
+    html, totals, bock_remaining = kept
+    lean = Sheet(
+        evening=evening,
+        players=[seat.player for seat in seats],
+        rows=[],  # in the HTML
+        totals=totals,
+        bock_remaining=bock_remaining,
+        plays_bock=evening.tariff.plays_bock,
+    )
+    return {"sheet": lean, "rows_html": mark_safe(html)}
 
 
 def rows_html(

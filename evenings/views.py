@@ -180,7 +180,7 @@ def _live_context(
     if entry and form is None:
         form = GameForm(tariff=evening.tariff, playing=deal.seated, deal=deal)
     restorable = services.restorable(evening) if can_score else None
-    return sheet.parts(sheet.build(evening, seats=seats), membership) | {
+    return sheet.whole(evening, membership, seats) | {
         "evening": evening,
         "membership": membership,
         "deal": deal,
@@ -657,8 +657,11 @@ def _changes_context(seen: str, evening: Evening, membership, deal) -> dict:
     """The sheet's rows that changed since version `seen` (all of them if that says
     nothing usable), for an answer that sends them out of band."""
     first, known, rewritten = _first_changed(evening, seen)
-    rows = sheet.build(evening, first=first or 1)
-    return sheet.parts(rows, membership, None if first is None else known) | {
+    if first is None:
+        rows = sheet.whole(evening, membership)
+    else:
+        rows = sheet.parts(sheet.build(evening, first=first), membership, known)
+    return rows | {
         "evening": evening,
         "membership": membership,
         "deal": deal,
@@ -703,7 +706,7 @@ def live(request: HttpRequest, token: str) -> HttpResponse:
     return render(
         request,
         "evenings/live.html",
-        sheet.parts(sheet.build(evening), None)
+        sheet.whole(evening, None)
         | {
             "evening": evening,
             "membership": None,

@@ -6,14 +6,17 @@ import re
 import uuid
 
 import pytest
+from django.core.cache import cache
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from clubs.models import Membership, Player
 from evenings import access, reads, services, sheet
 from evenings.models import Evening, Game, Seat
+from tests.conftest import make_user
 
 HTMX = {"HX-Request": "true"}
 
@@ -275,3 +278,63 @@ def test_a_connection_lost_between_requests_is_replaced_and_prepares_again(eveni
 
     assert rows[0][0] == evening.pk
     assert "evening_read" in prepared_here()
+
+
+def _screen(client, evening) -> str:
+    """The sheet and the standing of the evening screen, as a person's phone gets them."""
+    page = client.get(reverse("evenings:detail", args=[evening.pk])).text
+    return "".join(
+        re.search(pattern, page, re.S)[0]
+        for pattern in (r'<section id="standing".*?</section>', r'<section id="sheet".*?</section>')
+    )
+
+
+def test_the_kept_sheet_reads_as_the_sheet_built_anew_after_every_kind_of_change(
+    client, scorekeeper, admin, club, bock_evening
+):
+    member = make_user("vroni", "Vroni")
+    Membership.objects.create(user=member, club=club, role=Membership.Role.PLAYER)
+    keeper, looker = client, type(client)()
+    keeper.force_login(scorekeeper)
+    looker.force_login(member)
+    ev = bock_evening.pk
+    play(bock_evening, admin, 6)
+    third = Game.objects.get(evening=bock_evening, number=3)
+    ramsch = services.GameInput("ramsch", won=False, loser=third.seating[0])
+    changes = [
+        lambda: play(bock_evening, admin, 1),
+        lambda: services.correct_game(ev, third.pk, ramsch, admin),
+        lambda: services.void_game(ev, third.pk, admin),
+        lambda: services.restore_game(ev, third.pk, admin),
+        lambda: services.undo_last(ev, admin),
+        lambda: Player.objects.filter(pk=third.seating[1]).update(name="Wastl der Zweite"),
+        lambda: services.close_evening(ev, admin),
+        lambda: services.reopen_evening(ev, admin),
+    ]
+    for change in [nothing := lambda: None, *changes]:
+        kept_before = _screen(keeper, bock_evening)
+        change()
+        # The second visit at a version reads the kept sheet; the first built it.
+        shown = {who: (_screen(who, bock_evening), _screen(who, bock_evening))
+                 for who in (keeper, looker)}  # fmt: skip
+        cache.clear()
+        for who, (first, kept) in shown.items():
+            assert first == kept == _screen(who, bock_evening)
+        if change is not nothing:
+            assert shown[keeper][0] != kept_before  # each change shows
+    assert "Wastl der Zweite" in shown[keeper][0]
+    # Who may correct gets the rows as links, who may not gets them as text.
+    assert f'href="/abend/{ev}/spiel/' in shown[keeper][0]
+    assert "/spiel/" not in shown[looker][0]
+
+
+def test_a_second_visit_at_the_same_version_reads_no_games(client, scorekeeper, admin,
+                                                             bock_evening):  # fmt: skip
+    client.force_login(scorekeeper)
+    url = reverse("evenings:detail", args=[bock_evening.pk])
+    play(bock_evening, admin, 20)
+    first = queries_of(lambda: client.get(url))
+    with CaptureQueriesContext(connection) as again:
+        client.get(url)
+    assert len(again) < first
+    assert not [q for q in again if 'FROM "evenings_ledgerentry"' in q["sql"]]
