@@ -11,6 +11,7 @@ standing, so its cost follows what changed, not the length of the evening.
 """
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from html import escape
 
@@ -119,27 +120,40 @@ def parts(sheet: Sheet, membership, known: int) -> dict:
 
 
 def whole(evening: Evening, membership, seats: list | None = None) -> dict:
-    """The whole sheet for a template: its rows as HTML, kept (per process, Django's
-    cache, ten minutes at most) under the evening's version, whether the rows are links
-    to correct them, and the players' names.
+    """The whole sheet for a template: its rows as HTML (kept: lean()), as links to
+    correct them for who may."""
+    can_correct = membership is not None and membership.can_score and evening.is_open
+    lean, html = kept(
+        evening,
+        "links" if can_correct else "text",
+        lambda built: rows_html(built, can_correct, built.rows),
+        seats,
+    )
+    return {"sheet": lean, "rows_html": html}
+
+
+def kept(
+    evening: Evening, flavour: str, html: Callable[[Sheet], str], seats: list | None = None
+) -> tuple[Sheet, SafeString]:
+    """The whole sheet without its rows, and the rows as `html` writes them: kept (per
+    process, Django's cache, ten minutes at most) under the evening's version, the
+    `flavour` of the HTML and the players' names.
 
     Every change to an evening's games, amounts or state makes a new version
-    (services._change and the booking's statement), so a visit finds the rows that a
-    visit at the same version built: the evening screen and the spectator's page of a
-    long evening cost what their other parts cost.
+    (services._record and the booking's statement), so a visit finds the rows that a
+    visit at the same version built: the evening screen, the spectator's page and the
+    printed sheet of a long evening cost what their other parts cost.
     """
     seats = seats if seats is not None else seats_of(evening)
-    can_correct = membership is not None and membership.can_score and evening.is_open
     names = "\x1f".join(f"{seat.player_id}:{seat.player.name}" for seat in seats)
     named = hashlib.blake2b(names.encode(), digest_size=12).hexdigest()
-    key = f"sheet:{evening.pk}:{evening.version}:{int(can_correct)}:{named}"
-    kept = cache.get(key)
-    if kept is None:
+    key = f"sheet:{evening.pk}:{evening.version}:{flavour}:{named}"
+    rows = cache.get(key)
+    if rows is None:
         built = build(evening, seats=seats)
-        html = rows_html(built, can_correct, built.rows)
-        kept = (str(html), built.totals, built.bock_remaining)
-        cache.set(key, kept, 600)
-    html, totals, bock_remaining = kept
+        rows = (str(html(built)), built.totals, built.bock_remaining)
+        cache.set(key, rows, 600)
+    text, totals, bock_remaining = rows
     lean = Sheet(
         evening=evening,
         players=[seat.player for seat in seats],
@@ -148,7 +162,7 @@ def whole(evening: Evening, membership, seats: list | None = None) -> dict:
         bock_remaining=bock_remaining,
         plays_bock=evening.tariff.plays_bock,
     )
-    return {"sheet": lean, "rows_html": mark_safe(html)}
+    return lean, mark_safe(text)
 
 
 def rows_html(

@@ -1272,7 +1272,7 @@ def evening_print(request: HttpRequest, evening_id: int) -> HttpResponse:
     evening, membership = evening_of(request, evening_id)
     if evening.settles_runde:  # no block to print: its payments are on its Abrechnung
         return redirect("evenings:settlement", evening_id=evening.pk)
-    built = sheet.build(evening)
+    built, rows_html = sheet.kept(evening, "print", sheet.print_rows_html)
     balances = services.balances(evening)
     return render(
         request,
@@ -1281,7 +1281,7 @@ def evening_print(request: HttpRequest, evening_id: int) -> HttpResponse:
             "evening": evening,
             "membership": membership,
             "sheet": built,
-            "rows_html": sheet.print_rows_html(built),
+            "rows_html": rows_html,
             # Per player in seating order: the games, the payments, the balance.
             "closing": [
                 (total, balances[player.pk] - total, balances[player.pk])

@@ -281,15 +281,21 @@ def test_a_connection_lost_between_requests_is_replaced_and_prepares_again(eveni
 
 
 def _screen(client, evening) -> str:
-    """The sheet and the standing of the evening screen, as a person's phone gets them."""
+    """The sheet and the standing of the evening screen, as a person's phone gets them,
+    and the printed sheet."""
     page = client.get(reverse("evenings:detail", args=[evening.pk])).text
+    printed = client.get(reverse("evenings:print", args=[evening.pk])).text
     return "".join(
-        re.search(pattern, page, re.S)[0]
-        for pattern in (r'<section id="standing".*?</section>', r'<section id="sheet".*?</section>')
+        re.search(pattern, text, re.S)[0]
+        for text, pattern in (
+            (page, r'<section id="standing".*?</section>'),
+            (page, r'<section id="sheet".*?</section>'),
+            (printed, r'<table class="print-sheet.*?</table>'),
+        )
     )
 
 
-def test_the_kept_sheet_reads_as_the_sheet_built_anew_after_every_kind_of_change(
+def test_the_kept_sheets_read_as_the_sheet_built_anew_after_every_kind_of_change(
     client, scorekeeper, admin, club, bock_evening
 ):
     member = make_user("vroni", "Vroni")
