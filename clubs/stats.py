@@ -12,6 +12,7 @@ The plot is inline SVG built here, with every name escaped; no JavaScript, no li
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -182,6 +183,13 @@ def runde_state(runde: Runde) -> str:
     under this state, and a change makes a new one. One light query."""
     state = Evening.objects.filter(runde=runde).aggregate(n=Count("pk"), v=Sum("version"))
     return f"{state['n']}:{state['v']}"
+
+
+def named(names: dict[int, str]) -> str:
+    """A short digest of {player id: name}, for the key of something kept that shows
+    these names: a renamed player's new name is shown at once."""
+    text = "\x1f".join(f"{pk}:{name}" for pk, name in names.items())
+    return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
 
 
 def kept(key: str, html: Callable[[], str]) -> SafeString:

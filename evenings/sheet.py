@@ -10,7 +10,6 @@ from the first game that changed on, with the running totals counted back from t
 standing, so its cost follows what changed, not the length of the evening.
 """
 
-import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from html import escape
@@ -24,6 +23,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Player
+from clubs.stats import named
 from clubs.templatetags.money import amount, amount_plain
 from evenings import services, wording
 from evenings.models import Change, Evening, Game, LedgerEntry
@@ -145,9 +145,8 @@ def kept(
     printed sheet of a long evening cost what their other parts cost.
     """
     seats = seats if seats is not None else seats_of(evening)
-    names = "\x1f".join(f"{seat.player_id}:{seat.player.name}" for seat in seats)
-    named = hashlib.blake2b(names.encode(), digest_size=12).hexdigest()
-    key = f"sheet:{evening.pk}:{evening.version}:{flavour}:{named}"
+    names = named({seat.player_id: seat.player.name for seat in seats})
+    key = f"sheet:{evening.pk}:{evening.version}:{flavour}:{names}"
     rows = cache.get(key)
     if rows is None:
         built = build(evening, seats=seats)

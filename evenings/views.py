@@ -22,6 +22,7 @@ from clubs import players as player_pages
 from clubs.access import login_required_keep_form, membership_of, scorekeeper_of
 from clubs.forms import euro_input
 from clubs.models import german_key
+from clubs.stats import kept, named
 from clubs.templatetags.money import amount
 from evenings import export, services, sheet, wording
 from evenings.access import admin_evening_of, evening_of, scored_evening_of, unchanged
@@ -927,14 +928,34 @@ def restore(request: HttpRequest, evening_id: int, game_id: int) -> HttpResponse
 def history(request: HttpRequest, evening_id: int) -> HttpResponse:
     """Every change to the evening: who, when, what, and what it moved in money."""
     evening, membership = evening_of(request, evening_id)
-    changes = evening.changes.select_related("by", "game")
     names = _names(evening)
+    # Kept until the evening's next change (each is a new row), or a seated player's new
+    # name; those who sat there no more and the changes' authors as clubs.stats.kept has it.
+    last = evening.changes.aggregate(n=Max("pk"))["n"]
+    key = f"history:{evening.pk}:{last}:{named(names)}"
+    return render(
+        request,
+        "evenings/history.html",
+        {
+            "evening": evening,
+            "membership": membership,
+            "changes_html": kept(key, lambda: _history_html(evening, names)),
+        },
+    )
+
+
+def _history_html(evening: Evening, names: dict[int, str]) -> SafeString:
+    """The history's list items, with what each change moved and the later games it
+    scored anew (_changes_html)."""
+    changes = evening.changes.select_related("by", "game")
     # Who sat at the table before it was seated anew, and sits there no more.
     unseated = {
         pk for c in changes if c.kind == Change.Kind.SEATS for pk in c.before["players"]
     } - names.keys()
     if unseated:
-        names |= dict(evening.runde.club.players.filter(pk__in=unseated).values_list("pk", "name"))
+        names = names | dict(
+            evening.runde.club.players.filter(pk__in=unseated).values_list("pk", "name")
+        )
     moved: dict[int, list[tuple[str, int]]] = defaultdict(list)
     sums = (
         LedgerEntry.objects.filter(evening=evening, kind=evening.entry_kind)
@@ -963,15 +984,7 @@ def history(request: HttpRequest, evening_id: int) -> HttpResponse:
             "user_id", "name"
         )
     )
-    return render(
-        request,
-        "evenings/history.html",
-        {
-            "evening": evening,
-            "membership": membership,
-            "changes_html": _changes_html(evening, changes, names, moved, rescored, authors),
-        },
-    )
+    return _changes_html(evening, changes, names, moved, rescored, authors)
 
 
 def _changes_html(evening: Evening, changes, names, moved, rescored, authors) -> SafeString:

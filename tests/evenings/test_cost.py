@@ -344,3 +344,32 @@ def test_a_second_visit_at_the_same_version_reads_no_games(client, scorekeeper, 
         client.get(url)
     assert len(again) < first
     assert not [q for q in again if 'FROM "evenings_ledgerentry"' in q["sql"]]
+
+
+def test_the_kept_history_shows_every_change_at_once(client, scorekeeper, admin, bock_evening):
+    client.force_login(scorekeeper)
+    url = reverse("evenings:history", args=[bock_evening.pk])
+
+    def shown() -> str:
+        return re.search(r'<ol class="changes">.*?</ol>', client.get(url).text, re.S)[0]
+
+    ev = bock_evening.pk
+    play(bock_evening, admin, 3)
+    first = Game.objects.get(evening=bock_evening, number=1)
+    balances = services.balances(bock_evening)
+    payer, payee = min(balances, key=balances.get), max(balances, key=balances.get)
+    for change, shows in [
+        (lambda: services.record_payment(ev, payer, payee, 10, admin), " zahlt "),
+        (lambda: play(bock_evening, admin, 1), "Spiel 4"),
+        (lambda: services.renew_share_link(ev, admin), "Zuschauer-Link"),
+        (lambda: services.void_game(ev, first.pk, admin), "Spiel gestrichen"),
+        (lambda: Player.objects.filter(pk=payer).update(name="Seppi"), "Seppi zahlt"),
+    ]:
+        before = shown()
+        assert shown() == before  # kept
+        assert shows not in before
+        change()
+        after = shown()
+        assert shows in after
+        cache.clear()
+        assert shown() == after
