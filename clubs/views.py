@@ -28,7 +28,7 @@ from clubs.forms import (
     save_unless_taken,
 )
 from clubs.models import Invitation, Membership, Player, german_order
-from clubs.players import evenings_page, homes, runde_balances
+from clubs.players import evenings_page, kept_accounts, runde_balances
 from evenings.models import Evening
 from scoring import worked_examples
 from tournaments.models import Tournament
@@ -40,7 +40,12 @@ def start(request: HttpRequest) -> HttpResponse:
     memberships = request.user.memberships.select_related("club").order_by("club__name")
     # The user's players in the clubs they are a member of (a removed member's player
     # stays in the club, but its pages are no longer theirs to see).
-    own = Player.objects.filter(user=request.user, club__memberships__user=request.user)
+    own = list(
+        Player.objects.filter(user=request.user, club__memberships__user=request.user)
+        .select_related("club")
+        .order_by("club__name")
+    )
+    accounts = kept_accounts(own, request.user)
     # Tournament tables running now that the user keeps the sheet of (named by the
     # director), in clubs they are a member of: one tap to the table.
     tables = Evening.objects.open().filter(
@@ -51,7 +56,7 @@ def start(request: HttpRequest) -> HttpResponse:
         "clubs/start.html",
         {
             "memberships": memberships,
-            "homes": homes(list(own.select_related("club").order_by("club__name")), request.user),
+            "homes": [(player, accounts[player.pk]) for player in own],
             "tables": tables.select_related("runde").order_by("started_at"),
         },
     )

@@ -28,6 +28,7 @@ from html import unescape
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.db import connection
 from django.db.models import Sum
 from django.test.utils import CaptureQueriesContext
@@ -955,3 +956,47 @@ def test_the_start_page_queries_do_not_grow_with_the_clubs_of_a_user(client, his
 
     assert queries_of(client, reverse("start")) == one
     assert get_user_model().objects.get(pk=admin.pk).players.count() == 4
+
+
+def test_the_kept_accounts_show_every_change_at_once(client, history, player_user, admin):
+    """The start page and a player's home keep the accounts' HTML; whatever they show
+    changes it (other players' new names come within ten minutes)."""
+    runde, vroni = history.runde, history.vroni
+
+    def accounts(user, url) -> str:
+        client.force_login(user)
+        text = client.get(url).text
+        return re.search(r'<section class="account".*</section>', text, re.S)[0]
+
+    def shown() -> list[str]:
+        # Vroni's own start page ("Hias zahlt dir"), and her home as the admin sees it.
+        return [
+            accounts(player_user, reverse("start")),
+            accounts(admin, home_url(runde.club_id, vroni)),
+        ]
+
+    def new_tariff():
+        tariff = runde.tariffs.latest()
+        tariff.settle_unit = 100
+        assert club_services.change_tariff(runde, tariff, admin) is not None
+
+    def pay(payer, payee, cents):
+        evening_services.record_payment(history.second.pk, payer.pk, payee.pk, cents, admin)
+
+    for change, shows in [
+        (lambda: book(history.second, admin, type="wenz", declarer=history.hias.pk), None),
+        (lambda: pay(history.wastl, vroni, 10), "erhalten 0,10 €"),
+        (lambda: Runde.objects.filter(pk=runde.pk).update(name="Freitagsrunde"), "Freitagsrunde"),
+        (lambda: Player.objects.filter(pk=vroni.pk).update(name="Veronika"), "zahlt Veronika"),
+        (new_tariff, None),  # the suggestions settle to whole euros
+        (lambda: evening_services.close_evening(history.second.pk, admin), None),
+    ]:  # fmt: skip
+        before = shown()
+        assert shown() == before  # kept
+        change()
+        after = shown()
+        assert after != before
+        if shows:
+            assert shows in "".join(after)
+        cache.clear()
+        assert shown() == after
