@@ -78,6 +78,7 @@ def _evenings(plan, players, admin, rng: random.Random) -> None:
             closed_at=at + timedelta(hours=4),
             started_by=admin,
             version=GAMES_PER_EVENING,
+            last_number=GAMES_PER_EVENING,
         )
         for runde, at in plan
     )

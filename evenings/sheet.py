@@ -314,10 +314,18 @@ def booked(evening: Evening, booking: services.Booking) -> Sheet:
 
 
 def build(evening: Evening, first: int = 1, seats: list | None = None) -> Sheet:
-    """The sheet from game `first` on (1: all of it); `seats` if the caller has read them."""
+    """The sheet from game `first` on (1: all of it); `seats` if the caller has read them.
+
+    It shows the games up to the last one booked when the evening was read (its
+    `last_number`, read with its version): a game booked meanwhile, by another phone in
+    the same instant, has no row, and the totals are the standing before it. A phone
+    shown this sheet at the version read gets that game from its next poll, once.
+    """
     players = [seat.player for seat in (seats if seats is not None else seats_of(evening))]
     names = {p.pk: p.name for p in players}
     games = list(evening.games.filter(number__gte=first))
+    later = {game.pk for game in games if game.number > evening.last_number}
+    games = [game for game in games if game.pk not in later]
     booked = [g for g in games if g.is_booked]
     before = [g.for_engine() for g in services.games_before(evening, first)] if first > 1 else []
     result = score_after(evening.tariff.rules, before, [g.for_engine() for g in booked])
@@ -342,6 +350,9 @@ def build(evening: Evening, first: int = 1, seats: list | None = None) -> Sheet:
         .values_list("game_id", "kind")
     )
     standing = services.standing(evening, players)
+    for (game_id, player_id), total in amounts.items():
+        if game_id in later:
+            standing[player_id] -= total
     # The standing is the running total after the last game: count back from it.
     running = dict(standing)
     rows = []

@@ -472,7 +472,7 @@ def _booked(request, evening: Evening, membership, booking: services.Booking, fo
         evening.__dict__.pop("counted_games", None)  # counted again, with this game
         if evening.all_played:
             return _reloaded()
-    evening.version = booking.version
+    evening.version, evening.last_number = booking.version, booking.game.number
     deal = booking.next
     rows = sheet.parts(sheet.booked(evening, booking), membership, booking.game.number - 1)
     seen = request.POST.get("v", "")

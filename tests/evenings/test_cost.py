@@ -373,3 +373,25 @@ def test_the_kept_history_shows_every_change_at_once(client, scorekeeper, admin,
         assert shows in after
         cache.clear()
         assert shown() == after
+
+
+def test_a_sheet_read_while_another_phone_books_shows_the_evening_as_it_was_read(
+    client, scorekeeper, admin, bock_evening
+):
+    client.force_login(scorekeeper)
+    membership = Membership.objects.get(user=scorekeeper)
+    play(bock_evening, admin, 5)
+    read = Evening.objects.select_related("tariff").get(pk=bock_evening.pk)  # a page's read
+    standing = services.standing(read)
+    play(bock_evening, admin, 1)  # another phone's booking, between the read and the sheet
+
+    whole = sheet.whole(read, membership)
+    part = sheet.build(read, first=4)
+
+    assert re.findall(r'<tbody id="game-(\d+)"', whole["rows_html"]) == ["1", "2", "3", "4", "5"]
+    assert whole["sheet"].totals == part.totals == list(standing.values())
+    assert [row.game.number for row in part.rows] == [4, 5]
+    # The phone shown that sheet at the version read gets the sixth game once, next poll.
+    answer = client.get(reverse("evenings:sheet", args=[read.pk]), {"v": read.version})
+    assert re.findall(r'<tbody id="game-(\d+)"', answer.text) == ["6"]
+    assert "beforebegin:#sheet-foot" in answer.text

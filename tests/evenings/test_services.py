@@ -235,6 +235,17 @@ def test_verify_ledger_names_the_first_tampered_entry(evening, players, admin):
         call_command("verify_ledger")
 
 
+def test_verify_ledger_names_an_evening_whose_state_lost_its_last_game(evening, players, admin):
+    book(evening, sauspiel(players[1], players[3]), admin)
+    book(evening, sauspiel(players[2], players[0]), admin)
+    Evening.objects.filter(pk=evening.pk).update(last_number=1)
+
+    with pytest.raises(
+        CommandError, match=rf"evening {evening.pk}: its last game is 2, its state says 1"
+    ):
+        call_command("verify_ledger")
+
+
 @pytest.mark.django_db(transaction=True)
 def test_verify_ledger_catches_an_entry_changed_with_the_trigger_switched_off(
     evening, players, admin

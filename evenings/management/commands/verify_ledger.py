@@ -6,7 +6,8 @@ Per evening:
 2. every payment entry against its change (payer and payee, the amount);
 3. each game as stored against what its changes say it is (booked, corrected, voided,
    undone, restored);
-4. the evening totals against the sum of the ledger.
+4. the evening totals against the sum of the ledger, and its last game's number against
+   the one its state keeps (Evening.last_number).
 Over all evenings:
 5. entries that point at a game or a change of another evening, and game entries made by
    a payment or payment entries made by anything else;
@@ -15,7 +16,7 @@ Over all evenings:
 Every finding is printed, named by evening, game or change, player and cents; the exit
 status is non-zero if there is any. The whole run reads one snapshot of the database, so
 a booking committed meanwhile is either wholly seen or not at all. Evenings are read in
-batches (eight queries for each BATCH of them), not one by one.
+batches (nine queries for each BATCH of them), not one by one.
 """
 
 import contextlib
@@ -113,6 +114,7 @@ def findings_of(evenings: list[Evening]) -> dict[int, list[str]]:
             + _payment_findings(evening, read.payment_entries[pk], read.payments[pk], where)
             + _change_findings(games, read.game_changes[pk], where)
             + _totals_findings(evening, read.sums[pk], read.totals[pk], where)
+            + _state_findings(evening, games, read.last_numbers[pk])
         )
     return out
 
@@ -137,9 +139,13 @@ def _by_evening(rows) -> defaultdict[int, list]:
 
 
 class _Read:
-    """What the checks read of some evenings, each by evening id, in eight queries."""
+    """What the checks read of some evenings, each by evening id, in nine queries."""
 
     def __init__(self, ids: list[int]):
+        # as stored now, not as the caller's evening was read
+        self.last_numbers = dict(
+            Evening.objects.filter(pk__in=ids).values_list("pk", "last_number")
+        )
         games = Game.objects.filter(evening_id__in=ids).order_by("evening_id", "number")
         self.games = _by_evening((game.evening_id, game) for game in games)
         # (player id, name) in seating order
@@ -268,6 +274,15 @@ def _cents(amounts: dict[int, int], where: _Where) -> str:
     if not amounts:
         return "nothing"
     return ", ".join(f"{where.player(p)} {cents} cents" for p, cents in sorted(amounts.items()))
+
+
+def _state_findings(evening: Evening, games: list[Game], last_number: int) -> list[str]:
+    """The evening's last game number (Evening.last_number), which its sheet, its next
+    deal and its bookings go by, is its last game's (games: by number)."""
+    last = games[-1].number if games else 0
+    if last_number == last:
+        return []
+    return [f"evening {evening.pk}: its last game is {last}, its state says {last_number}"]
 
 
 def _change_findings(games: list[Game], changes: list, where: _Where) -> list[str]:
