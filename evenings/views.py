@@ -616,8 +616,12 @@ def _changes_since(request, evening: Evening, membership, token=None) -> HttpRes
         # A phone with an entry form: closed meanwhile, the page without the form.
         messages.info(request, _("Der Abend wurde abgeschlossen."))
         return _reloaded()
-    if not evening.last_number and _seated_anew(evening, seen):
+    if not evening.last_number and _since(evening, seen, Change.Kind.SEATS):
         # Before the first game the table was seated anew: the page again, as it sits now.
+        return _reloaded()
+    if evening.is_open and _since(evening, seen, Change.Kind.REOPEN):
+        # Closed when the phone last looked, opened again since: the page again, with the
+        # entry form and the links to correct for who may.
         return _reloaded()
     if "deal" in request.GET and evening.all_played:
         # The table's last game was booked elsewhere: the page again, without the form.
@@ -635,22 +639,17 @@ def _changes_since(request, evening: Evening, membership, token=None) -> HttpRes
         # The phone has an entry form: its next polls send their deal again.
         "follows_form": "deal" in request.GET,
     }
-    response = render(
-        request,
-        "evenings/evening.html#follow",
-        context,
-        # A closed evening's sheet is final: 286 tells htmx to stop polling.
-        status=200 if evening.is_open else 286,
-    )
+    response = render(request, "evenings/evening.html#follow", context)
     if request.GET.get("deal", deal.token) != deal.token:
         response["HX-Trigger"] = "dealChanged"
     return response
 
 
-def _seated_anew(evening: Evening, seen: str) -> bool:
-    """Whether the table was seated anew (services.change_seats) after version `seen`."""
+def _since(evening: Evening, seen: str, kind: str) -> bool:
+    """Whether a change of `kind` was made after version `seen` (the table seated anew,
+    the evening opened again)."""
     shown = _version(seen)
-    since = evening.changes.filter(kind=Change.Kind.SEATS)
+    since = evening.changes.filter(kind=kind)
     return since.filter(version__gt=shown).exists() if shown is not None else since.exists()
 
 
@@ -720,7 +719,7 @@ def live(request: HttpRequest, token: str) -> HttpResponse:
 @require_GET
 def live_poll(request: HttpRequest, token: str) -> HttpResponse:
     """Polling from the read-only page; once the link is revoked the answer says so, and
-    its status 286 tells htmx to stop polling (as does a closed evening's final sheet)."""
+    its status 286 tells htmx to stop polling."""
     seen = request.GET.get("v", "")
     # The evening the page shows (`e`): the link may have gone on with its table to a new
     # evening since (services.continue_at_new_table).

@@ -313,12 +313,20 @@ def test_the_read_only_link_shows_the_final_sheet_after_the_evening_closes(
     assert page.status_code == 200
     assert "Dieser Abend ist abgeschlossen." in page.text
     assert '1.</span> <span class="what">Ramsch: Vroni verliert' in page.text
-    assert "hx-trigger" not in page.text  # final: nothing polls
+    assert 'hx-trigger="every 30s"' in page.text  # only in case it is opened again
     assert "bock-banner" not in page.text
-    # A phone that was following gets the final sheet once, and the order to stop (286).
-    poll = client.get(reverse("evenings:live_sheet", args=[evening.share_token]), {"v": "1"})
-    assert poll.status_code == 286
+    # A phone that was following gets the final sheet once, and looks in every 30 s.
+    live = reverse("evenings:live_sheet", args=[evening.share_token])
+    poll = client.get(live, {"v": "1"})
+    assert poll.status_code == 200
     assert "Dieser Abend ist abgeschlossen." in poll.text
+    assert 'hx-trigger="every 30s"' in poll.text
+    closed = re.search(r'data-version="(\d+)"', poll.text)[1]
+    assert client.get(live, {"v": closed}).status_code == 204
+    # Opened again by an admin: the spectator's page loads anew, and follows again.
+    services.reopen_evening(evening.pk, admin)
+    assert client.get(live, {"v": closed})["HX-Refresh"] == "true"
+    assert 'hx-trigger="every 3s' in client.get(url).text
 
 
 def test_a_revoked_read_only_link_stops_working(client, scorekeeper, evening):
@@ -634,8 +642,14 @@ def test_a_phone_with_a_form_reloads_when_the_evening_is_closed_elsewhere(
     assert with_form["HX-Refresh"] == "true"
     page = client.get(reverse("evenings:detail", args=[evening.pk])).text
     assert "Der Abend wurde abgeschlossen." in page
-    # A phone that only follows the sheet gets the final sheet and stops polling.
-    assert watching.status_code == 286 and "HX-Refresh" not in watching
+    # A phone that only follows the sheet gets the final sheet, and polls slowly on.
+    assert watching.status_code == 200 and "HX-Refresh" not in watching
+    assert "Dieser Abend ist abgeschlossen." in watching.text
+    # Opened again: both load the page anew (the form back for who may book).
+    shown = re.search(r'data-version="(\d+)"', watching.text)[1]
+    services.reopen_evening(evening.pk, admin)
+    for follower in ({"v": shown}, {"v": shown, "deal": form["deal"]}):
+        assert client.get(poll, follower, headers=HTMX)["HX-Refresh"] == "true"
 
 
 def test_the_poll_tells_a_phone_with_a_stale_form_and_its_preview_brings_the_new_one(
