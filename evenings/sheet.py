@@ -120,8 +120,8 @@ def parts(sheet: Sheet, membership, known: int) -> dict:
 
 
 def whole(evening: Evening, membership, seats: list | None = None) -> dict:
-    """The whole sheet for a template: its rows as HTML (kept: lean()), as links to
-    correct them for who may."""
+    """The whole sheet for a template: its rows as HTML (kept()), as links to correct
+    them for who may."""
     can_correct = membership is not None and membership.can_score and evening.is_open
     lean, html = kept(
         evening,
