@@ -638,6 +638,36 @@ def test_a_spectator_follows_by_the_read_only_link_until_it_is_revoked(
     spectator.errors.clear()
 
 
+def test_a_closed_evening_opened_again_reloads_on_the_phones_that_show_it(
+    page, log_in, open_phone, admin, runde, schreiber, players
+):
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    book(evening, schreiber, type="sauspiel", declarer=players["Vroni"].pk,
+         partner=players["Resi"].pk)  # fmt: skip
+    services.close_evening(evening.pk, admin)
+    # Both phones' timers are the test's: a closed evening looks in every 30 s.
+    spectator = open_phone().page
+    spectator.clock.install()
+    spectator.goto(f"/live/{evening.share_token}/")
+    page.clock.install()
+    log_in(schreiber).goto(f"/abend/{evening.pk}/")
+    for phone in (page, spectator):
+        expect(phone.get_by_text("Dieser Abend ist abgeschlossen.")).to_be_visible()
+    expect(page.locator("#entry-form")).to_have_count(0)
+
+    services.reopen_evening(evening.pk, admin)
+    for phone in (page, spectator):
+        phone.clock.run_for(31_000)
+        expect(phone.get_by_text("Dieser Abend ist abgeschlossen.")).to_have_count(0)
+    expect(page.locator("#entry-form")).to_be_visible()  # the Schreiber books again
+
+    # The spectator follows the evening again, every 3 s.
+    book(evening, schreiber, type="sauspiel", declarer=players["Hias"].pk,
+         partner=players["Sepp"].pk)  # fmt: skip
+    spectator.clock.run_for(4_000)
+    expect(sheet_row(spectator, 2)).to_contain_text("Sauspiel")
+
+
 def test_a_player_follows_the_evening_on_their_own_phone(
     page, log_in, open_phone, club, runde, schreiber, players
 ):
