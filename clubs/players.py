@@ -23,7 +23,7 @@ from typing import cast
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, Max, OuterRef, QuerySet, Subquery, Sum
+from django.db.models import Count, Max, QuerySet, Sum
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
@@ -188,23 +188,16 @@ def kept_accounts(players: list[Player], viewer) -> dict[int, SafeString]:
     changes: an evening of a money Runde of the player's club (their count and the sum
     of their versions, which every booking, correction, strike, payment and close
     bumps), a Runde's name or its tariff (a new version: the unit its suggestion
-    settles to), or the player's name. One light query for all the players instead of
+    settles to), or the player's name. Two light queries for all the players instead of
     homes()'s four and the template's time; other players' new names come within ten
     minutes (stats.kept)."""
-    evenings = Evening.objects.filter(runde=OuterRef("pk")).order_by().values("runde")
+    runden = Runde.objects.money().filter(club__in={player.club_id for player in players})
+    evenings = stats.runde_states(runden.values("pk"))
     state: dict[int, dict[int, str]] = defaultdict(dict)
-    for club_id, runde_id, name, tariff, count, versions in (
-        Runde.objects.money()
-        .filter(club__in={player.club_id for player in players})
-        .values_list("club_id", "pk", "name")
-        .annotate(
-            tariff=Max("tariffs"),
-            count=Subquery(evenings.annotate(n=Count("pk")).values("n")),
-            versions=Subquery(evenings.annotate(v=Sum("version")).values("v")),
-        )
-        .order_by("pk")
+    for club_id, runde_id, name, tariff in (
+        runden.values_list("club_id", "pk", "name").annotate(tariff=Max("tariffs")).order_by("pk")
     ):
-        state[club_id][runde_id] = f"{name}:{tariff}:{count}:{versions}"
+        state[club_id][runde_id] = f"{name}:{tariff}:{evenings.get(runde_id)}"
     keys = {
         player.pk: f"accounts:{player.pk}:{player.user_id == getattr(viewer, 'pk', None)}:"
         f"{stats.named(state[player.club_id] | {0: player.name})}"
@@ -483,13 +476,8 @@ def runde_sums(runde_ids: list[int]) -> dict[int, dict[tuple[int, str], int]]:
     all the Runden. The state is read before the totals: a change committed between the
     two can only leave newer sums under the older state's key, never older ones under
     the newer."""
-    states = (
-        Evening.objects.filter(runde__in=runde_ids)
-        .values_list("runde_id")
-        .annotate(n=Count("pk"), v=Sum("version"))
-        .order_by()
-    )
-    keys = {runde_id: f"runde-sums:{runde_id}:{n}:{v}" for runde_id, n, v in states}
+    states = stats.runde_states(runde_ids)
+    keys = {runde_id: f"runde-sums:{runde_id}:{state}" for runde_id, state in states.items()}
     kept = cache.get_many(keys.values())
     missing = [runde_id for runde_id, key in keys.items() if key not in kept]
     if missing:

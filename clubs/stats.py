@@ -175,14 +175,26 @@ def _count(stats: dict[int, PlayerStats], rows: list[tuple[Any, ...]]) -> None:
             one.jungfrauen = games
 
 
-def runde_state(runde: Runde) -> str:
-    """The state of the Runde's evenings: their count and the sum of their versions.
+def runde_states(runden) -> dict[int, str]:
+    """The state of each Runde's evenings (of `runden`: ids, or a query of Runden) by
+    Runde id: their count and the sum of their versions; a Runde without evenings has
+    none.
 
     Every booking, correction or payment in one of the Runde's evenings bumps that
-    evening's version, and a new evening adds one: what is kept of the Runde is kept
-    under this state, and a change makes a new one. One light query."""
-    state = Evening.objects.filter(runde=runde).aggregate(n=Count("pk"), v=Sum("version"))
-    return f"{state['n']}:{state['v']}"
+    evening's version, and a new evening adds one: what is kept of a Runde is kept under
+    its state, and a change makes a new one. One light query for all of them."""
+    return {
+        runde_id: f"{n}:{v}"
+        for runde_id, n, v in Evening.objects.filter(runde__in=runden)
+        .values_list("runde_id")
+        .annotate(n=Count("pk"), v=Sum("version"))
+        .order_by()
+    }
+
+
+def runde_state(runde: Runde) -> str:
+    """The state of the Runde's evenings (runde_states)."""
+    return runde_states([runde.pk]).get(runde.pk, "0")
 
 
 def named(names: dict[int, str]) -> str:

@@ -616,12 +616,12 @@ def _changes_since(request, evening: Evening, membership, token=None) -> HttpRes
         # A phone with an entry form: closed meanwhile, the page without the form.
         messages.info(request, _("Der Abend wurde abgeschlossen."))
         return _reloaded()
-    if not evening.last_number and _since(evening, seen, Change.Kind.SEATS):
+    if not evening.last_number and _seated_anew(evening, seen):
         # Before the first game the table was seated anew: the page again, as it sits now.
         return _reloaded()
-    if evening.is_open and _since(evening, seen, Change.Kind.REOPEN):
-        # Closed when the phone last looked, opened again since: the page again, with the
-        # entry form and the links to correct for who may.
+    if evening.is_open and "closed" in request.GET:
+        # The phone shows the evening closed, and an admin opened it again: the page
+        # again, with the entry form and the links to correct for who may.
         return _reloaded()
     if "deal" in request.GET and evening.all_played:
         # The table's last game was booked elsewhere: the page again, without the form.
@@ -645,11 +645,10 @@ def _changes_since(request, evening: Evening, membership, token=None) -> HttpRes
     return response
 
 
-def _since(evening: Evening, seen: str, kind: str) -> bool:
-    """Whether a change of `kind` was made after version `seen` (the table seated anew,
-    the evening opened again)."""
+def _seated_anew(evening: Evening, seen: str) -> bool:
+    """Whether the table was seated anew (services.change_seats) after version `seen`."""
     shown = _version(seen)
-    since = evening.changes.filter(kind=kind)
+    since = evening.changes.filter(kind=Change.Kind.SEATS)
     return since.filter(version__gt=shown).exists() if shown is not None else since.exists()
 
 
