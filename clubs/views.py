@@ -29,6 +29,7 @@ from clubs.forms import (
 )
 from clubs.models import Invitation, Membership, Player, german_order
 from clubs.players import evenings_page, kept_accounts, runde_balances
+from evenings import services as evening_services
 from evenings.models import Evening
 from scoring import worked_examples
 from tournaments.models import Tournament
@@ -280,8 +281,15 @@ def player_edit(request: HttpRequest, club_id: int, player_id: int) -> HttpRespo
     # Where the page was opened from, if not the players' list: a tournament's page, for
     # a guest's name typed wrong at the door.
     back = safe_next(request)
+
+    def save() -> Player:
+        renamed = form.save()
+        # The phones following an open evening of theirs show the new name at once.
+        evening_services.record_rename(renamed, player.name, request.user)
+        return renamed
+
     if form.is_valid() and save_unless_taken(
-        form, form.save, "player_name_unique_in_club", "name", form.duplicate_message
+        form, save, "player_name_unique_in_club", "name", form.duplicate_message
     ):
         messages.success(request, _("Gespeichert."))
         return redirect(back or reverse("clubs:players", args=[club_id]))

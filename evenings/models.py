@@ -297,6 +297,7 @@ class Change(models.Model):
         SHARE = "share", _("Zuschauer-Link erneuert")
         SCORER = "scorer", _("Schreiber am Turniertisch gewechselt")
         SEATS = "seats", _("Sitzordnung geändert")
+        RENAME = "rename", _("Spieler umbenannt")
 
     # True on the payment record_payment answers when its form's key had booked it before
     # (the form sent again): nothing new was booked. Not a column.

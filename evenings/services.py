@@ -285,6 +285,26 @@ def change_seats(
     return evening
 
 
+def record_rename(player: Player, before: str, by) -> None:
+    """On every open evening `player` sits at, the record that the admin renamed them
+    from `before` (in the rename's transaction): a new version, so that the phones
+    following it show the new name without a reload (the whole sheet, the chips)."""
+    if player.name == before:
+        return
+    open_evenings = Evening.objects.filter(status=Evening.Status.OPEN, seats__player=player)
+    for evening_id in open_evenings.order_by("pk").values_list("pk", flat=True):
+        evening = _locked(evening_id)
+        if not evening.is_open:  # closed since the read above
+            continue
+        _record(
+            evening,
+            Change.Kind.RENAME,
+            by,
+            before={"player": player.pk, "name": before},
+            after={"player": player.pk, "name": player.name},
+        )
+
+
 @transaction.atomic
 def continue_at_new_table(
     evening_id: int,
@@ -830,13 +850,17 @@ def undo_last(evening_id: int, by, seen: int | None = None) -> Game:
     return _void(evening, game, by, Change.Kind.UNDO)
 
 
+# Changes that leave the games as they are (restorable looks past them).
+NOT_TO_GAMES = [Change.Kind.SHARE, Change.Kind.PAYMENT, Change.Kind.RENAME]
+
+
 def restorable(evening: Evening) -> Change | None:
     """The void or undo that can still be taken back right after it ("Rückgängig"): the
     evening's latest change to its games, while the evening is open."""
     if not evening.is_open:
         return None
     latest = (
-        evening.changes.exclude(kind__in=[Change.Kind.SHARE, Change.Kind.PAYMENT])
+        evening.changes.exclude(kind__in=NOT_TO_GAMES)
         .select_related("game")
         .order_by("-pk")
         .first()

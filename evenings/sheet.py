@@ -145,8 +145,7 @@ def kept(
     printed sheet of a long evening cost what their other parts cost.
     """
     seats = seats if seats is not None else seats_of(evening)
-    names = named({seat.player_id: seat.player.name for seat in seats})
-    key = f"sheet:{evening.pk}:{evening.version}:{flavour}:{names}"
+    key = f"sheet:{evening.pk}:{evening.version}:{flavour}:{seated_names(seats)}"
     rows = cache.get(key)
     if rows is None:
         built = build(evening, seats=seats)
@@ -162,6 +161,12 @@ def kept(
         plays_bock=evening.tariff.plays_bock,
     )
     return lean, mark_safe(text)
+
+
+def seated_names(seats: list) -> str:
+    """A digest of the seated players' names: a sheet, a history or an entry form that
+    shows them is out of date when it changes (a player renamed)."""
+    return named({seat.player_id: seat.player.name for seat in seats})
 
 
 def rows_html(

@@ -186,6 +186,7 @@ def _live_context(
         "membership": membership,
         "deal": deal,
         "form": form if entry else None,
+        "names": sheet.seated_names(seats),
         "can_score": can_score,
         "notice": notice,
         "restorable": restorable,
@@ -465,6 +466,14 @@ def _moved_on(request, evening: Evening, membership) -> HttpResponse:
     return response
 
 
+def _renamed(request, seats: list) -> dict:
+    """Whether a player at the table was renamed since the entry form was shown (the
+    names it shows, `names`): then the answer brings its chips and the deal line with
+    the new names, and the form's new `names`."""
+    names = sheet.seated_names(seats)
+    return {"renamed": request.POST.get("names", names) != names, "names": names}
+
+
 def _booked(request, evening: Evening, membership, booking: services.Booking, form) -> HttpResponse:
     """The answer to a booking: only what it changed on the screen; the page again when
     it was a tournament table's last game (the form goes)."""
@@ -481,8 +490,11 @@ def _booked(request, evening: Evening, membership, booking: services.Booking, fo
         # Another phone's change came first, and this phone has not shown it (its polls
         # did not get through): the rows since the version it shows, not only its own.
         first, known, _rewritten = _first_changed(evening, seen)
-        if first is not None:
+        if first is None:  # a player renamed meanwhile
+            rows = sheet.whole(evening, membership, booking.seats) | {"whole": True}
+        else:
             rows = sheet.parts(sheet.build(evening, first=first), membership, known)
+    renamed = _renamed(request, booking.seats)
     context = rows | {
         "evening": evening,
         "membership": membership,
@@ -490,8 +502,11 @@ def _booked(request, evening: Evening, membership, booking: services.Booking, fo
         "form": GameForm(tariff=evening.tariff, playing=deal.seated, deal=deal),
         "oob": True,
         "first_game": booking.game.number == 1,
-        # The chips change only when other players sit at the table for the next game.
-        "new_players": [p.pk for p in deal.seated] != [p.pk for p in form.playing],
+        # The chips change only when other players sit at the table for the next game,
+        # or one of them was renamed.
+        "new_players": [p.pk for p in deal.seated] != [p.pk for p in form.playing]
+        or renamed["renamed"],
+        **renamed,
     }
     response = render(request, "evenings/evening.html#booked", context)
     response["HX-Trigger"] = "entryBooked"
@@ -577,7 +592,14 @@ def preview(request: HttpRequest, evening_id: int) -> HttpResponse:
     seats = seats_of(evening)
     deal = services.next_deal(evening, seats, evening.state)
     form, notice = _posted_form(request, evening, deal, seats)
-    context = {"evening": evening, "form": form, "notice": notice, "oob": True, "deal": deal}
+    context = {
+        "evening": evening,
+        "form": form,
+        "notice": notice,
+        "oob": True,
+        "deal": deal,
+        **_renamed(request, seats),
+    }
     if notice:
         shown = _deal_named(request.POST.get("deal", ""), seats)
         context["new_players"] = shown is None or shown.seated != deal.seated
@@ -640,7 +662,10 @@ def _changes_since(request, evening: Evening, membership, token=None) -> HttpRes
         "follows_form": "deal" in request.GET,
     }
     response = render(request, "evenings/evening.html#follow", context)
-    if request.GET.get("deal", deal.token) != deal.token:
+    if request.GET.get("deal", deal.token) != deal.token or (
+        context["whole"] and "deal" in request.GET
+    ):
+        # The form's deal moved on, or a player may be renamed: its preview asks again.
         response["HX-Trigger"] = "dealChanged"
     return response
 
@@ -673,6 +698,9 @@ def _changes_context(seen: str, evening: Evening, membership, deal) -> dict:
 
 
 REWRITING = {Change.Kind.CORRECT, Change.Kind.VOID, Change.Kind.UNDO, Change.Kind.RESTORE}
+# Changes after which only the whole sheet will do: a new state, or a new name in the
+# sheet's head and in rows of every game.
+WHOLE = {Change.Kind.CLOSE, Change.Kind.REOPEN, Change.Kind.RENAME}
 
 
 def _first_changed(evening: Evening, seen: str) -> tuple[int | None, int, bool]:
@@ -684,7 +712,7 @@ def _first_changed(evening: Evening, seen: str) -> tuple[int | None, int, bool]:
         return None, 0, False
     since = evening.changes.filter(version__gt=shown)
     kinds = set(since.values_list("kind", flat=True))
-    if since.count() != evening.version - shown or kinds & {"close", "reopen"}:
+    if since.count() != evening.version - shown or kinds & WHOLE:
         return None, 0, False  # versions from before they were recorded, or a new state
     first = since.aggregate(n=Min("game__number"))["n"]
     known = (

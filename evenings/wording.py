@@ -135,6 +135,11 @@ def summarize(change: Change, names: dict[int, str]) -> str:
         return text
     if change.kind == Change.Kind.SHARE and "moved_to" in (change.after or {}):
         return _("Der Link zeigt jetzt den neuen Tisch.")
+    if change.kind == Change.Kind.RENAME:
+        return _("%(before)s heißt jetzt %(after)s") % {
+            "before": change.before["name"],
+            "after": change.after["name"],
+        }
     if change.kind == Change.Kind.SEATS:
         return _("vorher: %(before)s – jetzt: %(after)s") % {
             "before": _table(change.before, names),

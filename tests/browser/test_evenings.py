@@ -668,6 +668,43 @@ def test_a_closed_evening_opened_again_reloads_on_the_phones_that_show_it(
     expect(sheet_row(spectator, 2)).to_contain_text("Sauspiel")
 
 
+def test_a_player_renamed_by_the_admin_shows_on_the_phones_that_follow_the_evening(
+    page, log_in, open_phone, admin, club, runde, schreiber, players
+):
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    book(evening, schreiber, type="sauspiel", declarer=players["Vroni"].pk,
+         partner=players["Resi"].pk)  # fmt: skip
+    spectator = open_phone().page
+    spectator.goto(f"/live/{evening.share_token}/")
+    log_in(schreiber).goto(f"/abend/{evening.pk}/")
+    tap = Taps(page)
+    tap(chip(page, "spiel", "Sauspiel"))
+    tap(chip(page, "declarer", "Vroni"))  # half-way through the next game
+
+    # The admin mends a typo in her name on the players' page.
+    admin_phone = open_phone(admin).page
+    admin_phone.goto(f"/verein/{club.pk}/spieler/{players['Vroni'].pk}/")
+    admin_phone.get_by_label("Name").fill("Veronika")
+    admin_phone.get_by_role("button", name="Speichern").click()
+    expect(admin_phone.get_by_text("Gespeichert.")).to_be_visible()
+
+    # Without a reload, both phones show the new name in the sheet's head and rows.
+    for phone in (page, spectator):
+        expect(phone.locator("#sheet thead")).to_contain_text("Veronika", timeout=10_000)
+        expect(sheet_row(phone, 1)).to_contain_text("Veronika")
+        expect(phone.locator("#sheet")).not_to_contain_text("Vroni")
+    # The Schreiber's chips too, with the choice made before.
+    expect(chip(page, "declarer", "Veronika")).to_be_visible()
+    expect(page.locator(".f-declarer input:checked")).to_have_value(str(players["Vroni"].pk))
+    tap(chip(page, "partner", "Hias"))
+    tap(save_button(page))
+    expect(flash(page)).to_have_text("Gebucht: 2. Sauspiel (Veronika)")
+    expect(sheet_row(spectator, 2)).to_contain_text("Veronika", timeout=10_000)
+    game = Game.objects.get(number=2)
+    assert (game.declarer, game.partner) == (players["Vroni"], players["Hias"])
+    assert verify_ledger().startswith("ledger ok")
+
+
 def test_a_player_follows_the_evening_on_their_own_phone(
     page, log_in, open_phone, club, runde, schreiber, players
 ):

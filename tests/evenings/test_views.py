@@ -1,8 +1,10 @@
+import io
 import re
 import uuid
 from html import unescape
 
 import pytest
+from django.core.management import call_command
 from django.db import connection
 from django.db.models import Sum
 from django.test.utils import CaptureQueriesContext
@@ -1360,3 +1362,120 @@ def test_an_admin_opens_a_closed_evening_again_in_two_taps(client, admin, scorek
     evening.refresh_from_db()
     assert evening.is_open
     assert "Der Abend ist wieder offen." in client.get(url).text
+
+
+def names_of(page: str) -> str:
+    """The names the page's entry form shows (their digest, templates/evenings/evening.html)."""
+    return re.search(r'name="names" value="([^"]+)"', page)[1]
+
+
+def test_a_rename_reaches_the_phones_that_follow_the_evening(
+    client, scorekeeper, admin, club, runde, evening, players
+):
+    sepp, vroni, hias, resi, wastl, kathi = players
+    other = services.start_evening(runde, [sepp, hias, resi, wastl], 0, admin)
+    closed = services.start_evening(runde, [vroni, hias, resi, kathi], 0, admin)
+    services.close_evening(closed.pk, admin)
+    p = [x.pk for x in services.next_deal(evening).playing]
+    services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "sauspiel", declarer=p[0], partner=p[1], won=True), admin)  # fmt: skip
+    evening.refresh_from_db()
+    client.force_login(scorekeeper)
+    page = client.get(reverse("evenings:detail", args=[evening.pk])).text
+    form = entry(evening, names=names_of(page), declarer=p[0])
+    spectator = client.get(reverse("evenings:live", args=[evening.share_token])).text
+    seen = evening.version
+
+    admin_phone = type(client)()
+    admin_phone.force_login(admin)
+    edit = reverse("clubs:player", args=[club.pk, vroni.pk])
+    saved = admin_phone.post(edit, {"name": "Veronika", "active": "on", "user": ""})
+    assert saved.status_code == 302
+
+    # On the record of the open evening she sits at, a new version; nowhere else.
+    renames = Change.objects.filter(kind=Change.Kind.RENAME)
+    assert [(c.evening_id, c.before, c.after, c.by) for c in renames] == [
+        (evening.pk, {"player": vroni.pk, "name": "Vroni"},
+         {"player": vroni.pk, "name": "Veronika"}, admin),
+    ]  # fmt: skip
+    evening.refresh_from_db()
+    assert evening.version == seen + 1
+    assert other.changes.count() == 1 and closed.changes.count() == 2  # start; start, close
+    # The spectator's poll brings the whole sheet with the new name.
+    followed = client.get(polled_by(spectator), headers=HTMX)
+    assert followed.status_code == 200
+    assert '<section id="sheet"' in followed.text
+    assert "Veronika" in followed.text and "Vroni" not in followed.text
+    # The Schreiber's poll too, and it has the form's preview ask again ...
+    polled = client.get(polled_by(page), {"deal": form["deal"]}, headers=HTMX)
+    assert polled["HX-Trigger"] == "dealChanged"
+    assert "Veronika" in polled.text and "Vroni" not in polled.text
+    # ... which brings the chips (the choice kept), the deal line and the new names.
+    preview = reverse("evenings:preview", args=[evening.pk])
+    refreshed = client.post(preview, form, headers=HTMX).text
+    assert 'id="f-declarer" hx-swap-oob="true"' in refreshed
+    assert re.search(rf'name="declarer" value="{p[0]}"[^>]*checked', refreshed)
+    assert "Veronika" in refreshed and "Vroni" not in refreshed
+    assert 'id="deal" hx-swap-oob="true"' in refreshed
+    assert names_of(refreshed) != form["names"]
+    again = client.post(preview, form | {"names": names_of(refreshed)}, headers=HTMX).text
+    assert 'id="f-declarer"' not in again and 'id="id_names"' not in again
+    # The history says so; saving the same name again records nothing.
+    history = client.get(reverse("evenings:history", args=[evening.pk])).text
+    assert "Spieler umbenannt" in history and "Vroni heißt jetzt Veronika" in history
+    admin_phone.post(edit, {"name": "Veronika", "active": "on", "user": ""})
+    assert renames.count() == 1
+    out = io.StringIO()
+    call_command("verify_ledger", stdout=out)
+    assert out.getvalue().startswith("ledger ok")
+
+
+def test_a_booking_on_a_phone_that_missed_a_rename_brings_the_new_names(
+    client, scorekeeper, admin, evening, players
+):
+    sepp, vroni = players[:2]
+    client.force_login(scorekeeper)
+    page = client.get(reverse("evenings:detail", args=[evening.pk])).text
+    p = [x.pk for x in services.next_deal(evening).playing]
+    form = entry(evening, names=names_of(page), declarer=p[0], partner=p[1],
+                 v=str(evening.version))  # fmt: skip
+    services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "ramsch", won=False, loser=p[2]), admin)  # fmt: skip
+    vroni.name = "Veronika"
+    vroni.save()
+    services.record_rename(vroni, "Vroni", admin)
+    evening.refresh_from_db()
+    # The form's deal moved on: it is said, and the chips come anew.
+    stale = client.post(reverse("evenings:book", args=[evening.pk]), form, headers=HTMX)
+    assert Game.objects.count() == 1
+    form["deal"] = services.next_deal(evening).token
+    p = [x.pk for x in services.next_deal(evening).playing]
+    form |= {"declarer": p[0], "partner": p[1]}
+
+    answer = client.post(reverse("evenings:book", args=[evening.pk]), form, headers=HTMX)
+
+    assert answer.status_code == 200 and Game.objects.count() == 2, stale.text
+    assert '<section id="sheet" class="sheet" aria-label="Spielblatt" hx-swap-oob="true">' in (
+        answer.text
+    )
+    assert "Vroni" not in answer.text and "Veronika" in answer.text
+    assert 'id="f-declarer" hx-swap-oob="true"' in answer.text
+    assert names_of(answer.text) == names_of(
+        client.get(reverse("evenings:detail", args=[evening.pk])).text
+    )
+
+
+def test_a_rename_leaves_a_struck_game_s_undo_offered(client, scorekeeper, admin, evening, players):
+    p = [x.pk for x in services.next_deal(evening).playing]
+    game, _ = services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "sauspiel", declarer=p[0], partner=p[1], won=True), admin)  # fmt: skip
+    services.void_game(evening.pk, game.pk, admin)
+    vroni = players[1]
+    vroni.name = "Veronika"
+    vroni.save()
+    services.record_rename(vroni, "Vroni", admin)
+    client.force_login(scorekeeper)
+
+    page = client.get(reverse("evenings:detail", args=[evening.pk])).text
+
+    assert "Gestrichen: 1." in page and "Rückgängig" in page
