@@ -46,7 +46,7 @@ def parse_euro(text: str) -> int:
     comma could be either ("1.000": one euro as "1.5" is, or a thousand?), so it is
     refused with both readings spelled out rather than guessed.
     """
-    value = text.strip().replace(" ", "").replace("\u00a0", "")
+    value = _spaced(text)
     if not value:
         raise ValidationError(_("Bitte einen Betrag eingeben, z. B. 0,10."), code="required")
     match = _EURO.match(value)
@@ -76,6 +76,29 @@ def parse_euro(text: str) -> int:
     if amount > MAX_CENTS:
         raise ValidationError(_("Der Betrag darf höchstens 10.000,00 € sein."), code="max_value")
     return amount
+
+
+# Spaces of any kind (a phone's keyboard may type a no-break space).
+_SPACES = re.compile(r"\s+")
+# A space between thousands, as in "1 000,50": a group of one to three digits that does
+# not start with 0, then groups of exactly three.
+_THOUSANDS = re.compile(r"(?<![\d.,])[1-9]\d{0,2}(?: \d{3})+(?!\d)")
+
+
+def _spaced(text: str) -> str:
+    """`text` without its spaces. A space between digits only separates thousands: "0 10"
+    (a comma mistyped) is refused, not read as 10 €."""
+    value = _THOUSANDS.sub(lambda m: m[0].replace(" ", ""), _SPACES.sub(" ", text.strip()))
+    if re.search(r"\d \d", value):
+        raise ValidationError(
+            _(
+                "„%(typed)s“: ein Leerzeichen trennt nur Tausender (1 000,00) – "
+                "bitte die Cent mit Komma schreiben, z. B. 0,10."
+            ),
+            code="spaced",
+            params={"typed": text.strip()},
+        )
+    return value.replace(" ", "")
 
 
 def _ambiguous(typed: str, euros: str, cents: str) -> ValidationError:

@@ -219,16 +219,26 @@ def test_an_ambiguous_amount_is_refused_at_its_field_and_nothing_changes(
     assert runde.tariffs.count() == 1
 
 
-def test_a_bad_amount_is_refused_at_its_field_and_nothing_changes(client, admin, club, runde):
+@pytest.mark.parametrize(
+    ("typed", "message"),
+    [
+        ("0,105", "Höchstens zwei Stellen nach dem Komma"),
+        # A comma mistyped as a space: not 10,00 €.
+        ("0 10", "„0 10“: ein Leerzeichen trennt nur Tausender (1 000,00)"),
+    ],
+)
+def test_a_bad_amount_is_refused_at_its_field_and_nothing_changes(
+    client, admin, club, runde, typed, message
+):
     client.force_login(admin)
 
     response = client.post(
-        reverse("clubs:tariff", args=[club.pk, runde.pk]), TARIFF | {"sauspiel": "0,105"}
+        reverse("clubs:tariff", args=[club.pk, runde.pk]), TARIFF | {"sauspiel": typed}
     )
 
     assert response.status_code == 200
     assert 'id="id_sauspiel_error"' in response.text
-    assert "Höchstens zwei Stellen nach dem Komma" in response.text
+    assert message in response.text
     assert runde.tariffs.count() == 1
 
 

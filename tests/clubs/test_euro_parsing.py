@@ -29,6 +29,12 @@ from clubs.forms import euro_input, parse_euro
         (",-", None),
         ("1,-5", None),
         ("10.000,00", 1_000_000),
+        ("1 000", 100_000),  # a space between thousands, of any kind
+        ("1\u00a0000,50", 100_050),
+        ("1\u202f000 €", 100_000),
+        ("- 1", None),
+        ("0 ,50", 50),
+        ("1, 50", 150),
     ],
 )
 def test_amounts_are_parsed_exactly_into_cents(typed, cents):
@@ -64,6 +70,21 @@ def test_nonsense_gets_a_clear_german_message(typed, code, message):
 
     assert raised.value.code == code
     assert message in raised.value.messages[0]
+
+
+@pytest.mark.parametrize(
+    "typed", ["0 10", "0 5", "1 50", "10 0", "0,1 0", "1 0000", "0 100", "12 34,50"]
+)
+def test_a_space_between_digits_that_are_no_thousands_is_refused(typed):
+    """A comma mistyped as a space: "0 10" is no 10 €, and "1 50" no 150 €."""
+    with pytest.raises(ValidationError) as raised:
+        parse_euro(typed)
+
+    assert raised.value.code == "spaced"
+    assert raised.value.messages == [
+        f"„{typed}“: ein Leerzeichen trennt nur Tausender (1 000,00) – bitte die Cent mit "
+        "Komma schreiben, z. B. 0,10."
+    ]
 
 
 @pytest.mark.parametrize(("cents", "shown"), [(10, "0,10"), (150, "1,50"), (0, "0,00")])
