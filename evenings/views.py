@@ -155,6 +155,9 @@ def seats(request: HttpRequest, evening_id: int) -> HttpResponse:
         "played": played,
         "seen": evening.version if seen is None else seen,
     }
+    if played and (lean := sheet.whole(evening, membership, seated)["sheet"]).shows_bock:
+        # Said before a new table begins: a Bock round counts only at its own evening.
+        context["bock_remaining"] = lean.bock_remaining
     return render(request, "evenings/seats.html", context)
 
 

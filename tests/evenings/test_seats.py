@@ -171,6 +171,29 @@ def test_after_games_a_new_table_closes_the_evening_and_begins_a_new_one(
     assert Evening.objects.count() == 2
 
 
+def test_the_form_for_a_new_table_says_that_a_running_bock_round_ends(
+    client, scorekeeper, admin, tariff_with_bock, runde, players
+):
+    evening = services.start_evening(runde, players[:4], 0, admin)
+    client.force_login(scorekeeper)
+    url = reverse("evenings:seats", args=[evening.pk])
+    services.book_game(evening.pk, uuid.uuid4(), sauspiel(evening), admin)
+    assert "Bock" not in client.get(url).text
+    services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "ramsch", won=False, loser=players[1].pk), admin)  # fmt: skip
+    services.book_game(evening.pk, uuid.uuid4(), sauspiel(evening), admin)
+
+    form = client.get(url).text
+
+    assert (
+        "Noch 3 Bockspiele sind offen. Eine Bockrunde gilt nur am laufenden Abend: am neuen "
+        "Tisch verfallen sie." in form
+    )
+    new = services.continue_at_new_table(evening.pk, players[:5], 0, admin, key=uuid.uuid4())
+    assert new.games.count() == 0
+    assert "Bockspiel" not in client.get(reverse("evenings:detail", args=[new.pk])).text
+
+
 def test_the_table_s_spectator_link_goes_on_with_it_to_the_new_evening(
     client, admin, evening, players
 ):
