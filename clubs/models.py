@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 
-from scoring import BockMode, ProHofRules, TariffRules
+from scoring import BockMode, ProHofRules, TariffRules, format_cents
 
 # Names in German alphabetical order (DIN 5007-1): "Ägidius" beside "Agnes", "Ödön"
 # before "Zenzi", lower and upper case alike. The database's own order (collation C) puts
@@ -328,10 +328,35 @@ class Tariff(models.Model):
         return self.system == self.System.PROHOF
 
     def same_rules_as(self, other: "Tariff") -> bool:
-        return all(
-            getattr(self, name) == getattr(other, name)
+        return not self.changed_from(other)
+
+    # The rule fields that are amounts in cents (the others are counts, choices, yes/no).
+    CENT_FIELDS = frozenset(RULE_FIELDS) - {
+        "laufende_min",
+        "laufende_max",
+        "laufende_min_wenz",
+        "bock",
+        "jungfrau",
+    }
+
+    def changed_from(self, older: "Tariff") -> list[tuple[str, str, str]]:
+        """What this version changed from `older`, as the Tarifverlauf says it: (the
+        field's name, its value before, its value now)."""
+        return [
+            (str(self._meta.get_field(name).verbose_name), older._said(name), self._said(name))
             for name in (*self.RULE_FIELDS, "settle_unit")
-        )
+            if getattr(self, name) != getattr(older, name)
+        ]
+
+    def _said(self, name: str) -> str:
+        value = getattr(self, name)
+        if name in self.CENT_FIELDS:
+            return format_cents(value)
+        if name == "jungfrau":
+            return str(_("ja") if value else _("nein"))
+        if name in ("bock", "settle_unit"):
+            return str(getattr(self, f"get_{name}_display")())
+        return str(value)
 
 
 def _invitation_token() -> str:

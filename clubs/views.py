@@ -1,4 +1,5 @@
 import copy
+import itertools
 import re
 
 from django.contrib import messages
@@ -186,14 +187,7 @@ def runde_detail(request: HttpRequest, club_id: int, runde_id: int) -> HttpRespo
                 f"runde-tariffs:{kept}",
                 f"{template}#tariff_history",
                 lambda: {
-                    # Each version with how many evenings play by it (an evening keeps
-                    # the tariff it started with). (A GROUP BY query: Django leaves
-                    # Meta.ordering out of it, so it is named.)
-                    "history": runde.tariffs.select_related("created_by")
-                    .annotate(
-                        evening_count=Count("evenings", filter=Q(evenings__settles_runde=False))
-                    )
-                    .order_by("-valid_from", "-pk"),
+                    "history": _tariff_history(runde),
                     "tariff": tariff,
                 },
             ),
@@ -201,6 +195,20 @@ def runde_detail(request: HttpRequest, club_id: int, runde_id: int) -> HttpRespo
             "stats": stats.cached_runde_stats(runde, period, state),
         },
     )
+
+
+def _tariff_history(runde) -> list:
+    """The Runde's tariff versions, newest first, each with how many evenings play by it
+    (an evening keeps the tariff it started with) and what it changed from the one before
+    (`changes`). (A GROUP BY query: Django leaves Meta.ordering out of it, so it is named.)"""
+    versions = list(
+        runde.tariffs.select_related("created_by")
+        .annotate(evening_count=Count("evenings", filter=Q(evenings__settles_runde=False)))
+        .order_by("-valid_from", "-pk")
+    )
+    for version, older in itertools.pairwise(versions):
+        version.changes = version.changed_from(older)
+    return versions
 
 
 @require_http_methods(["GET", "POST"])

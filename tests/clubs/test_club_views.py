@@ -303,13 +303,31 @@ def test_the_runde_page_shows_which_tariff_was_valid_when(client, admin, club, r
 
     history = response.text.partition('<ol class="history">')[2]
     versions = re.findall(
-        r"<summary>gültig ab [^<]*?( · <strong>aktuell</strong>)? · kein Abend</summary>"
+        r"<summary>gültig ab [^<]*?( · <strong>aktuell</strong>)? · kein Abend"
+        r'(?:<span class="tariff-changes">([^<]*)</span>)?</summary>'
         r'.*?Sauspiel</dt><dd class="amount">([^<]*)</dd>',
         history,
         re.DOTALL,
     )
-    # The newest version first, marked as the one in force.
-    assert versions == [(" · <strong>aktuell</strong>", "0,30 €"), ("", "0,20 €"), ("", "0,10 €")]
+    # The newest version first, marked as the one in force, each with what it changed.
+    assert versions == [
+        (" · <strong>aktuell</strong>", "Sauspiel: 0,20 € → 0,30 €", "0,30 €"),
+        (
+            "",
+            "Sauspiel: 0,10 € → 0,20 €; Wenz: 0,50 € → 1,00 €; Ramsch: 0,10 € → 0,20 €; "
+            "Laufende beim Wenz ab: 3 → 2; Bockrunde: ohne Bock → nach jedem Ramsch; "
+            "Jungfrau: nein → ja; Abrunden beim Ausgleich: auf den Cent → auf 50 Cent",
+            "0,20 €",
+        ),
+        ("", "", "0,10 €"),
+    ]
+
+
+# A tariff version's line in the Tarifverlauf: how many evenings play by it.
+VERSION_EVENINGS = re.compile(
+    r"gültig ab [^<]*· (?:<strong>aktuell</strong> · )?([^<]*)"
+    r"(?:<span class=\"tariff-changes\">[^<]*</span>)?</summary>"
+)
 
 
 def test_the_runde_page_says_which_evenings_play_by_an_earlier_tariff(client, admin, club, runde):
@@ -333,9 +351,7 @@ def test_the_runde_page_says_which_evenings_play_by_an_earlier_tariff(client, ad
         (early.pk, "läuft · früherer Tarif"),
     ]
     assert cards[0][1].strip() == started
-    history = re.findall(
-        r"gültig ab [^<]*· (?:<strong>aktuell</strong> · )?([^<]*)</summary>", page
-    )
+    history = VERSION_EVENINGS.findall(page)
     assert history == ["1 Abend", "1 Abend"]
 
 
@@ -377,13 +393,11 @@ def test_the_runde_page_s_kept_evenings_and_tariffs_follow_every_change(client, 
     assert "abgeschlossen Matthias +0,10" in cards()[0]
     client.post(reverse("clubs:tariff", args=[club.pk, runde.pk]), TARIFF)
     assert "abgeschlossen · früherer Tarif Matthias" in cards()[0]
-    history = re.findall(r"gültig ab [^<]*· (?:<strong>aktuell</strong> · )?([^<]*)</summary>",
-                         client.get(url).text)  # fmt: skip
+    history = VERSION_EVENINGS.findall(client.get(url).text)
     assert history == ["kein Abend", "1 Abend"]
     evening_services.start_evening(runde, players, 0, admin)
     assert len(cards()) == 2
-    history = re.findall(r"gültig ab [^<]*· (?:<strong>aktuell</strong> · )?([^<]*)</summary>",
-                         client.get(url).text)  # fmt: skip
+    history = VERSION_EVENINGS.findall(client.get(url).text)
     assert history == ["1 Abend", "1 Abend"]
 
 
