@@ -1318,6 +1318,15 @@ def settled_message(ausgleich: Evening) -> str:
     ) % {"date": _day(ausgleich)}
 
 
+def settled_for_good(ausgleich: Evening) -> str:
+    """Why an evening before the Runde's Ausgleich `ausgleich` is not opened again: its
+    games made the amounts paid there."""
+    return _(
+        "Die Runde wurde am %(date)s ausgeglichen, mit diesem Abend: er bleibt, wie er "
+        "ist, sonst stimmte der Ausgleich nicht mehr."
+    ) % {"date": _day(ausgleich)}
+
+
 def _day(evening: Evening) -> str:
     """The day the evening started, as its messages name it ("03.12.2026")."""
     return timezone.localtime(evening.started_at).strftime("%d.%m.%Y")
@@ -1401,6 +1410,12 @@ def reopen_evening(evening_id: int, by) -> Evening:
         raise EveningError(_("Der Abend ist noch offen."))
     if evening.settles_runde:
         raise EveningError(_("Ein Ausgleich der Runde ist kein Spielabend: er bleibt zu."))
+    if not evening.is_table:
+        # The Runde's lock, which an Ausgleich takes (after the evening's, as a new table
+        # takes it): an evening is opened before an Ausgleich counts it, or not at all.
+        list(Runde.objects.select_for_update().filter(pk=evening.runde_id).values_list("pk"))
+        if (later := settled_by(evening)) is not None:
+            raise EveningError(settled_for_good(later))
     if tournament is not None and tournament.status == Tournament.Status.FINISHED:
         raise EveningError(
             _(

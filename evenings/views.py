@@ -207,6 +207,14 @@ def detail(request: HttpRequest, evening_id: int) -> HttpResponse:
     if evening.settles_runde:  # no games, no sheet: its payments are all it has
         return redirect("evenings:settlement", evening_id=evening.pk)
     context = _live_context(evening, membership) | {"continued_at": services.continued_at(evening)}
+    # Settled by a later Ausgleich of the Runde: said instead of "Wieder öffnen".
+    if (
+        not evening.is_open
+        and membership.is_admin
+        and not evening.is_table
+        and (ausgleich := services.settled_by(evening)) is not None
+    ):
+        context["settled_for_good"] = services.settled_for_good(ausgleich)
     if membership.can_score and evening.share_token:
         url = request.build_absolute_uri(reverse("evenings:live", args=[evening.share_token]))
         context["share_url"] = url

@@ -278,6 +278,30 @@ def test_an_ausgleich_is_not_opened_for_games(runde, admin, two_evenings):
     assert not Evening.objects.get(pk=ausgleich.pk).is_open
 
 
+def test_the_evenings_it_settled_are_not_opened_again(client, runde, players, admin, two_evenings):
+    """Its amounts were paid as those evenings' games made them: a game booked or
+    corrected there afterwards would leave the Ausgleich wrong."""
+    first, second = two_evenings
+    ausgleich = services.start_ausgleich(runde, admin)
+    later = services.start_evening(runde, players[:4], 0, admin)
+    services.close_evening(later.pk, admin)
+    client.force_login(admin)
+
+    for evening in two_evenings:
+        page = client.get(reverse("evenings:detail", args=[evening.pk])).text
+        assert "Wieder öffnen" not in page
+        day = timezone.localtime(ausgleich.started_at).strftime("%d.%m.%Y")
+        said = f"Die Runde wurde am {day} ausgeglichen, mit diesem Abend: er bleibt, wie er ist"
+        assert said in page
+        answer = client.post(reverse("evenings:reopen", args=[evening.pk]), follow=True)
+        assert said in answer.text
+        assert not Evening.objects.get(pk=evening.pk).is_open
+        assert not Evening.objects.get(pk=evening.pk).changes.filter(kind="reopen").exists()
+    # An evening after it is opened as before.
+    assert "Wieder öffnen" in client.get(reverse("evenings:detail", args=[later.pk])).text
+    assert services.reopen_evening(later.pk, admin).is_open
+
+
 @pytest.mark.django_db
 @settings(PROPERTY, max_examples=15)
 @given(data=st.data())
