@@ -501,7 +501,7 @@ def _booked(request, evening: Evening, membership, booking: services.Booking, fo
         # Another phone's change came first, and this phone has not shown it (its polls
         # did not get through): the rows since the version it shows, not only its own.
         first, known, _rewritten = _first_changed(evening, seen)
-        if first is None:  # a player renamed meanwhile
+        if first is None:  # a player renamed meanwhile: every row, the head
             rows = sheet.whole(evening, membership, booking.seats) | {"whole": True}
         else:
             rows = sheet.parts(sheet.build(evening, first=first), membership, known)
