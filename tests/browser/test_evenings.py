@@ -815,6 +815,35 @@ def test_a_lost_sauspiel_is_entered_without_scrolling(page, log_in, runde, schre
     assert page.locator("p.links").bounding_box()["height"] <= 48  # one line, cut short
 
 
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Donnerstagsrunde im Wirtshaus zum Goldenen Hirschen",
+        "Donnerstagsrunde-im-Wirtshaus-zum-Goldenen-Hirschen-an-der-Isar",
+    ],
+)
+def test_a_long_runde_name_leaves_the_evening_screen_as_wide_as_the_phone(
+    page, log_in, runde, schreiber, players, name
+):
+    runde.name = name
+    runde.save()
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    log_in(schreiber).goto(f"/abend/{evening.pk}/")
+
+    for width, height in [(390, 844), (320, 568)]:
+        page.set_viewport_size({"width": width, "height": height})
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        # The line of links stays one line, the Runde's name cut short, the club's in view.
+        assert page.locator("p.links").bounding_box()["height"] <= 48
+        club = page.locator("p.links").get_by_role("link", name=runde.club.name)
+        assert club.bounding_box()["x"] + club.bounding_box()["width"] <= width
+    tap = Taps(page)
+    tap(chip(page, "spiel", "Wenz"))
+    tap(chip(page, "declarer", "Hias"))
+    tap(save_button(page))
+    expect(flash(page)).to_have_text("Gebucht: 1. Wenz (Hias)")
+
+
 # A cell hides what does not fit (overflow: hidden); 1 px leeway for sub-pixel rounding.
 CLIPPED_CELLS = """() => [...document.querySelectorAll('#sheet th, #sheet td')]
   .filter(el => el.scrollWidth > el.clientWidth + 1)
