@@ -1,9 +1,14 @@
 """Answers Django leaves empty or silent, made readable."""
 
+from urllib.parse import urlsplit
+
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import REDIRECT_FIELD_NAME
+from django.http import QueryDict
 from django.shortcuts import render, resolve_url
 from django.utils.cache import add_never_cache_headers
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
 FORMS = ("GET", "POST")
@@ -36,16 +41,23 @@ def expired_login_on_a_form(get_response):
     """A form sent after the login expired (a tariff typed in while the phone slept) is
     answered by login_required with the login page, and after logging in the form comes
     back as it was before: nothing says that what was typed was not saved. Now the login
-    page says so. (The entry form keeps what was typed: clubs.access.login_required_keep_form.)"""
+    page says so, and leads back to the page the form was on: a form's address may take
+    only forms ("bezahlt" on the Abrechnung), and opened after the login it would show no
+    page. (The entry form keeps what was typed: clubs.access.login_required_keep_form.)"""
 
     def middleware(request):
         response = get_response(request)
+        login = resolve_url(settings.LOGIN_URL)
         if (
             request.method == "POST"
             and response.status_code == 302
             and not request.user.is_authenticated
-            and response["Location"].startswith(resolve_url(settings.LOGIN_URL) + "?")
+            and response["Location"].startswith(login + "?")
         ):
+            if (back := _page_of_the_form(request)) is not None:
+                query = QueryDict(mutable=True)
+                query[REDIRECT_FIELD_NAME] = back
+                response["Location"] = f"{login}?{query.urlencode(safe='/')}"
             messages.warning(
                 request,
                 _(
@@ -56,6 +68,17 @@ def expired_login_on_a_form(get_response):
         return response
 
     return middleware
+
+
+def _page_of_the_form(request) -> str | None:
+    """The path of the page a form was sent from (its Referer), if it is one of ours."""
+    referer = request.headers.get("Referer", "")
+    if not url_has_allowed_host_and_scheme(
+        referer, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return None
+    page = urlsplit(referer)
+    return f"{page.path}?{page.query}" if page.query else page.path or None
 
 
 def fresh_pages(get_response):

@@ -16,6 +16,7 @@ from clubs import services as club_services
 from evenings import services
 from evenings.models import Change, Evening, LedgerEntry
 from evenings.services import GameInput
+from tests.conftest import PASSWORD
 from tests.evenings.test_concurrency import errors, run_at_once
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -168,3 +169,33 @@ def test_two_part_payments_with_their_own_keys_are_both_booked(scorekeeper, owin
 
     assert services.balances(owing)[players[0].pk] == -20
     assert len(paid(owing)) == 4
+
+
+def test_bezahlt_sent_after_the_login_expired_leads_back_to_the_abrechnung(
+    client, scorekeeper, owing, players
+):
+    """Logged out in another tab: the tap books nothing, says so, and after logging in the
+    phone is back on the Abrechnung, not at the payment's address, which takes only forms."""
+    settlement = reverse("evenings:settlement", args=[owing.pk])
+    data = part_payment(owing, players, str(uuid.uuid4()))
+
+    answer = client.post(
+        reverse("evenings:payment", args=[owing.pk]),
+        data,
+        headers={"Referer": f"http://testserver{settlement}"},
+        follow=True,
+    )
+
+    assert answer.redirect_chain == [(f"{reverse('login')}?next={settlement}", 302)]
+    assert "Deine Anmeldung war abgelaufen – nichts gespeichert." in answer.text
+    assert paid(owing) == []
+    logged_in = client.post(
+        answer.redirect_chain[0][0], {"username": "hias", "password": PASSWORD}, follow=True
+    )
+    assert logged_in.redirect_chain[-1][0] == settlement
+    # A Referer from elsewhere is not followed: the form's own address, as Django has it.
+    client.logout()
+    elsewhere = client.post(reverse("evenings:payment", args=[owing.pk]), data,
+                            headers={"Referer": "https://example.com/abend/1/"})  # fmt: skip
+    assert "example.com" not in elsewhere["Location"]
+    assert elsewhere["Location"].endswith(reverse("evenings:payment", args=[owing.pk]))
