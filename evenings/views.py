@@ -651,6 +651,11 @@ def _changes_since(request, evening: Evening, membership, token=None) -> HttpRes
         return _reloaded()
     if not evening.last_number and _seated_anew(evening, seen):
         # Before the first game the table was seated anew: the page again, as it sits now.
+        if "deal" in request.GET:  # and its form anew, without what was chosen on it
+            messages.info(
+                request,
+                _("Die Sitzordnung wurde inzwischen geändert: bitte das Spiel neu eingeben."),
+            )
         return _reloaded()
     if evening.is_open and "closed" in request.GET:
         # The phone shows the evening closed, and an admin opened it again: the page

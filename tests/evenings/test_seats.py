@@ -296,9 +296,16 @@ def test_a_following_phone_loads_the_table_as_it_sits_now(
 
     assert client.get(poll, {"v": "0"}, headers=HTMX)["HX-Refresh"] == "true"
     assert client.get(poll, {"v": "1"}, headers=HTMX).status_code == 204
+    page = client.get(reverse("evenings:detail", args=[evening.pk])).text
+    assert "Sitzordnung wurde inzwischen geändert" not in page  # it has no form to redo
     # A spectator's link loads again too.
     live = reverse("evenings:live_sheet", args=[evening.share_token])
     assert client.get(live, {"v": "0"}, headers=HTMX)["HX-Refresh"] == "true"
+    # A phone with an entry form is told why its choices went.
+    with_form = client.get(poll, {"v": "0", "deal": "1-1"}, headers=HTMX)
+    assert with_form["HX-Refresh"] == "true"
+    page = client.get(reverse("evenings:detail", args=[evening.pk])).text
+    assert "Die Sitzordnung wurde inzwischen geändert: bitte das Spiel neu eingeben." in page
 
 
 def test_a_booking_after_the_change_plays_at_the_new_table(admin, evening, players):
