@@ -638,6 +638,23 @@ def test_a_spectator_follows_by_the_read_only_link_until_it_is_revoked(
     spectator.errors.clear()
 
 
+def test_a_spectator_sees_the_evening_closed_without_the_word_that_games_come(
+    open_phone, admin, runde, schreiber, players
+):
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    spectator = open_phone().page
+    spectator.goto(f"/live/{evening.share_token}/")
+    expect(spectator.get_by_text("neue Spiele erscheinen von selbst")).to_be_visible()
+
+    book(evening, schreiber, type="sauspiel", declarer=players["Vroni"].pk,
+         partner=players["Resi"].pk)  # fmt: skip
+    services.close_evening(evening.pk, admin)
+
+    expect(spectator.get_by_text("Dieser Abend ist abgeschlossen.")).to_be_visible(timeout=10_000)
+    expect(spectator.get_by_text("neue Spiele erscheinen von selbst")).to_have_count(0)
+    expect(sheet_row(spectator, 1)).to_contain_text("Vroni")
+
+
 def test_a_closed_evening_opened_again_reloads_on_the_phones_that_show_it(
     page, log_in, open_phone, admin, runde, schreiber, players
 ):

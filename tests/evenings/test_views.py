@@ -329,6 +329,9 @@ def test_the_read_only_link_shows_the_final_sheet_after_the_evening_closes(
     assert poll.status_code == 200
     assert "Dieser Abend ist abgeschlossen." in poll.text
     assert 'hx-trigger="every 30s"' in poll.text
+    # ... and no more word that new games come by themselves.
+    assert "erscheinen von selbst" not in page.text
+    assert '<p id="live-note" hx-swap-oob="delete"></p>' in poll.text
     closed = polled_by(poll.text)
     assert client.get(closed).status_code == 204
     # Opened again by an admin: the spectator's page loads anew, and follows again.
