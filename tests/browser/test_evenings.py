@@ -861,6 +861,34 @@ def test_a_long_runde_name_leaves_the_evening_screen_as_wide_as_the_phone(
     expect(flash(page)).to_have_text("Gebucht: 1. Wenz (Hias)")
 
 
+def test_with_large_text_the_save_bar_leaves_the_chips_in_reach(
+    page, log_in, runde, schreiber, players
+):
+    for player, name in zip(players.values(), ["Sepp Huber", "Veronika Obermaier",
+            "Matthias Brandl", "Theresia Gruber", "Sebastian Wimmer", "Katharina Moser"],
+            strict=True):  # fmt: skip
+        player.name = name
+        player.save()
+    evening = start(runde, players, NAMES, schreiber)
+    log_in(schreiber).goto(f"/abend/{evening.pk}/")
+    page.evaluate("document.documentElement.style.fontSize = '200%'")
+    tap = Taps(page)
+    tap(chip(page, "spiel", "Sauspiel"))
+    tap(chip(page, "declarer", "Matthias Brandl"))
+    tap(chip(page, "partner", "Sebastian Wimmer"))
+    expect(preview(page)).to_have_count(4)
+
+    bar = page.locator("#entry-form .savebar").bounding_box()
+    assert bar["height"] <= 844 * 0.45, bar
+    # A name breaks between its words, not inside one ("Se/pp").
+    names = page.locator("#preview .who-gets").all()
+    assert names and all(n.evaluate("el => el.getClientRects().length") <= 2 for n in names)
+    save = save_button(page).bounding_box()
+    assert save["y"] + save["height"] <= 844
+    tap(save_button(page))
+    expect(flash(page)).to_contain_text("Gebucht: 1. Sauspiel (Matthias Brandl)")
+
+
 # A cell hides what does not fit (overflow: hidden); 1 px leeway for sub-pixel rounding.
 CLIPPED_CELLS = """() => [...document.querySelectorAll('#sheet th, #sheet td')]
   .filter(el => el.scrollWidth > el.clientWidth + 1)
