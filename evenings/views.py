@@ -925,7 +925,15 @@ def game_void(request: HttpRequest, evening_id: int, game_id: int) -> HttpRespon
     evening, membership = scored_evening_of(request, evening_id)
     game = get_object_or_404(evening.games, pk=game_id)
     if not game.is_booked:  # struck meanwhile: by another phone, or this tap sent twice
-        return _struck_meanwhile(request, evening, membership)
+        last = game.changes.order_by("-pk").first()
+        if last is None or last.kind != Change.Kind.VOID or last.by_id != request.user.pk:
+            return _struck_meanwhile(request, evening, membership)
+        # Struck by this user already (a second tap, or a retry after a lost answer).
+        what = wording.describe(game, _names(evening))
+        messages.info(request, _("Schon gestrichen: %(game)s") % {"game": what})
+        if request.htmx:
+            return _corrected(request, evening, membership)
+        return redirect("evenings:detail", evening_id=evening.pk)
     try:
         services.void_game(evening.pk, game.pk, request.user)
     except services.EveningError as error:

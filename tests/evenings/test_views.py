@@ -409,6 +409,29 @@ def test_striking_a_game_struck_meanwhile_says_so_and_changes_nothing(
     assert Change.objects.filter(evening=evening, kind="void").count() == 1
 
 
+def test_a_strike_sent_again_says_it_is_struck_and_offers_to_take_it_back(
+    client, scorekeeper, evening, players
+):
+    """The answer to the first tap was lost, or the tap came twice: the phone's own
+    strike, said as such, with "Rückgängig" as after the first answer."""
+    client.force_login(scorekeeper)
+    client.post(reverse("evenings:book", args=[evening.pk]),
+                entry(evening, declarer=players[1].pk, partner=players[3].pk))  # fmt: skip
+    game = Game.objects.get()
+    void = reverse("evenings:void", args=[evening.pk, game.pk])
+
+    first = client.post(void, {"v": "1"}, headers=HTMX)
+    again = client.post(void, {"v": "1"}, headers=HTMX)
+
+    assert "Gestrichen: 1. Sauspiel" in first.text
+    assert "Schon gestrichen: 1. Sauspiel (Vroni)" in again.text
+    assert "inzwischen" not in again.text
+    assert (
+        'action="{}"'.format(reverse("evenings:restore", args=[evening.pk, game.pk])) in again.text
+    )
+    assert Change.objects.filter(evening=evening, kind="void").count() == 1
+
+
 def test_settlement_lists_who_pays_whom_and_marks_a_payment(client, scorekeeper, evening, players):
     client.force_login(scorekeeper)
     client.post(
