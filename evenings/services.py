@@ -816,11 +816,30 @@ def _void(evening: Evening, game: Game, by, kind: str) -> Game:
 
 
 @transaction.atomic
-def void_game(evening_id: int, game_id: int, by) -> Game:
-    """Strike a game: it stays on record but no longer counts; later games are rescored."""
+def void_game(
+    evening_id: int, game_id: int, by, seen: int | None = None, shown: str | None = None
+) -> Game:
+    """Strike a game: it stays on record but no longer counts; later games are rescored.
+
+    `seen`: the evening's version the phone showed when "Spiel streichen" was tapped;
+    `shown`: the game as its panel showed it (GameInput.fingerprint). If the game changed
+    since (corrected on another phone, or struck and restored: this tap sent again
+    later), nothing is struck: the game is not the one the phone showed."""
     evening = _locked(evening_id)
     _require_open(evening)
-    return _void(evening, evening.games.booked().get(pk=game_id), by, Change.Kind.VOID)
+    game = evening.games.filter(pk=game_id).first()
+    if game is None or not game.is_booked:
+        raise EveningError(_("Das Spiel wurde inzwischen gestrichen – nichts geändert."))
+    if (seen is not None and game.changes.filter(version__gt=seen).exists()) or (
+        shown and shown != GameInput.of(game).fingerprint()
+    ):
+        raise EveningError(
+            _(
+                "Nichts gestrichen: das Spiel wurde inzwischen geändert. Bitte prüfen, wie "
+                "es jetzt steht, und nochmal tippen."
+            )
+        )
+    return _void(evening, game, by, Change.Kind.VOID)
 
 
 @transaction.atomic

@@ -935,7 +935,13 @@ def game_void(request: HttpRequest, evening_id: int, game_id: int) -> HttpRespon
             return _corrected(request, evening, membership)
         return redirect("evenings:detail", evening_id=evening.pk)
     try:
-        services.void_game(evening.pk, game.pk, request.user)
+        services.void_game(
+            evening.pk,
+            game.pk,
+            request.user,
+            seen=_version(request.POST.get("v", "")),
+            shown=request.POST.get("seen"),
+        )
     except services.EveningError as error:
         messages.error(request, str(error))
     if request.htmx:

@@ -574,9 +574,11 @@ def test_a_strike_whose_answer_was_lost_says_so_and_striking_again_changes_nothi
     assert phone.errors and all(expected.search(error) for error in phone.errors), phone.errors
     phone.errors.clear()
 
-    # 2. Tapped again: nothing more is struck, the panel closes and the sheet shows it.
+    # 2. Tapped again: nothing more is struck; the phone's own strike is said as such, the
+    # panel closes, the sheet shows it, and "Rückgängig" is offered.
     panel.get_by_role("button", name="Spiel streichen").tap()
-    expect(flash(page)).to_have_text("Das Spiel wurde inzwischen gestrichen – nichts geändert.")
+    expect(flash(page)).to_have_text("Schon gestrichen: 1. Sauspiel (Vroni)")
+    expect(page.locator(".restore-bar")).to_contain_text("Gestrichen: 1. Sauspiel (Vroni)")
     expect(panel).to_be_empty()
     expect(sheet_row(page, 1)).to_contain_text("gestrichen")
     assert len(sent) == 2

@@ -432,6 +432,42 @@ def test_a_strike_sent_again_says_it_is_struck_and_offers_to_take_it_back(
     assert Change.objects.filter(evening=evening, kind="void").count() == 1
 
 
+def test_a_strike_for_a_game_changed_since_the_phone_showed_it_strikes_nothing(
+    client, scorekeeper, admin, evening, players
+):
+    """Sent again after "Rückgängig" (a delayed or replayed request), or from a panel
+    opened before another phone corrected the game: the game is not the one shown."""
+    client.force_login(scorekeeper)
+    client.post(reverse("evenings:book", args=[evening.pk]),
+                entry(evening, declarer=players[1].pk, partner=players[3].pk))  # fmt: skip
+    game = Game.objects.get()
+    void = reverse("evenings:void", args=[evening.pk, game.pk])
+    panel = client.get(reverse("evenings:game", args=[evening.pk, game.pk]), headers=HTMX).text
+    shown = re.search(r'name="seen" value="([^"]+)"', panel)[1]
+    tap = {"v": "1", "seen": shown}
+    assert "Gestrichen: 1. Sauspiel" in client.post(void, tap, headers=HTMX).text
+    services.restore_game(evening.pk, game.pk, scorekeeper)
+
+    replayed = client.post(void, tap, headers=HTMX)
+
+    assert "Nichts gestrichen: das Spiel wurde inzwischen geändert." in replayed.text
+    assert Game.objects.get().is_booked
+    # Another phone corrects it while this panel is open; this phone's poll has the new
+    # version, its panel the game as it was.
+    services.correct_game(evening.pk, game.pk, services.GameInput(
+        "sauspiel", declarer=players[1].pk, partner=players[3].pk, won=False), admin)  # fmt: skip
+    evening.refresh_from_db()
+    late = client.post(void, {"v": str(evening.version), "seen": shown}, headers=HTMX)
+    assert "Nichts gestrichen: das Spiel wurde inzwischen geändert." in late.text
+    assert Game.objects.get().is_booked
+    assert Change.objects.filter(evening=evening, kind="void").count() == 1
+    # Shown as it is now, it is struck.
+    panel = client.get(reverse("evenings:game", args=[evening.pk, game.pk]), headers=HTMX).text
+    fresh = {"v": str(evening.version), "seen": re.search(r'name="seen" value="([^"]+)"', panel)[1]}
+    assert "Gestrichen: 1. Sauspiel" in client.post(void, fresh, headers=HTMX).text
+    assert not Game.objects.get().is_booked
+
+
 def test_settlement_lists_who_pays_whom_and_marks_a_payment(client, scorekeeper, evening, players):
     client.force_login(scorekeeper)
     client.post(
