@@ -646,8 +646,18 @@ def _changes_since(request, evening: Evening, membership, token=None) -> HttpRes
     if seen == str(evening.version):
         return HttpResponse(status=204)
     if not evening.is_open and "deal" in request.GET:
-        # A phone with an entry form: closed meanwhile, the page without the form.
-        messages.info(request, _("Der Abend wurde abgeschlossen."))
+        # A phone with an entry form: closed meanwhile, the page without the form (and
+        # the way on to the new table, where the game being entered is entered anew).
+        if services.continued_at(evening) is not None:
+            messages.info(
+                request,
+                _(
+                    "Neuer Tisch: der Abend bis hierher ist abgeschlossen. Das Spiel bitte "
+                    "am neuen Tisch eingeben („Weiter am neuen Tisch“)."
+                ),
+            )
+        else:
+            messages.info(request, _("Der Abend wurde abgeschlossen."))
         return _reloaded()
     if not evening.last_number and _seated_anew(evening, seen):
         # Before the first game the table was seated anew: the page again, as it sits now.

@@ -166,6 +166,12 @@ def test_after_games_a_new_table_closes_the_evening_and_begins_a_new_one(
     assert onward in client.get(reverse("evenings:detail", args=[evening.pk])).text
     poll = client.get(reverse("evenings:sheet", args=[evening.pk]), {"v": "1"}, headers=HTMX)
     assert onward in poll.text
+    # A phone with a game half entered loads the closed evening, told where to enter it.
+    with_form = reverse("evenings:sheet", args=[evening.pk])
+    assert client.get(with_form, {"v": "1", "deal": "2-2"}, headers=HTMX)["HX-Refresh"] == "true"
+    page = client.get(reverse("evenings:detail", args=[evening.pk])).text
+    assert "Neuer Tisch: der Abend bis hierher ist abgeschlossen. Das Spiel bitte am" in page
+    assert onward in page
     # Sent again (a double tap, a retry): the same new evening, nothing more.
     assert client.post(url, data)["Location"] == response["Location"]
     assert Evening.objects.count() == 2
