@@ -266,6 +266,10 @@ def test_correcting_the_first_game_into_a_ramsch_makes_the_later_games_bock(
     # 2. It was a Ramsch that Sepp lost.
     panel.locator(".f-spiel .chips").get_by_text("Ramsch", exact=True).tap()
     panel.locator(".f-loser .chips").get_by_text("Sepp", exact=True).tap()
+    # Its preview first, as a person reads it before saving: the preview's answer moves
+    # the button below it, and a tap sent in that instant would miss it.
+    expect(panel.locator("#correction-preview")).to_contain_text("Sepp -0,30 €")
+    preview_settled(page)
     with page.expect_response(re.compile(rf"/spiel/{first.pk}/$")) as answer:
         page.get_by_role("button", name="Korrektur speichern").tap()
     # The answer carries the rows that changed (1 to 3), not the page.
