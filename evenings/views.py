@@ -941,19 +941,17 @@ def game_void(request: HttpRequest, evening_id: int, game_id: int) -> HttpRespon
         # Struck by this user already (a second tap, or a retry after a lost answer).
         what = wording.describe(game, _names(evening))
         messages.info(request, _("Schon gestrichen: %(game)s") % {"game": what})
-        if request.htmx:
-            return _corrected(request, evening, membership)
-        return redirect("evenings:detail", evening_id=evening.pk)
-    try:
-        services.void_game(
-            evening.pk,
-            game.pk,
-            request.user,
-            seen=_version(request.POST.get("v", "")),
-            shown=request.POST.get("seen"),
-        )
-    except services.EveningError as error:
-        messages.error(request, str(error))
+    else:
+        try:
+            services.void_game(
+                evening.pk,
+                game.pk,
+                request.user,
+                seen=_version(request.POST.get("v", "")),
+                shown=request.POST.get("seen"),
+            )
+        except services.EveningError as error:
+            messages.error(request, str(error))
     if request.htmx:
         return _corrected(request, evening, membership)
     return redirect("evenings:detail", evening_id=evening.pk)
