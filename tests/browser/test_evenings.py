@@ -894,6 +894,23 @@ def test_with_large_text_the_save_bar_leaves_the_chips_in_reach(
     tap(save_button(page))
     expect(flash(page)).to_contain_text("Gebucht: 1. Sauspiel (Matthias Brandl)")
 
+    # A Solo with Re and 14 Laufende: the declarer's amount has five digits and its "€",
+    # each amount whole in view (none cut off at the bar's edge).
+    for name, label in [("spiel", "Herz-Solo"), ("declarer", "Sepp Huber"),
+            ("kontra", "Kontra"), ("kontra", "Re"), ("laufende", "14")]:  # fmt: skip
+        tap(chip(page, name, label))
+    expect(preview(page).first).to_contain_text("+")
+    preview_settled(page)
+    cut = page.evaluate(CUT_AMOUNTS)
+    assert cut == [], cut
+
+
+# An amount in the preview that reaches past the bar's visible edge (1 px leeway).
+CUT_AMOUNTS = """() => { const line = document.querySelector('#preview');
+  const edge = line.getBoundingClientRect().right + 1;
+  return [...line.querySelectorAll('.amount')]
+    .filter(el => el.getBoundingClientRect().right > edge).map(el => el.textContent); }"""
+
 
 # A cell hides what does not fit (overflow: hidden); 1 px leeway for sub-pixel rounding.
 CLIPPED_CELLS = """() => [...document.querySelectorAll('#sheet th, #sheet td')]
