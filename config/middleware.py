@@ -61,7 +61,7 @@ def expired_login_on_a_form(get_response):
             messages.warning(
                 request,
                 _(
-                    "Deine Anmeldung war abgelaufen – nichts gespeichert. Bitte melde dich "
+                    "Du warst nicht mehr angemeldet – nichts gespeichert. Bitte melde dich "
                     "wieder an und gib es noch einmal ein."
                 ),
             )

@@ -405,7 +405,7 @@ def test_an_expired_session_keeps_the_typed_game_until_the_schreiber_logs_in_aga
     save_button(page).tap()
 
     expect(page.locator("#entry-status [role=alert]")).to_contain_text(
-        "Deine Anmeldung ist abgelaufen"
+        "Du bist nicht mehr angemeldet"
     )
     expect(page.locator(".f-declarer input:checked")).to_have_value(str(players["Vroni"].pk))
     expect(page.locator(".f-partner input:checked")).to_have_value(str(players["Resi"].pk))

@@ -620,7 +620,7 @@ def test_an_expired_session_keeps_the_tariff_being_typed(client, admin, club, ru
 
     assert response.status_code == 200
     assert response["HX-Retarget"] == "#preview"
-    assert "Anmeldung ist abgelaufen" in response.text
+    assert "nicht mehr angemeldet" in response.text
 
 
 def test_a_tariff_saved_after_the_login_expired_is_said_not_saved(client, admin, club, runde):
@@ -629,11 +629,12 @@ def test_a_tariff_saved_after_the_login_expired_is_said_not_saved(client, admin,
     response = client.post(reverse("clubs:tariff", args=[club.pk, runde.pk]), TARIFF, follow=True)
 
     assert response.redirect_chain[0][0].startswith(reverse("login") + "?next=")
-    assert "Deine Anmeldung war abgelaufen – nichts gespeichert." in response.text
+    assert "Du warst nicht mehr angemeldet – nichts gespeichert." in response.text
     assert runde.tariffs.count() == before
     # A page opened without a login says nothing of the kind.
     assert (
-        "abgelaufen" not in client.get(reverse("clubs:players", args=[club.pk]), follow=True).text
+        "nicht mehr angemeldet"
+        not in client.get(reverse("clubs:players", args=[club.pk]), follow=True).text
     )
 
 

@@ -187,7 +187,7 @@ def test_bezahlt_sent_after_the_login_expired_leads_back_to_the_abrechnung(
     )
 
     assert answer.redirect_chain == [(f"{reverse('login')}?next={settlement}", 302)]
-    assert "Deine Anmeldung war abgelaufen – nichts gespeichert." in answer.text
+    assert "Du warst nicht mehr angemeldet – nichts gespeichert." in answer.text
     assert paid(owing) == []
     logged_in = client.post(
         answer.redirect_chain[0][0], {"username": "hias", "password": PASSWORD}, follow=True

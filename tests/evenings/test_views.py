@@ -360,7 +360,7 @@ def test_an_expired_session_keeps_the_typed_game_on_screen(client, evening, play
 
     assert response.status_code == 200
     assert response["HX-Retarget"] == "#entry-status"
-    assert "Anmeldung ist abgelaufen" in response.text
+    assert "nicht mehr angemeldet" in response.text
     assert not Game.objects.exists()
 
 
@@ -388,7 +388,7 @@ def test_logged_out_elsewhere_the_sheet_and_the_correction_say_so_where_they_ans
     for target, answer in answers:
         assert answer.status_code == 200
         assert answer["HX-Retarget"] == target
-        assert "Anmeldung ist abgelaufen" in answer.text
+        assert "nicht mehr angemeldet" in answer.text
         assert 'id="id_username"' not in answer.text
     assert Change.objects.filter(evening=evening).count() == 2  # the start and the booking
     assert "das Blatt folgt nicht mehr" in poll.text  # the poll typed nothing
