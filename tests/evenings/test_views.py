@@ -180,6 +180,10 @@ def test_booking_a_sauspiel_answers_with_the_new_totals(client, scorekeeper, eve
     assert response["HX-Trigger"] == "entryBooked"  # the form sets itself back
     assert "Gebucht: 1. Sauspiel (Vroni)" in response.text
     assert '<td class="grand">0,40</td>' in response.text
+    assert (
+        'class="standing cols-4" hx-swap-oob="true" aria-label="Spielstand in Euro"'
+        in response.text
+    )
     # Only what changed, out of band: the new row is added, not the whole sheet sent.
     assert '<table hx-swap-oob="beforebegin:#sheet-foot"><tbody id="game-1"' in response.text
     assert 'id="sheet"' not in response.text

@@ -522,6 +522,9 @@ def test_starting_a_round_opens_each_table_and_the_page_counts_its_games(
     assert page.text.count("Spiel 1 von 40") == 2
     assert reverse("evenings:detail", args=[tables[0].evening_id]) in page.text
     assert "Zwei Spieler tauschen" not in page.text
+    # A table's screen reads its standing out as points (a money evening's: in Euro).
+    table = director.get(reverse("evenings:detail", args=[tables[0].evening_id]))
+    assert 'id="standing" class="standing cols-4" aria-label="Spielstand in Punkten"' in table.text
     assert "Runde 2 auslosen" not in page.text
 
 
