@@ -200,7 +200,9 @@ def runde_detail(request: HttpRequest, club_id: int, runde_id: int) -> HttpRespo
 def _tariff_history(runde) -> list:
     """The Runde's tariff versions, newest first, each with how many evenings play by it
     (an evening keeps the tariff it started with) and what it changed from the one before
-    (`changes`). (A GROUP BY query: Django leaves Meta.ordering out of it, so it is named.)"""
+    (`changes`), and who saved it (`author`): by the name the club plays them under, as
+    an evening's history names who changed what, else by their account's. (A GROUP BY
+    query: Django leaves Meta.ordering out of it, so it is named.)"""
     versions = list(
         runde.tariffs.select_related("created_by")
         .annotate(evening_count=Count("evenings", filter=Q(evenings__settles_runde=False)))
@@ -208,6 +210,14 @@ def _tariff_history(runde) -> list:
     )
     for version, older in itertools.pairwise(versions):
         version.changes = version.changed_from(older)
+    played_as = dict(
+        runde.club.players.filter(
+            user__in={v.created_by_id for v in versions if v.created_by_id}
+        ).values_list("user_id", "name")
+    )
+    for version in versions:
+        if (user := version.created_by) is not None:
+            version.author = played_as.get(user.pk) or user.get_short_name() or user.get_username()
     return versions
 
 

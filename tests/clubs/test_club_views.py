@@ -355,6 +355,21 @@ def test_the_runde_page_says_which_evenings_play_by_an_earlier_tariff(client, ad
     assert history == ["1 Abend", "1 Abend"]
 
 
+def test_the_tarifverlauf_names_who_saved_a_version_as_the_club_plays_them(
+    client, admin, club, runde
+):
+    """As an evening's history names who changed what: by the player's name ("Theresia"
+    on the sheet), not the account's first name ("Resi")."""
+    club.players.filter(user=admin).update(name="Theresia")
+    client.force_login(admin)
+    client.post(reverse("clubs:tariff", args=[club.pk, runde.pk]), TARIFF)
+
+    page = client.get(reverse("clubs:runde", args=[club.pk, runde.pk])).text
+
+    authors = re.findall(r"gültig ab [\d.: ]+ · (\w+) · <strong>aktuell", page)
+    assert authors == ["Theresia"]
+
+
 def test_the_runde_page_s_kept_evenings_and_tariffs_follow_every_change(client, admin, club, runde):
     """The evening cards and the tariff versions are kept as HTML until the Runde's state
     changes: each kind of change shows on the next visit."""
