@@ -139,9 +139,26 @@
     if (flash) flash.scrollIntoView({ block: "nearest" });
   });
   document.addEventListener("htmx:responseError", function (event) {
+    var status = event.detail.xhr && event.detail.xhr.status;
+    if (status === 404 && gone(event)) return;
     // 403: the security token is gone (cookies cleared, logged out elsewhere).
-    say(event, event.detail.xhr && event.detail.xhr.status === 403 ? "stale" : "refused");
+    say(event, status === 403 ? "stale" : "refused");
   });
+  // 6b. A 404: this person may no longer do it (made a Spieler while the entry form was
+  //     open, or removed from the club while following). Tapping again cannot help: the
+  //     word (#gone-note) says why, at the form or at the top; a poll stops following.
+  function gone(event) {
+    var note = document.getElementById("gone-note");
+    var elt = event.detail.elt;
+    if (!note || !elt) return false;
+    var form = elt.closest("form");
+    var place = document.getElementById(
+      !form ? "flash" : form.id === "entry-form" ? "entry-status" : "correction-status");
+    if (!place) return false;
+    if (elt.id === "poll") elt.remove();
+    place.replaceChildren(note.content.cloneNode(true));
+    return true;
+  }
   // 7. The focus, for whoever works by keyboard or screen reader. An answer that replaces
   //    what held it (a chip of the next players, a row of the sheet) hands it on to the
   //    new chip or row. A booking's form sent back with errors goes to its first field in

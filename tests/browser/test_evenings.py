@@ -465,6 +465,52 @@ def test_with_every_cookie_gone_the_first_tap_says_to_reload(open_phone, runde, 
     phone.errors.clear()
 
 
+def test_a_schreiber_made_a_spieler_meanwhile_is_told_why_nothing_was_booked(
+    open_phone, runde, schreiber, players
+):
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    phone = open_phone(schreiber)
+    page = phone.page
+    page.goto(f"/abend/{evening.pk}/")
+    enter_sauspiel(page, "Vroni", "Resi")
+
+    Membership.objects.filter(user=schreiber).update(role=Membership.Role.PLAYER)
+    save_button(page).tap()
+
+    # Not "bitte nochmal tippen", which can never book: why, and the way on.
+    expect(page.locator("#entry-status [role=alert]")).to_have_text(
+        "Nicht mehr möglich: deine Rolle oder dein Zugang im Verein wurde geändert – nichts "
+        "gespeichert. Seite neu laden"
+    )
+    assert not Game.objects.exists()
+    page.get_by_role("link", name="Seite neu laden").tap()
+    expect(page.locator("#entry-form")).to_have_count(0)
+    expect(page.locator("#sheet")).to_be_visible()
+    expected = re.compile(r"404|htmx:responseError")
+    assert phone.errors and all(expected.search(error) for error in phone.errors), phone.errors
+    phone.errors.clear()
+
+
+def test_a_member_removed_meanwhile_is_told_and_the_sheet_stops_following(
+    open_phone, runde, schreiber, players
+):
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    phone = open_phone(schreiber)
+    page = phone.page
+    page.goto(f"/abend/{evening.pk}/")
+    expect(page.locator("#poll")).to_have_count(1)
+
+    Membership.objects.filter(user=schreiber).delete()
+
+    expect(page.locator("#flash [role=alert]")).to_contain_text(
+        "Nicht mehr möglich: deine Rolle oder dein Zugang", timeout=8000
+    )
+    expect(page.locator("#poll")).to_have_count(0)  # no request every 3 s, refused each
+    expected = re.compile(r"404|htmx:responseError")
+    assert phone.errors and all(expected.search(error) for error in phone.errors), phone.errors
+    phone.errors.clear()
+
+
 # -- 6. a lost answer --------------------------------------------------------------------
 
 
