@@ -1033,14 +1033,25 @@ def _history_html(evening: Evening, names: dict[int, str]) -> SafeString:
     # The later games whose amounts a change moved besides its own game's: striking,
     # correcting or taking back a game shifts the Bock of the games after it.
     rescored: dict[int, list[int]] = defaultdict(list)
-    for change_id, number in (
+    shifts: dict[int, list[int]] = defaultdict(list)  # per game: the changes that did so
+    for change_id, game_id, number in (
         LedgerEntry.objects.filter(evening=evening, kind=evening.entry_kind, game__isnull=False)
         .exclude(game=F("change__game"))
-        .values_list("change_id", "game__number")
+        .values_list("change_id", "game_id", "game__number")
         .distinct()
         .order_by("change_id", "game__number")
     ):
         rescored[change_id].append(number)
+        shifts[game_id].append(change_id)
+    # A game's own changes (booked, corrected, struck, taken back, restored) moved its
+    # amounts as a Bock game if it was one then: each later game scored anew flipped its
+    # Bock, so it was one if it is now and flipped an even number of times since.
+    bock_then = {
+        change.pk
+        for change in changes
+        if change.game_id is not None
+        and change.game.bock != (sum(c > change.pk for c in shifts[change.game_id]) % 2 == 1)
+    }
     # Who made a change, by the name the club plays them under ("Resi", as on the sheet),
     # else by their account's.
     authors = dict(
@@ -1048,18 +1059,20 @@ def _history_html(evening: Evening, names: dict[int, str]) -> SafeString:
             "user_id", "name"
         )
     )
-    return _changes_html(evening, changes, names, moved, rescored, authors)
+    return _changes_html(evening, changes, names, moved, rescored, authors, bock_then)
 
 
-def _changes_html(evening: Evening, changes, names, moved, rescored, authors) -> SafeString:
+def _changes_html(
+    evening: Evening, changes, names, moved, rescored, authors, bock_then
+) -> SafeString:
     """The history's list items, built here as the sheet's rows are (an evening's sixty
     changes were most of the page's time as a template). Names, lines and authors are
     escaped; amounts and dates are digits.
 
     `moved`: per change, what it moved (name, cents); `rescored`: per change, the later
-    games it scored anew; `authors`: the club's names of the users who made changes."""
+    games it scored anew; `authors`: the club's names of the users who made changes;
+    `bock_then`: the changes of a game that was a Bock game at the time."""
     points = evening.tariff.is_prohof
-    shifted = {number for numbers in rescored.values() for number in numbers}
     game = _("Spiel %(n)s")
     html = []
     for change in changes:
@@ -1068,9 +1081,9 @@ def _changes_html(evening: Evening, changes, names, moved, rescored, authors) ->
             head += f" · {escape(game % {'n': change.game.number})}"
         item = f'<li class="change {escape(change.kind)}">\n<div>{head}</div>'
         line = wording.summarize(change, names)
-        # A game booked as a Bock game (its Bock never shifted since).
-        if change.kind == Change.Kind.BOOK and change.game.bock:
-            line += "" if change.game.number in shifted else f" · {_('Bock')}"
+        # A game booked (corrected, struck ...) as a Bock game: its amounts are doubled.
+        if change.pk in bock_then:
+            line += f" · {_('Bock')}"
         if line:
             item += f"<div>{escape(line)}</div>"
         if change.pk in moved:

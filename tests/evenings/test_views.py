@@ -1377,7 +1377,7 @@ def test_the_history_says_bock_and_which_games_a_strike_scored_anew(
 ):
     """A Ramsch makes the next games Bock games; the history says "Bock" at their
     booking, and striking the Ramsch names the games it scored anew, whose amounts its
-    line moves."""
+    line moves. The booking lines still say "Bock": their amounts are a Bock game's."""
     evening = services.start_evening(runde, players[:4], 0, admin)
 
     def book(make) -> Game:
@@ -1402,10 +1402,16 @@ def test_the_history_says_bock_and_which_games_a_strike_scored_anew(
     assert [text.count("· Bock") for text in booked] == [0, 0, 1, 1]
     assert "Sauspiel" in booked[2] and "+0,20 €" in booked[2]  # 0,10 € doubled
     assert not Game.objects.filter(evening=evening, bock=True).exists()
-    # Their Bock shifted since: their booking lines no longer claim it, and the strike
-    # says why their amounts moved.
-    assert [text.count("· Bock") for text in struck] == [0, 0, 0, 0, 0]
+    # Their Bock shifted since: their booking lines say what they were booked as (their
+    # amounts doubled), the strike why their amounts moved.
+    assert [text.count("· Bock") for text in struck] == [0, 0, 1, 1, 0]
     assert "Dazu neu gewertet (Bock): Spiele 2, 3" in struck[-1]
+    # Restored, the Ramsch makes them Bock games again; struck again, not.
+    services.restore_game(evening.pk, ramsch.pk, admin)
+    later = book(lambda p: services.GameInput("sauspiel", declarer=p[0].pk, partner=p[1].pk))
+    services.void_game(evening.pk, later.pk, admin)
+    assert Game.objects.filter(evening=evening, bock=True).count() == 3
+    assert [text.count("· Bock") for text in changes()] == [0, 0, 1, 1, 0, 0, 1, 1]
     assert "Dazu neu gewertet" not in " ".join(booked)
 
 
