@@ -166,6 +166,15 @@ def _version(value: str) -> int | None:
     return int(value) if re.fullmatch(r"\d{1,9}", value) else None
 
 
+# A form that takes something back says what it saw (the evening's version, the game as
+# it showed it); one that does not (a hand-made request, a page older than the field)
+# cannot be checked against what changed since, and changes nothing.
+UNCHECKED = gettext_lazy(
+    "Nichts geändert: die Seite sagt nicht, welchen Stand sie zeigt. Bitte neu laden und "
+    "nochmal tippen."
+)
+
+
 def _names(evening: Evening, seats: list | None = None) -> dict[int, str]:
     """{player id: name} of everyone seated at the evening; at an Ausgleich, where nobody
     sat, of the club's players (a short list: no sum over the Runde's evenings for it)."""
@@ -834,9 +843,9 @@ def game_edit(request: HttpRequest, evening_id: int, game_id: int) -> HttpRespon
     if request.method == "POST" and form.is_valid():
         data = form.game_input()
         try:
-            services.correct_game(
-                evening.pk, game.pk, data, request.user, seen=request.POST.get("k-seen") or None
-            )
+            if not (seen := request.POST.get("k-seen")):
+                raise services.StaleCorrection(UNCHECKED)
+            services.correct_game(evening.pk, game.pk, data, request.user, seen=seen)
         except services.StaleCorrection as error:
             # Another phone corrected (or struck) the game since this form was shown:
             # the game as it is now, to check and save again; or, struck, the sheet.
@@ -941,14 +950,12 @@ def game_void(request: HttpRequest, evening_id: int, game_id: int) -> HttpRespon
         # Struck by this user already (a second tap, or a retry after a lost answer).
         what = wording.describe(game, _names(evening))
         messages.info(request, _("Schon gestrichen: %(game)s") % {"game": what})
+    elif (seen := _version(request.POST.get("v", ""))) is None or not request.POST.get("seen"):
+        messages.error(request, UNCHECKED)
     else:
         try:
             services.void_game(
-                evening.pk,
-                game.pk,
-                request.user,
-                seen=_version(request.POST.get("v", "")),
-                shown=request.POST.get("seen"),
+                evening.pk, game.pk, request.user, seen=seen, shown=request.POST["seen"]
             )
         except services.EveningError as error:
             messages.error(request, str(error))
@@ -962,7 +969,9 @@ def game_void(request: HttpRequest, evening_id: int, game_id: int) -> HttpRespon
 def undo(request: HttpRequest, evening_id: int) -> HttpResponse:
     evening, _membership = scored_evening_of(request, evening_id)
     try:
-        services.undo_last(evening.pk, request.user, _version(request.POST.get("v", "")))
+        if (seen := _version(request.POST.get("v", ""))) is None:
+            raise services.EveningError(UNCHECKED)
+        services.undo_last(evening.pk, request.user, seen)
     except services.AlreadyUndone as error:
         messages.info(request, str(error))
     except services.EveningError as error:

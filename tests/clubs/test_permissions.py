@@ -383,6 +383,11 @@ def sauspiel(cast: Cast, **changes) -> dict[str, object]:
     }
 
 
+def shown(game: Game) -> str:
+    """The fingerprint of the game as a correction panel shows it (its form's k-seen)."""
+    return evening_services.GameInput.of(game).fingerprint()
+
+
 def prefixed(body: dict[str, object]) -> dict[str, object]:
     return {f"k-{name}": value for name, value in body.items()}
 
@@ -406,7 +411,15 @@ POST_BODIES: dict[str, Callable[[Cast], dict[str, object]]] = {
     "evenings:book": sauspiel,
     "evenings:preview": sauspiel,
     # The correction form's fields carry the prefix k- (it opens beside the entry form).
-    "evenings:game": lambda cast: prefixed(sauspiel(cast, key=str(cast.game.key), won="0")),
+    "evenings:game": lambda cast: (
+        prefixed(sauspiel(cast, key=str(cast.game.key), won="0")) | {"k-seen": shown(cast.game)}
+    ),
+    # What the phone showed: the evening's version, and the game as the panel showed it.
+    "evenings:void": lambda cast: {
+        "v": Evening.objects.get(pk=cast.evening.pk).version,
+        "seen": shown(cast.game),
+    },
+    "evenings:undo": lambda cast: {"v": Evening.objects.get(pk=cast.evening.pk).version},
     "evenings:correction_preview": lambda cast: prefixed(sauspiel(cast, won="0")),
     # What is open after the evening's Sauspiel: Vroni owes 0,10 €, Resi won 0,10 €.
     "evenings:payment": lambda cast: {

@@ -18,9 +18,11 @@ from tests.conftest import make_user
 HTMX = {"HX-Request": "true"}
 
 
-def correction(evening, **fields) -> dict:
-    """The correction form as the screen sends it (its fields carry the prefix k-)."""
-    return {f"k-{name}": value for name, value in entry(evening, **fields).items()}
+def correction(evening, shows=None, **fields) -> dict:
+    """The correction form as the screen sends it (its fields carry the prefix k-), with
+    the game as it `shows` it (k-seen), if given."""
+    sent = {f"k-{name}": value for name, value in entry(evening, **fields).items()}
+    return sent | ({"k-seen": services.GameInput.of(shows).fingerprint()} if shows else {})
 
 
 def entry(evening, key=None, **fields):
@@ -424,8 +426,9 @@ def test_a_strike_sent_again_says_it_is_struck_and_offers_to_take_it_back(
     game = Game.objects.get()
     void = reverse("evenings:void", args=[evening.pk, game.pk])
 
-    first = client.post(void, {"v": "1"}, headers=HTMX)
-    again = client.post(void, {"v": "1"}, headers=HTMX)
+    shown = {"v": "1", "seen": services.GameInput.of(game).fingerprint()}
+    first = client.post(void, shown, headers=HTMX)
+    again = client.post(void, shown, headers=HTMX)
 
     assert "Gestrichen: 1. Sauspiel" in first.text
     assert "Schon gestrichen: 1. Sauspiel (Vroni)" in again.text
@@ -434,6 +437,39 @@ def test_a_strike_sent_again_says_it_is_struck_and_offers_to_take_it_back(
         'action="{}"'.format(reverse("evenings:restore", args=[evening.pk, game.pk])) in again.text
     )
     assert Change.objects.filter(evening=evening, kind="void").count() == 1
+
+
+def test_a_form_that_does_not_say_what_it_showed_takes_nothing_back(
+    client, scorekeeper, evening, players
+):
+    """ "Letztes Spiel zurücknehmen", "Spiel streichen" and a correction are checked
+    against what changed since the phone showed the evening; a request without the
+    version or the game as shown (hand-made, or a page older than the field) changes
+    nothing, and says so."""
+    game, _ = services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "sauspiel", declarer=players[1].pk, partner=players[3].pk), scorekeeper)  # fmt: skip
+    evening.refresh_from_db()
+    client.force_login(scorekeeper)
+    said = "Nichts geändert: die Seite sagt nicht, welchen Stand sie zeigt."
+
+    undone = client.post(reverse("evenings:undo", args=[evening.pk]), follow=True)
+    void = reverse("evenings:void", args=[evening.pk, game.pk])
+    struck = client.post(void, {"v": evening.version}, follow=True)
+    unseen = client.post(void, {"seen": services.GameInput.of(game).fingerprint()}, follow=True)
+    corrected = client.post(
+        reverse("evenings:game", args=[evening.pk, game.pk]),
+        correction(evening, key=str(game.key), declarer=players[0].pk, partner=players[2].pk),
+    )
+
+    for answer in (undone, struck, unseen, corrected):
+        assert answer.status_code == 200
+        assert said in answer.text
+    game.refresh_from_db()
+    assert game.is_booked and game.declarer == players[1]
+    assert list(Change.objects.filter(evening=evening).values_list("kind", flat=True)) == [
+        "start",
+        "book",
+    ]
 
 
 def test_a_strike_for_a_game_changed_since_the_phone_showed_it_strikes_nothing(
@@ -506,7 +542,7 @@ def test_the_history_names_who_changed_what(client, admin, scorekeeper, evening,
     game = Game.objects.get()
     client.post(
         reverse("evenings:game", args=[evening.pk, game.pk]),
-        correction(evening, declarer=vroni.pk, partner=resi.pk),
+        correction(evening, game, declarer=vroni.pk, partner=resi.pk),
     )
 
     response = client.get(reverse("evenings:history", args=[evening.pk]))
@@ -938,7 +974,7 @@ def test_a_correction_from_the_evening_screen_answers_with_the_rows_that_changed
     panel = client.get(url, headers=HTMX)
     answer = client.post(
         url,
-        correction(evening, key=str(fourth.key), spiel="ramsch", loser=fourth.seating[1])
+        correction(evening, fourth, key=str(fourth.key), spiel="ramsch", loser=fourth.seating[1])
         | {"v": evening.version},
         headers=HTMX,
     )
@@ -1049,7 +1085,7 @@ def test_a_correction_sent_unchanged_says_nothing_changed(client, scorekeeper, e
 
     answer = client.post(
         reverse("evenings:game", args=[evening.pk, game.pk]),
-        correction(evening, key=str(game.key), declarer=vroni.pk, partner=resi.pk),
+        correction(evening, game, key=str(game.key), declarer=vroni.pk, partner=resi.pk),
         follow=True,
     )
 
