@@ -666,7 +666,12 @@ def _changes_since(request, evening: Evening, membership, token=None) -> HttpRes
                 ),
             )
         else:
-            messages.info(request, _("Der Abend wurde abgeschlossen."))
+            messages.info(
+                request,
+                _("Die Turnierleitung hat den Tisch beendet: hier wird nichts mehr gebucht.")
+                if evening.is_table
+                else _("Der Abend wurde abgeschlossen: hier wird nichts mehr gebucht."),
+            )
         return _reloaded()
     if not evening.last_number and _seated_anew(evening, seen):
         # Before the first game the table was seated anew: the page again, as it sits now.

@@ -222,7 +222,9 @@ def test_a_phone_whose_evening_is_closed_elsewhere_loses_its_form_and_books_noth
     assert Game.objects.count() == 0
 
     # 2. Hias's phone, with its form open, follows within a poll.
-    expect(flash(hias)).to_have_text("Der Abend wurde abgeschlossen.", timeout=8_000)
+    expect(flash(hias)).to_have_text(
+        "Der Abend wurde abgeschlossen: hier wird nichts mehr gebucht.", timeout=8_000
+    )
     expect(hias.locator("#entry-form")).to_have_count(0)
 
 

@@ -751,7 +751,7 @@ def test_a_phone_with_a_form_reloads_when_the_evening_is_closed_elsewhere(
 
     assert with_form["HX-Refresh"] == "true"
     page = client.get(reverse("evenings:detail", args=[evening.pk])).text
-    assert "Der Abend wurde abgeschlossen." in page
+    assert "Der Abend wurde abgeschlossen: hier wird nichts mehr gebucht." in page
     # A phone that only follows the sheet gets the final sheet, and polls slowly on.
     assert watching.status_code == 200 and "HX-Refresh" not in watching
     assert "Dieser Abend ist abgeschlossen." in watching.text

@@ -628,6 +628,16 @@ def test_the_director_ends_a_table_early_and_the_page_says_so(
     assert Change.objects.get(evening_id=second.evening_id, kind=Change.Kind.CLOSE).by == admin
     hall = client.get(url("hall", tournament.display_token))
     assert '<span class="hall-counter">vorzeitig beendet</span>' in hall.text
+    # A phone at the table with its form loads the page again, told why in the
+    # tournament's words (not "Der Abend wurde abgeschlossen").
+    poll = director.get(
+        reverse("evenings:sheet", args=[second.evening_id]),
+        {"v": "1", "deal": "shown"},
+        headers={"HX-Request": "true"},
+    )
+    assert poll["HX-Refresh"] == "true"
+    table_page = director.get(reverse("evenings:detail", args=[second.evening_id])).text
+    assert "Die Turnierleitung hat den Tisch beendet: hier wird nichts mehr gebucht." in table_page
 
     # Opened again for a correction, the table offers no entry form: it books nothing new.
     reopened = director.post(reverse("evenings:reopen", args=[second.evening_id]), follow=True)
