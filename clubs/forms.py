@@ -145,10 +145,19 @@ class EuroField(forms.Field):
 
 
 class NameField(forms.CharField):
-    """A name, as one line (clubs.models.one_line)."""
+    """A name, as one line (clubs.models.one_line). One longer than its column takes is
+    refused at the field, its length said; the browser does not cut it off unseen while
+    it is pasted or typed (no maxlength attribute): "…von Großschönbrunn-" stays no name."""
+
+    default_error_messages = {
+        "max_length": _("Höchstens %(limit_value)d Zeichen, dieser Name hat %(show_value)d."),
+    }
 
     def to_python(self, value):
         return one_line(super().to_python(value))
+
+    def widget_attrs(self, widget):
+        return {k: v for k, v in super().widget_attrs(widget).items() if k != "maxlength"}
 
 
 class ClubForm(forms.ModelForm):

@@ -6,6 +6,7 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from clubs.forms import NameField
 from clubs.models import Club, Player, one_line
 from tournaments.models import Participant, Season, Table, TableSeat, Tournament
 from tournaments.services import MAX_SEED
@@ -163,7 +164,7 @@ class ParticipantsForm(forms.Form):
 
 
 class GuestForm(forms.Form):
-    name = forms.CharField(
+    name = NameField(
         label=_("Gast (Name)"),
         max_length=40,
         # Guests of earlier tournaments are offered as the name is typed (no script).

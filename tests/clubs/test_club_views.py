@@ -436,6 +436,22 @@ def test_a_name_typed_over_two_lines_is_saved_on_one(client, admin, club):
     assert "Einen Spieler mit diesem Namen gibt es im Verein schon." in twice.text
 
 
+def test_a_name_too_long_is_refused_at_the_field_not_cut_off(client, admin, club):
+    """The browser cut a pasted name at 40 characters without a word ("…Großschönbrunn-"):
+    the field has no maxlength, and the server says how long a name may be."""
+    long_name = "Maximilian-Alexander von Großschönbrunn-Weißenstadt"
+    client.force_login(admin)
+
+    page = client.get(reverse("clubs:players", args=[club.pk]))
+    response = client.post(reverse("clubs:players", args=[club.pk]), {"name": long_name})
+
+    assert "maxlength" not in page.text
+    assert response.status_code == 200
+    assert "Höchstens 40 Zeichen, dieser Name hat 51." in response.text
+    assert f'value="{long_name}"' in response.text  # kept, to shorten
+    assert not club.players.filter(name__startswith="Maximilian").exists()
+
+
 def test_two_players_of_a_club_cannot_share_a_name(client, admin, club):
     client.force_login(admin)
     client.post(reverse("clubs:players", args=[club.pk]), {"name": "Wastl"})

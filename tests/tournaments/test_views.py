@@ -201,6 +201,10 @@ def test_the_director_ticks_club_players_and_enters_a_guest_at_the_door(
     ]
     ferdl = Player.objects.get(name="Ferdl")
     assert ferdl.guest and ferdl.active
+    # A name too long for the list is refused at the field, not cut off.
+    too_long = director.post(url("guest", tournament.pk), {"name": "F" * 41}, follow=True)
+    assert "Höchstens 40 Zeichen, dieser Name hat 41." in too_long.text
+    assert tournament.participants.count() == 3
 
 
 def test_a_guest_of_an_earlier_tournament_is_told_to_be_recognised(director, tournament, admin):
