@@ -973,6 +973,36 @@ def test_every_name_and_amount_on_a_six_player_sheet_can_be_read(
     assert page.evaluate(CLIPPED_CELLS) == []
 
 
+# The least space between two names in the sheet's head: from where one's text ends to
+# where the next one's begins (a name cut short with "…" begins at its cell's padding).
+NAME_GAP = """() => { const cells = [...document.querySelectorAll('#sheet thead th')];
+  const text = cells.map(th => { const range = document.createRange();
+    range.selectNodeContents(th); const box = range.getBoundingClientRect();
+    const left = th.getBoundingClientRect().left + parseFloat(getComputedStyle(th).paddingLeft);
+    return [Math.max(box.left, left), Math.min(box.right, th.getBoundingClientRect().right)]; });
+  return Math.min(...text.slice(1).map((t, i) => t[0] - text[i][1])); }"""
+
+
+@pytest.mark.parametrize(("seated", "least_gap"), [(5, 3), (6, 2)])
+def test_names_in_the_sheet_s_head_do_not_run_together_on_a_narrow_phone(
+    page, log_in, runde, schreiber, players, seated, least_gap
+):
+    """Right-aligned over their amounts, "Vroni" and "Schorsch" read "VroniSchorsch".
+    (Six at 320 px leave "Schorsch" no more room than 2 px beside it, in letters 9 px
+    high: a third of a letter's height between two names.)"""
+    players["Resi"].name = "Schorsch"
+    players["Resi"].save()
+    names = ["Sepp", "Vroni", "Resi", "Kathi", "Hias", "Wastl"][:seated]
+    evening = start(runde, players, names, schreiber)
+    page.set_viewport_size({"width": 320, "height": 568})
+    log_in(schreiber).goto(f"/abend/{evening.pk}/")
+
+    expect(page.locator("#sheet thead th")).to_have_count(seated)
+    gap = page.evaluate(NAME_GAP)
+    assert gap >= least_gap, gap
+    assert page.evaluate(CLIPPED_CELLS) == []
+
+
 # -- the preview on a slow network -------------------------------------------------------
 
 
