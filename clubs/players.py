@@ -96,6 +96,11 @@ class Account:
     def balance(self) -> int:
         return self.games + self.payments
 
+    @property
+    def left_over(self) -> int:
+        """What rounding leaves open, without its sign (left_open's says who owes it)."""
+        return abs(self.left_open)
+
 
 @dataclass
 class Home:

@@ -1175,20 +1175,22 @@ def _settlement_page(request, evening: Evening, membership, typed: dict | None =
         )
     if typed and not any(t["error"] for t in transfers):
         messages.error(request, typed["error"])  # no longer suggested (paid meanwhile)
+    balances = _balance_lines(evening, names)
+    # What rounding leaves open, in the order of the balances above it.
+    left = {names[int(pid)]: cents for pid, cents in suggestion.open.items() if cents}
+    order = {name: at for at, (name, _cents) in enumerate(balances)}
     return render(
         request,
         "evenings/settlement.html",
         {
             "evening": evening,
             "membership": membership,
-            "balances": _balance_lines(evening, names),
+            "balances": balances,
             "transfers": transfers,
             "settled_by": settled_by,
-            "open": [
-                (names[int(pid)], cents)
-                for pid, cents in suggestion.open.items()
-                if cents and not settled_by
-            ],
+            "open": []
+            if settled_by
+            else sorted(left.items(), key=lambda line: order.get(line[0], len(order))),
             # (change id, payer, payee, cents) of the payments that stand, for "Storno".
             "payments": [
                 (

@@ -286,6 +286,21 @@ def test_the_settlement_rounds_to_the_runde_s_current_unit(history, set_unit):
     assert account.left_open == 20
 
 
+def test_what_rounding_leaves_open_is_said_as_owed_or_to_get(
+    client, history, set_unit, player_user, admin
+):
+    set_unit(history.runde, 50)
+
+    client.force_login(player_user)
+    own = client.get(reverse("start")).text
+    client.force_login(admin)
+    others = client.get(home_url(history.runde.club_id, history.hias)).text
+
+    # Vroni gets 1,00 € of her 1,20 €; Hias pays 0,50 € of his 0,80 €.
+    assert "Nach dem Abrunden bekommst du noch 0,20 €; es bleibt auf dem Konto der Runde." in own
+    assert "Nach dem Abrunden schuldet Hias noch 0,30 €; es bleibt" in others
+
+
 @pytest.fixture
 def set_unit():
     def set_unit(runde: Runde, unit: int) -> None:

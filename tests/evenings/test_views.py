@@ -529,6 +529,38 @@ def test_settlement_lists_who_pays_whom_and_marks_a_payment(client, scorekeeper,
     assert not evening.is_open
 
 
+def test_what_rounding_leaves_open_is_listed_in_the_order_of_the_balances(
+    client, scorekeeper, evening, players
+):
+    sepp, vroni, hias, resi = players[:4]
+    tariff = evening.tariff
+    tariff.settle_unit = 50
+    tariff.save()
+    services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "farbsolo", suit="herz", declarer=hias.pk), scorekeeper)  # fmt: skip
+    services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "sauspiel", declarer=vroni.pk, partner=resi.pk), scorekeeper)  # fmt: skip
+    client.force_login(scorekeeper)
+
+    def in_order(page: str) -> tuple[list[str], list[str]]:
+        balances = re.findall(r"<dt>(\w+)</dt>", page)
+        left = re.search(r"Durch das Abrunden bleibt offen[^:]*:\s*([^<]*)</p>", page)[1]
+        return balances, re.findall(r"(\w+) -?\d+,\d\d", left)
+
+    at_the_evening = in_order(client.get(reverse("evenings:settlement", args=[evening.pk])).text)
+    services.close_evening(evening.pk, scorekeeper)
+    ausgleich = services.start_ausgleich(evening.runde, scorekeeper)
+    at_the_ausgleich = in_order(
+        client.get(reverse("evenings:settlement", args=[ausgleich.pk])).text
+    )
+
+    # Seating order at the evening; at the Ausgleich highest first, as the accounts.
+    assert at_the_evening[0] == ["Sepp", "Vroni", "Hias", "Resi"]
+    assert at_the_ausgleich[0] == ["Hias", "Resi", "Vroni", "Sepp"]
+    for balances, named in (at_the_evening, at_the_ausgleich):
+        assert named == [name for name in balances if name in named] and len(named) >= 3
+
+
 def test_the_history_names_who_changed_what(client, admin, scorekeeper, evening, players):
     sepp, vroni, hias, resi = players[:4]
     # The admin's account is Theresia's; the club plays her as Resi, as the sheet says.
