@@ -298,6 +298,8 @@ def test_what_rounding_leaves_open_is_said_as_owed_or_to_get(
 
     # Vroni gets 1,00 € of her 1,20 €; Hias pays 0,50 € of his 0,80 €.
     assert "Nach dem Abrunden bekommst du noch 0,20 €; es bleibt auf dem Konto der Runde." in own
+    # A Spieler enters no payment: the page says who does.
+    assert "Ein Schreiber oder Admin trägt es im Ausgleich der Runde ein:" in own
     assert "Nach dem Abrunden schuldet Hias noch 0,30 €; es bleibt" in others
 
 
