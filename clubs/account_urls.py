@@ -1,9 +1,11 @@
 """Account URLs under /konto/. The names are Django's (login, password_reset, ...), so
 {% url %}, LOGIN_URL and Django's own redirects find them; the paths are German."""
 
+from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.http import HttpRequest, HttpResponse
 from django.urls import path
+from django.utils.translation import gettext as _
 
 from clubs import accounts
 from clubs.account_forms import (
@@ -44,6 +46,15 @@ class PasswordResetDoneView(auth_views.PasswordResetDoneView):
         return {**super().get_context_data(**kwargs), "sends_mail": sends_mail()}
 
 
+class LogoutView(auth_views.LogoutView):
+    """Django's logout, and the login page it leads to says so (its bare form did not)."""
+
+    def post(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        response = super().post(request, *args, **kwargs)
+        messages.info(request, _("Du bist abgemeldet."))
+        return response
+
+
 urlpatterns = [
     path("registrieren/", accounts.signup, name="signup"),
     path("profil/", accounts.profile, name="profile"),
@@ -54,7 +65,7 @@ urlpatterns = [
         ),
         name="login",
     ),
-    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("logout/", LogoutView.as_view(), name="logout"),
     path(
         "passwort/",
         auth_views.PasswordChangeView.as_view(form_class=ChangePasswordForm),

@@ -222,9 +222,10 @@ def test_a_user_logs_in_and_out(client, user, password):
     assert response.url == reverse("start")
     assert logged_in_as(client) == str(user.pk)
 
-    response = client.post(reverse("logout"))
+    response = client.post(reverse("logout"), follow=True)
 
-    assert response.url == reverse("login")
+    assert response.redirect_chain == [(reverse("login"), 302)]
+    assert "Du bist abgemeldet." in response.text
     assert logged_in_as(client) is None
 
 
