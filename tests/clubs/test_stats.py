@@ -333,7 +333,8 @@ def test_a_name_is_escaped_in_the_plot_and_the_statistics(bock_runde, club, admi
 
     assert "<b>Sepp</b>" not in html
     assert "<title>&lt;b&gt;Sepp&lt;/b&gt;: 0,10 €</title>" in stats["plot"].svg
-    assert html.count("&lt;b&gt;Sepp&lt;/b&gt;") == 4  # plot, legend, table, statistics
+    # plot, legend, table, statistics and the links to the best and worst evening
+    assert html.count("&lt;b&gt;Sepp&lt;/b&gt;") == 6
 
 
 # -- the template ----------------------------------------------------------------------------
@@ -349,10 +350,12 @@ def test_the_template_shows_the_filter_the_plot_and_the_numbers(history, bock_ru
     assert 'href="?zeitraum=letztes-jahr#statistik">letztes Jahr</a>' in html
     assert html.count('<svg class="balance-plot"') == 1
     assert "2 Abende · 7 Spiele" in html
-    # Resi's best evening this year: 8,10 € on 5 February, a link to that evening.
+    # Resi's best evening this year: 8,10 € on 5 February, a link to that evening, named
+    # for a screen reader's list of links (fourteen dates alone would tell nothing).
     b = history[1]
     assert re.search(rf'Bester Abend</dt><dd><span class="amount">8,10 €</span> '
-                     rf'<a href="/abend/{b.pk}/">05.02.2026</a>', html)  # fmt: skip
+                     rf'<a href="/abend/{b.pk}/"><span class="visually-hidden">Resi, '
+                     rf"Bester Abend: </span>05.02.2026</a>", html)  # fmt: skip
     # Bock games and Jungfrauen were played: their rows are shown.
     assert html.count("<dt>davon Bockspiele</dt>") == html.count("<h4>") == 5
     last_year = runde_stats(bock_runde, LAST_YEAR, NOW)
