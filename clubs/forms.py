@@ -364,6 +364,10 @@ class InvitationForm(forms.ModelForm):
         choices=Membership.Role.choices,
         initial=Membership.Role.PLAYER,
         error_messages={"invalid_choice": _("Diese Rolle gibt es nicht.")},
+        help_text=_(
+            "Ein Link als Spieler oder Schreiber gilt für alle, die ihn bekommen; ein Link "
+            "als Admin nur für den Ersten, der damit beitritt."
+        ),
     )
 
     class Meta:

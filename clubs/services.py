@@ -120,6 +120,8 @@ def accept_invitation(
     3. Otherwise `player`, an unlinked player the user picked, is linked to them; or,
        without one, a new player called `name` is made.
 
+    An Admin link is used up by whoever joins with it first; the others are for a group.
+
     A member of the club is refused (AlreadyMember) and nothing changes: a link is for
     joining, not for another role (the admin changes roles on the members page), and the
     personal link a member joined with must not greet them as new again. A linked player
@@ -141,6 +143,11 @@ def accept_invitation(
     membership, _created = Membership.objects.get_or_create(
         user=user, club=club, defaults={"role": invitation.role}
     )
+    if invitation.role == Membership.Role.ADMIN and invitation.revoked_at is None:
+        # An Admin link is for one person: shared further by mistake (a group chat), it
+        # makes nobody else the club's admin.
+        invitation.revoked_at = timezone.now()
+        invitation.save(update_fields=["revoked_at"])
     return membership
 
 

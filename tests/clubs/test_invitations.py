@@ -198,6 +198,32 @@ def test_a_player_link_is_refused_once_the_player_has_another_login(
     assert not club.players.filter(user=user).exists()
 
 
+def test_an_admin_link_makes_only_the_first_who_joins_an_admin(client, admin, club, user):
+    """Shared further by mistake (a group chat), an Admin link makes nobody else the
+    club's admin; a Spieler link stays one for the whole group."""
+    admin_link = invite(club, admin, role="admin")
+    group_link = invite(club, admin, role="spieler")
+    eve, vroni = make_user("eve", "Eve"), make_user("vroni", "Vroni")
+    client.force_login(admin)
+    members = client.get(reverse("clubs:members", args=[club.pk])).text
+
+    client.force_login(user)
+    client.post(join_url(admin_link), {"who": "neu", "name": "Sepp"})
+    client.force_login(eve)
+    refused = client.post(join_url(admin_link), {"who": "neu", "name": "Eve"})
+    client.post(join_url(group_link), {"who": "neu", "name": "Eve"})
+    client.force_login(vroni)
+    client.post(join_url(group_link), {"who": "neu", "name": "Vroni"})
+
+    assert "ein Link als Admin nur für den Ersten, der damit beitritt." in members
+    assert Membership.objects.get(club=club, user=user).role == "admin"
+    assert "Diese Einladung gilt nicht mehr." in refused.text
+    assert Membership.objects.get(club=club, user=eve).role == "spieler"
+    assert Membership.objects.get(club=club, user=vroni).role == "spieler"
+    admin_link.refresh_from_db()
+    assert not admin_link.is_usable and group_link.is_usable
+
+
 def test_a_player_link_is_refused_to_someone_who_already_is_another_player(
     client, admin, club, hias, scorekeeper
 ):
