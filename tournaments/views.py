@@ -251,7 +251,8 @@ def _page(request, tournament: Tournament, membership: Membership, **forms) -> H
         "standings": _standings(tournament, participants, seats) if played else None,
         "tie_break": TIE_BREAK,
         # Who is drawn next: a participant who withdrew sits at no table.
-        "big_tables": _big_tables(sum(p.withdrawn_at is None for p in participants)),
+        "big_tables": _big_tables(active := sum(p.withdrawn_at is None for p in participants)),
+        "cannot_seat": _cannot_seat(active) if directing else "",
         # At a table of five each plays four games of five (the dealer sits out).
         "big_table_games": (games * 4 // 5, games % 5 == 0),
         "finished": tournament.status == Tournament.Status.FINISHED,
@@ -343,6 +344,17 @@ def _big_tables(count: int) -> bool:
         return BIG_TABLE in table_sizes(count)
     except DrawError:
         return False
+
+
+def _cannot_seat(count: int) -> str:
+    """Why that many participants cannot be drawn to tables (6, 7, 11), in German, said
+    at the list while people are still coming in rather than at the draw; "" if they can,
+    or while fewer than a table have come."""
+    try:
+        table_sizes(count)
+    except DrawError as error:
+        return error.message_de if count >= TABLE else ""
+    return ""
 
 
 @require_GET

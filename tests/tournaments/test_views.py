@@ -207,6 +207,27 @@ def test_the_director_ticks_club_players_and_enters_a_guest_at_the_door(
     assert tournament.participants.count() == 3
 
 
+def test_a_count_that_cannot_be_seated_is_said_at_the_list_before_the_draw(
+    director, tournament, players, scorekeeper, admin
+):
+    """Seven at the door: the director reads it while people still come in, not only at
+    the draw; with fewer than a table nothing is said yet, and eight can be seated."""
+    services.add_participants(tournament, players[:3])
+    three = director.get(url("detail", tournament.pk)).text
+    services.add_participants(tournament, players[3:7])
+    seven = director.get(url("detail", tournament.pk)).text
+    director.force_login(scorekeeper)  # a Schreiber of the club, who does not direct
+    watched = director.get(url("detail", tournament.pk))
+    services.add_participants(tournament, players[7:8])
+    director.force_login(admin)
+    eight = director.get(url("detail", tournament.pk)).text
+
+    said = "Mit 7 Teilnehmern lassen sich keine Tische zu 4 oder 5 bilden – bitte "
+    assert said in seven
+    assert "lassen sich keine Tische" not in three + eight
+    assert watched.status_code == 200 and said not in watched.text  # the director's note
+
+
 def test_a_guest_of_an_earlier_tournament_is_told_to_be_recognised(director, tournament, admin):
     services.add_guest(tournament, "Ferdl Huber")
     later = services.create_tournament(tournament.club, admin, name="Frühjahr", venue="Post")
