@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from clubs.access import admin_of, membership_of
 from clubs.forms import save_unless_taken
-from clubs.models import Membership, Player, german_key
+from clubs.models import Membership, Player, german_key, one_line
 from clubs.services import display_name
 from evenings.views import qr_svg
 from tournaments import export, services
@@ -382,6 +382,29 @@ def participants_add(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return _page(request, tournament, membership, participants=form)
 
 
+def _guest_added(participant: Participant, typed: str) -> str:
+    """What the director is told of a guest entered at the door: recognised from an
+    earlier tournament (under the name first written down, if typed otherwise now; the
+    name in the list links to where it is mended), and whether a season counts them
+    together."""
+    name, number = participant.player.name, participant.number
+    if not participant.player.participations.exclude(pk=participant.pk).exists():
+        return _("%(name)s spielt als Gast mit (Startnummer %(number)s).") % {
+            "name": name,
+            "number": number,
+        }
+    said = _("%(name)s spielt als Gast mit (Startnummer %(number)s), wiedererkannt aus einem "
+             "früheren Turnier.") % {"name": name, "number": number}  # fmt: skip
+    if one_line(typed) != name:
+        said += " " + _(
+            "Eingegeben war „%(typed)s“; die Schreibweise ändert ein Tipp auf den Namen in "
+            "der Liste."
+        ) % {"typed": one_line(typed)}
+    if participant.tournament.season_id is not None:
+        said += " " + _("Die Punkte der Saison zählen zusammen.")
+    return said
+
+
 @require_POST
 @login_required
 def guest_add(request: HttpRequest, tournament_id: int) -> HttpResponse:
@@ -393,18 +416,7 @@ def guest_add(request: HttpRequest, tournament_id: int) -> HttpResponse:
         except services.TournamentError as error:
             _add_error(form, error)
         else:
-            known = participant.player.participations.exclude(pk=participant.pk).exists()
-            message = (
-                _(
-                    "%(name)s spielt als Gast mit (Startnummer %(number)s), wiedererkannt: "
-                    "die Punkte früherer Turniere zählen in der Saison zusammen."
-                )
-                if known
-                else _("%(name)s spielt als Gast mit (Startnummer %(number)s).")
-            )
-            messages.success(
-                request, message % {"name": participant.player.name, "number": participant.number}
-            )
+            messages.success(request, _guest_added(participant, form.cleaned_data["name"]))
             return redirect("tournaments:detail", tournament_id=tournament.pk)
     return _page(request, tournament, membership, guest=form)
 

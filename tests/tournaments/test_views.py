@@ -230,17 +230,37 @@ def test_a_count_that_cannot_be_seated_is_said_at_the_list_before_the_draw(
 
 def test_a_guest_of_an_earlier_tournament_is_told_to_be_recognised(director, tournament, admin):
     services.add_guest(tournament, "Ferdl Huber")
+    services.add_guest(tournament, "Anneliese Gross")
     later = services.create_tournament(tournament.club, admin, name="Frühjahr", venue="Post")
 
-    again = director.post(url("guest", later.pk), {"name": "ferdl  huber"}, follow=True)
+    again = director.post(url("guest", later.pk), {"name": "Ferdl  Huber"}, follow=True)
     new = director.post(url("guest", later.pk), {"name": "Girgl"}, follow=True)
+    spelt = director.post(url("guest", later.pk), {"name": "anneliese gross"}, follow=True)
 
+    # Neither tournament is part of a season: nothing is said of one.
     assert (
-        "Ferdl Huber spielt als Gast mit (Startnummer 1), wiedererkannt: die Punkte früherer "
-        "Turniere zählen in der Saison zusammen."
+        "Ferdl Huber spielt als Gast mit (Startnummer 1), wiedererkannt aus einem früheren "
+        "Turnier.</li>"
     ) in again.text
-    assert "Girgl spielt als Gast mit (Startnummer 2)." in new.text
+    assert "Girgl spielt als Gast mit (Startnummer 2).</li>" in new.text
+    # Typed otherwise than first written down: the list shows the first, and says where
+    # it is mended.
+    assert (
+        "Anneliese Gross spielt als Gast mit (Startnummer 3), wiedererkannt aus einem "
+        "früheren Turnier. Eingegeben war „anneliese gross“; die Schreibweise ändert ein "
+        "Tipp auf den Namen in der Liste."
+    ) in spelt.text
     assert Player.objects.filter(name__iexact="Ferdl Huber").count() == 1
+    # In a season, their points count together there.
+    season = Season.objects.create(club=tournament.club, name="ProHof 2026")
+    third = services.create_tournament(
+        tournament.club, admin, name="Sommer", venue="Post", season=season
+    )
+    in_season = director.post(url("guest", third.pk), {"name": "Girgl"}, follow=True)
+    assert (
+        "Girgl spielt als Gast mit (Startnummer 1), wiedererkannt aus einem früheren "
+        "Turnier. Die Punkte der Saison zählen zusammen."
+    ) in in_season.text
 
 
 def test_a_guests_typo_is_corrected_on_their_player_page_and_the_director_comes_back(
