@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from clubs import players as player_pages
 from clubs.access import login_required_keep_form, membership_of, scorekeeper_of
-from clubs.forms import euro_input
+from clubs.forms import PlayerForm, euro_input, save_unless_taken
 from clubs.models import german_key
 from clubs.stats import kept, named
 from clubs.templatetags.money import amount
@@ -43,7 +43,11 @@ def start(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse:
     runde = get_object_or_404(membership.club.runden.money(), pk=runde_id)
     # Guests entered at a tournament's door play tournaments, not the club's Runden.
     players = list(membership.club.players.filter(active=True, guest=False))
-    form = StartForm(request.POST or None, players=players)
+    shown, newcomer = _with_newcomer(request, membership.club, players)
+    if shown is not None:  # "Hinzufügen": the form again, the newcomer seated
+        form = StartForm(initial=shown, players=players)
+    else:
+        form = StartForm(request.POST or None, players=players)
     # A second phone at the table wants the evening that runs, not a new one.
     running = runde.evenings.filter(status=Evening.Status.OPEN).order_by("-started_at")
     running = running.prefetch_related("seats__player")
@@ -83,10 +87,51 @@ def start(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse:
         "membership": membership,
         "runde": runde,
         "form": form,
+        "newcomer": newcomer or PlayerForm(club=membership.club, prefix=NEWCOMER),
         "running": running,
         "same": same,
     }
     return render(request, "evenings/start.html", context)
+
+
+NEWCOMER = "neu"  # the prefix of the newcomer's name field on the seating forms
+PLACES = [f"seat{i}" for i in range(max(services.SEATS))]
+
+
+def _with_newcomer(request, club, players: list) -> tuple[dict | None, PlayerForm | None]:
+    """Someone new to the club sits down: "Hinzufügen" on the seating form (to begin an
+    evening, or to seat the table anew) makes them a player of the club, as the admin's
+    players page does, and seats them at the first free place; the places chosen so far
+    stay. Whoever keeps score may, so that a guest in the pub needs no admin.
+
+    Answers the form's values to show again (the places as sent, the newcomer added to
+    `players` and seated) and the newcomer's form (its error, if the name was refused);
+    (None, None) for any other request."""
+    if request.method != "POST" or "add_player" not in request.POST:
+        return None, None
+    shown = {
+        name: int(value)
+        for name in [*PLACES, "first_dealer"]
+        if re.fullmatch(r"\d{1,9}", value := request.POST.get(name, ""))
+    }
+    newcomer = PlayerForm(request.POST, club=club, prefix=NEWCOMER)
+    if newcomer.is_valid():
+        message = newcomer.duplicate_message
+        player = save_unless_taken(
+            newcomer, newcomer.save, "player_name_unique_in_club", "name", message
+        )
+        if player is not None:
+            players.append(player)
+            free = next((name for name in PLACES if name not in shown), None)
+            if free is not None:
+                shown[free] = player.pk
+                said = _("%(name)s ist jetzt Spieler im Verein und sitzt auf Platz %(n)s.")
+                messages.success(request, said % {"name": player, "n": int(free[4:]) + 1})
+            else:
+                said = _("%(name)s ist jetzt Spieler im Verein; alle Plätze sind besetzt.")
+                messages.success(request, said % {"name": player})
+            return shown, PlayerForm(club=club, prefix=NEWCOMER)
+    return shown, newcomer
 
 
 @require_http_methods(["GET", "POST"])
@@ -114,9 +159,13 @@ def seats(request: HttpRequest, evening_id: int) -> HttpResponse:
         )
     )
     initial = {f"seat{s.position}": s.player_id for s in seated}
-    form = StartForm(
-        request.POST or None, players=players, initial=initial | {"first_dealer": first_dealer}
-    )
+    shown, newcomer = _with_newcomer(request, membership.club, players)
+    if shown is not None:  # "Hinzufügen": the form again, the newcomer seated
+        form = StartForm(players=players, initial=shown)
+    else:
+        form = StartForm(
+            request.POST or None, players=players, initial=initial | {"first_dealer": first_dealer}
+        )
     if form.is_valid():
         seen = _version(request.POST.get("v", ""))
         table = (form.cleaned_data["players"], form.cleaned_data["dealer_index"], request.user)
@@ -146,12 +195,14 @@ def seats(request: HttpRequest, evening_id: int) -> HttpResponse:
                     ),
                 )
             return redirect("evenings:detail", evening_id=now.pk)
-    # The version the form was made at: sent back with it, also after a typo.
-    seen = _version(request.POST.get("v", "")) if form.is_bound else None
+    # The version the form was made at: sent back with it, also after a typo or a
+    # newcomer added.
+    seen = _version(request.POST.get("v", "")) if request.method == "POST" else None
     context = {
         "evening": evening,
         "membership": membership,
         "form": form,
+        "newcomer": newcomer or PlayerForm(club=membership.club, prefix=NEWCOMER),
         "played": played,
         "seen": evening.version if seen is None else seen,
     }

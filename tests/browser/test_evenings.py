@@ -44,6 +44,47 @@ from tests.browser.evening_screen import (
 # -- 1. start and a plain Sauspiel ------------------------------------------------------
 
 
+def test_a_guest_in_the_pub_is_added_and_seated_by_the_schreiber(
+    page, log_in, club, runde, schreiber, players
+):
+    """Four at the table, one of them new to the club: the Schreiber types the name,
+    "Hinzufügen" seats them at the free place, the places chosen stay, and the evening
+    begins; no admin needed. A typo'd duplicate is refused at the field."""
+    log_in(schreiber).goto(f"/verein/{club.pk}/runde/{runde.pk}/abend/neu/")
+    page.set_viewport_size({"width": 320, "height": 568})
+    for seat, name in enumerate(["Sepp", "Vroni", "Hias"], 1):
+        page.get_by_role("combobox", name=f"Platz {seat}", exact=True).select_option(label=name)
+    newcomer = page.get_by_label("Neu am Tisch (noch nicht im Verein)")
+
+    newcomer.fill("vroni")
+    newcomer.press("Enter")  # adds; it does not start the evening
+    expect(page.locator(".newcomer .error")).to_have_text(
+        "Einen Spieler mit diesem Namen gibt es im Verein schon."
+    )
+    newcomer.fill("Ferdl Obermaier")
+    page.get_by_role("button", name="Hinzufügen").tap()
+
+    expect(
+        page.get_by_text("Ferdl Obermaier ist jetzt Spieler im Verein und sitzt auf Platz 4.")
+    ).to_be_visible()
+    expect(page.get_by_role("combobox", name="Platz 4", exact=True)).to_have_value(
+        str(club.players.get(name="Ferdl Obermaier").pk)
+    )
+    expect(page.get_by_role("combobox", name="Platz 1", exact=True)).to_have_value(
+        str(players["Sepp"].pk)
+    )
+    expect(newcomer).to_have_value("")
+    no_horizontal_scroll(page)
+    page.get_by_role("button", name="Los geht\u2019s").tap()
+
+    expect(page).to_have_url(re.compile(r"/abend/\d+/$"))
+    evening = Evening.objects.get()
+    assert [seat.player.name for seat in evening.seats.all()] == [
+        "Sepp", "Vroni", "Hias", "Ferdl Obermaier"
+    ]  # fmt: skip
+    expect(chip_labels(page, "declarer")).to_contain_text(["Ferdl Obermaier"])
+
+
 def test_a_schreiber_starts_an_evening_of_five_and_books_a_sauspiel_in_three_taps(
     page, log_in, club, runde, schreiber, players
 ):

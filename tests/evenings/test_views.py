@@ -57,6 +57,64 @@ def test_a_scorekeeper_starts_an_evening_with_five_players(
     assert "<strong>Hias</strong> gibt und setzt aus." in page.text
 
 
+def test_a_scorekeeper_seats_someone_new_to_the_club_without_an_admin(
+    client, scorekeeper, club, runde, players
+):
+    """A guest sits down in the pub: "Hinzufügen" makes them a player of the club and
+    seats them at the first free place; the places chosen so far stay. A name the club
+    has is refused at the field, and nothing is made or started."""
+    client.force_login(scorekeeper)
+    start_url = reverse("evenings:start", args=[club.pk, runde.pk])
+    chosen = {"seat0": players[0].pk, "seat2": players[1].pk, "first_dealer": "2"}
+
+    added = client.post(start_url, chosen | {"neu-name": " Ferdl ", "add_player": "1"})
+    taken = client.post(start_url, chosen | {"neu-name": "sepp", "add_player": "1"})
+
+    ferdl = club.players.get(name="Ferdl")
+    assert added.status_code == 200
+    assert "Ferdl ist jetzt Spieler im Verein und sitzt auf Platz 2." in added.text
+    selected = re.findall(r'name="(seat\d)"[^>]*>.*?<option value="(\d+)" selected>', added.text,
+                          re.DOTALL)  # fmt: skip
+    assert selected == [
+        ("seat0", str(players[0].pk)),
+        ("seat1", str(ferdl.pk)),
+        ("seat2", str(players[1].pk)),
+    ]
+    assert 'id="id_neu-name" value=' not in added.text  # the name field empty again
+    assert "Einen Spieler mit diesem Namen gibt es im Verein schon." in taken.text
+    assert 'value="sepp"' in taken.text
+    assert club.players.filter(name__iexact="sepp").count() == 1
+    assert not Evening.objects.exists()
+
+    seats = {f"seat{i}": p.pk for i, p in enumerate([players[0], ferdl, *players[1:3]])}
+    client.post(start_url, seats | {"first_dealer": "0"})
+    assert [s.player.name for s in Evening.objects.get().seats.all()] == [
+        "Sepp", "Ferdl", "Vroni", "Hias"
+    ]  # fmt: skip
+
+
+def test_someone_new_sits_down_before_the_first_game_of_an_evening(
+    client, scorekeeper, club, evening, players
+):
+    client.force_login(scorekeeper)
+    url = reverse("evenings:seats", args=[evening.pk])
+    shown = client.get(url)
+    sent = dict(re.findall(r'name="(seat\d)"[^>]*>.*?<option value="(\d+)" selected>',
+                           shown.text, re.DOTALL))  # fmt: skip
+    version = re.search(r'name="v" value="(\d+)"', shown.text)[1]
+
+    added = client.post(
+        url, sent | {"first_dealer": "0", "v": version, "neu-name": "Ferdl", "add_player": "1"}
+    )
+
+    ferdl = club.players.get(name="Ferdl")
+    assert "Ferdl ist jetzt Spieler im Verein und sitzt auf Platz 5." in added.text
+    assert f'name="v" value="{version}"' in added.text  # still the version first shown
+    assert re.search(rf'name="seat4"[^>]*>.*?<option value="{ferdl.pk}" selected>', added.text,
+                     re.DOTALL)  # fmt: skip
+    assert evening.seats.count() == 4  # seated once the form is saved
+
+
 def test_the_start_page_points_a_second_phone_to_the_evening_that_runs(
     client, scorekeeper, admin, club, runde, players
 ):
