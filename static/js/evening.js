@@ -240,4 +240,58 @@
   }
   document.addEventListener("htmx:afterSettle", ownPartnersHidden);
   ownPartnersHidden();
+  // 9. A reload while a game is half entered (a hiccup of the pub's Wi-Fi, a tap on the
+  //    wrong spot) keeps what was tapped: kept for this tab (sessionStorage) with the deal
+  //    it was for and who sat at the table (the form's `names`), and put back only onto
+  //    that same deal at that same table; a booked game clears it.
+  var entry = document.getElementById("entry-form");
+  var draft = "entry:" + location.pathname;
+  function dealShown() {
+    var deal = entry && entry.querySelector("[name='deal']");
+    var names = entry && entry.querySelector("[name='names']");
+    return (deal ? deal.value : "") + " " + (names ? names.value : "");
+  }
+  function keep(value) {
+    try {
+      if (value) sessionStorage.setItem(draft, JSON.stringify(value));
+      else sessionStorage.removeItem(draft);
+    } catch (error) {
+      // Storage refused (private mode, full): a reload starts the game afresh.
+    }
+  }
+  document.addEventListener("change", function (event) {
+    if (!entry || !entry.contains(event.target) || !event.target.closest("#entry-fields")) return;
+    var chosen = [];
+    entry.querySelectorAll("#entry-fields input:checked").forEach(function (input) {
+      chosen.push([input.name, input.value]);
+    });
+    keep({ deal: dealShown(), chosen: chosen });
+  });
+  document.addEventListener("entryBooked", function () {
+    keep(null);
+  });
+  function putBack() {
+    var kept;
+    try {
+      kept = JSON.parse(sessionStorage.getItem(draft) || "null");
+    } catch (error) {
+      kept = null;
+    }
+    if (!entry || !kept || kept.deal !== dealShown()) return;
+    entry.querySelectorAll("#entry-fields input[type=checkbox]").forEach(function (input) {
+      input.checked = false;
+    });
+    kept.chosen.forEach(function (pair) {
+      var input = entry.querySelector("#entry-fields input[name='" + CSS.escape(pair[0]) +
+        "'][value='" + CSS.escape(pair[1]) + "']");
+      if (input) input.checked = true;
+    });
+    ownPartnerHidden(entry);
+    entry.dispatchEvent(new Event("change")); // what #preview listens for
+  }
+  // Once htmx has set up the page (on DOMContentLoaded, its listener came first), so
+  // that the preview hears the change.
+  document.addEventListener("DOMContentLoaded", function () {
+    setTimeout(putBack, 0);
+  });
 })();

@@ -467,6 +467,67 @@ def test_an_expired_session_keeps_the_typed_game_until_the_schreiber_logs_in_aga
     assert amounts(game) == {"Vroni": 10, "Resi": 10, "Hias": -10, "Sepp": -10}
 
 
+def test_a_reload_keeps_a_half_entered_game_for_the_same_deal_only(
+    page, log_in, runde, schreiber, players
+):
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    log_in(schreiber).goto(f"/abend/{evening.pk}/")
+    tap = Taps(page)
+    for name, label in [("spiel", "Herz-Solo"), ("declarer", "Vroni"), ("kontra", "Kontra")]:
+        tap(chip(page, name, label))
+    expect(preview(page)).to_have_count(4)
+
+    page.reload()  # the pub's Wi-Fi, or a tap on the wrong spot
+
+    chosen = page.locator("#entry-fields input:checked + span")
+    # (Laufende "keine" twice: for the Wenz too, hidden.)
+    expect(chosen).to_have_text(["Herz-Solo", "Vroni", "gewonnen", "keine", "keine", "Kontra", "0"])
+    expect(preview(page)).to_have_text(
+        ["Sepp -1,00 €", "Vroni +3,00 €", "Hias -1,00 €", "Resi -1,00 €"]
+    )
+    tap(save_button(page))
+    expect(flash(page)).to_have_text("Gebucht: 1. Herz-Solo (Vroni)")
+    # Booked: the next reload starts the next game afresh.
+    page.reload()
+    expect(chosen).to_have_text(["Sauspiel", "gewonnen", "keine", "keine", "ohne", "0"])
+
+    # Half entered, and another phone books the game meanwhile: the choices were for a
+    # deal that has gone, and are not put onto the next one.
+    enter_sauspiel(page, "Hias", "Resi")
+    book(evening, schreiber, type="wenz", declarer=players["Sepp"].pk)
+    page.reload()
+    expect(page.locator(".deal")).to_contain_text("Spiel 3")
+    expect(chosen).to_have_text(["Sauspiel", "gewonnen", "keine", "keine", "ohne", "0"])
+    assert Game.objects.filter(evening=evening).count() == 2
+
+
+def test_back_after_another_phone_booked_brings_the_next_deal_without_the_old_choices(
+    page, log_in, runde, schreiber, players
+):
+    """The browser puts a form's choices back on Back, also onto the page loaded anew:
+    Re and Vroni's Solo, tapped for game 1, stood on game 2's form, and one tap on
+    "Speichern" booked a game nobody played."""
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    log_in(schreiber).goto(f"/abend/{evening.pk}/")
+    tap = Taps(page)
+    for name, label in [("spiel", "Herz-Solo"), ("declarer", "Vroni"), ("kontra", "Re")]:
+        tap(chip(page, name, label))
+    expect(preview(page)).to_have_count(4)
+    page.get_by_role("link", name="Verlauf").click()
+    expect(page).to_have_url(re.compile(r"/verlauf/$"))
+    book(evening, schreiber, type="sauspiel", declarer=players["Hias"].pk,
+         partner=players["Resi"].pk)  # fmt: skip
+
+    page.go_back()
+
+    expect(page.locator(".deal")).to_contain_text("Spiel 2")
+    chosen = page.locator("#entry-fields input:checked + span")
+    expect(chosen).to_have_text(["Sauspiel", "gewonnen", "keine", "keine", "ohne", "0"])
+    tap(save_button(page))
+    expect(page.locator(".f-declarer .error")).to_be_visible()
+    assert Game.objects.filter(evening=evening).count() == 1
+
+
 def test_logged_out_elsewhere_the_sheet_says_so_and_follows_on_after_logging_in(
     page, log_in, runde, schreiber, players
 ):
