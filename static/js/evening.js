@@ -148,15 +148,19 @@
   //     open, or removed from the club while following). Tapping again cannot help: the
   //     word (#gone-note) says why, at the form or at the top; a poll stops following.
   function gone(event) {
-    var note = document.getElementById("gone-note");
     var elt = event.detail.elt;
+    var following = elt && elt.id === "poll";
+    var note = document.getElementById(following ? "gone-follow-note" : "gone-note");
     if (!note || !elt) return false;
     var form = elt.closest("form");
     var place = document.getElementById(
       !form ? "flash" : form.id === "entry-form" ? "entry-status" : "correction-status");
     if (!place) return false;
-    if (elt.id === "poll") elt.remove();
+    if (following) elt.remove();
     place.replaceChildren(note.content.cloneNode(true));
+    // Said where the tap was meant to change something: in view, even if that is far up
+    // the panel (a correction's "Speichern" is at its foot).
+    if (!following) place.scrollIntoView({ block: "nearest" });
     return true;
   }
   // 7. The focus, for whoever works by keyboard or screen reader. An answer that replaces

@@ -593,6 +593,35 @@ def test_a_schreiber_made_a_spieler_meanwhile_is_told_why_nothing_was_booked(
     phone.errors.clear()
 
 
+def test_a_correction_refused_after_a_demotion_says_so_in_view(
+    open_phone, runde, schreiber, players
+):
+    """The panel's word sits at its head, far above "Korrektur speichern" on a small
+    phone: it comes into view."""
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    book(evening, schreiber, type="sauspiel", declarer=players["Vroni"].pk,
+         partner=players["Resi"].pk)  # fmt: skip
+    phone = open_phone(schreiber)
+    page = phone.page
+    page.set_viewport_size({"width": 320, "height": 568})
+    page.goto(f"/abend/{evening.pk}/")
+    sheet_row(page, 1).get_by_role("link").click()
+    panel = page.locator("#correction")
+    panel.locator(".f-kontra .chips").get_by_text("Kontra", exact=True).tap()
+    preview_settled(page)
+
+    Membership.objects.filter(user=schreiber).update(role=Membership.Role.PLAYER)
+    page.get_by_role("button", name="Korrektur speichern").tap()
+
+    word = panel.locator("#correction-status [role=alert]")
+    expect(word).to_contain_text("Nicht mehr möglich: deine Rolle oder dein Zugang")
+    expect(word).to_be_in_viewport()
+    assert Game.objects.get(evening=evening).kontra == 0
+    expected = re.compile(r"404|htmx:responseError")
+    assert phone.errors and all(expected.search(error) for error in phone.errors), phone.errors
+    phone.errors.clear()
+
+
 def test_a_member_removed_meanwhile_is_told_and_the_sheet_stops_following(
     open_phone, runde, schreiber, players
 ):
@@ -604,8 +633,10 @@ def test_a_member_removed_meanwhile_is_told_and_the_sheet_stops_following(
 
     Membership.objects.filter(user=schreiber).delete()
 
-    expect(page.locator("#flash [role=alert]")).to_contain_text(
-        "Nicht mehr möglich: deine Rolle oder dein Zugang", timeout=8000
+    expect(page.locator("#flash [role=alert]")).to_have_text(
+        "Dieser Abend ist für dich nicht mehr zu sehen: dein Zugang zum Verein wurde geändert. "
+        "Das Blatt folgt nicht mehr. Zur Startseite",
+        timeout=8000,
     )
     expect(page.locator("#poll")).to_have_count(0)  # no request every 3 s, refused each
     expected = re.compile(r"404|htmx:responseError")
