@@ -753,6 +753,32 @@ def test_the_operator_s_admin_site_is_a_404_to_a_club_member(client, admin, path
     assert "Diese Seite gibt es nicht" in response.text
 
 
+def test_a_form_sent_after_a_demotion_is_told_nothing_was_saved(
+    client, scorekeeper, admin, club, runde
+):
+    """ "bezahlt" or "Letztes Spiel zurücknehmen" on a page opened as a Schreiber, sent
+    after the admin made them a Spieler: the 404 says nothing was saved, and why it may
+    be; it says the same for a page that does not exist (nobody learns what exists)."""
+    from evenings import services as evenings
+
+    players = [club.players.get()] + [
+        Player.objects.create(club=club, name=name) for name in ("Sepp", "Vroni", "Hias")
+    ]
+    evening = evenings.start_evening(runde, players, 0, admin)
+    Membership.objects.filter(user=scorekeeper).update(role=Membership.Role.PLAYER)
+    client.force_login(scorekeeper)
+
+    undone = client.post(reverse("evenings:undo", args=[evening.pk]), {"v": evening.version})
+    nowhere = client.post(reverse("evenings:undo", args=[evening.pk + 1000]), {"v": "1"})
+    opened = client.get(reverse("evenings:seats", args=[evening.pk]))
+
+    said = "Nichts gespeichert: das ist hier nicht (mehr) für dich. Vielleicht wurde deine "
+    assert undone.status_code == nowhere.status_code == opened.status_code == 404
+    assert said in undone.text and said in nowhere.text
+    assert "Diese Seite gibt es nicht, oder sie ist nicht für dich. Vielleicht" in opened.text
+    assert "Zuschauer-Link" not in undone.text + opened.text
+
+
 def test_the_operator_logs_in_to_the_admin_site_and_sees_it(client, admin):
     assert client.get("/betrieb/").status_code == 302  # to the operator's login
     assert client.get("/betrieb/login/").status_code == 200
