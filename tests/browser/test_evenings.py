@@ -1091,6 +1091,39 @@ CUT_AMOUNTS = """() => { const line = document.querySelector('#preview');
     .filter(el => el.getBoundingClientRect().right > edge).map(el => el.textContent); }"""
 
 
+# An amount in the standing that reaches past its box (1 px leeway).
+OVERFLOWING_STANDING = """() => [...document.querySelectorAll('#standing .standing-cell')]
+  .filter(cell => { const amount = cell.querySelector('.amount').getBoundingClientRect();
+    const box = cell.getBoundingClientRect();
+    return amount.right > box.right + 1 || amount.left < box.left - 1; })
+  .map(cell => cell.textContent.trim())"""
+
+
+@pytest.mark.parametrize("seated", [4, 5, 6])
+def test_with_large_text_each_amount_of_the_standing_stays_in_its_box(
+    page, log_in, runde, schreiber, players, seated
+):
+    evening = start(runde, players, NAMES[:seated], schreiber)
+    for _ in range(3):  # amounts with a sign and two digits before the comma
+        declarer = services.next_deal(evening).playing[0]
+        book(evening, schreiber, type="farbsolo", suit="herz", declarer=declarer.pk,
+             won=False, kontra=2, laufende=8)  # fmt: skip
+    log_in(schreiber).goto(f"/abend/{evening.pk}/")
+    rows = (
+        "new Set([...document.querySelectorAll('#standing .standing-cell')]"
+        ".map(cell => cell.offsetTop)).size"
+    )
+    for width in (390, 320):  # the phone's own text size: one row
+        page.set_viewport_size({"width": width, "height": 568})
+        assert page.evaluate(rows) == 1
+        assert page.evaluate(OVERFLOWING_STANDING) == []
+
+    page.evaluate("document.documentElement.style.fontSize = '200%'")
+
+    assert page.evaluate(rows) > 1
+    assert page.evaluate(OVERFLOWING_STANDING) == []
+
+
 # A cell hides what does not fit (overflow: hidden); 1 px leeway for sub-pixel rounding.
 CLIPPED_CELLS = """() => [...document.querySelectorAll('#sheet th, #sheet td')]
   .filter(el => el.scrollWidth > el.clientWidth + 1)

@@ -121,6 +121,10 @@ def test_a_long_first_name_leaves_the_header_whole(page, log_in, app_url, admin)
         who = page.locator(".topnav .who")
         assert who.evaluate("e => e.scrollWidth > e.clientWidth")  # cut, with "…"
         assert page.evaluate("document.documentElement.scrollWidth") <= width
+    # With the text twice as large, "Abmelden" takes a line of its own, in view.
+    page.evaluate("document.documentElement.style.fontSize = '200%'")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    expect(page.get_by_role("button", name="Abmelden")).to_be_in_viewport(ratio=1)
 
 
 def test_the_paper_block_of_six_scrolls_in_its_frame_on_a_small_phone(
