@@ -208,6 +208,7 @@ def test_an_admin_link_makes_only_the_first_who_joins_an_admin(client, admin, cl
     members = client.get(reverse("clubs:members", args=[club.pk])).text
 
     client.force_login(user)
+    offered = client.get(join_url(admin_link)).text
     client.post(join_url(admin_link), {"who": "neu", "name": "Sepp"})
     client.force_login(eve)
     refused = client.post(join_url(admin_link), {"who": "neu", "name": "Eve"})
@@ -216,6 +217,7 @@ def test_an_admin_link_makes_only_the_first_who_joins_an_admin(client, admin, cl
     client.post(join_url(group_link), {"who": "neu", "name": "Vroni"})
 
     assert "ein Link als Admin nur für den Ersten, der damit beitritt." in members
+    assert "Dieser Link gilt nur für den Ersten, der damit beitritt." in offered
     assert Membership.objects.get(club=club, user=user).role == "admin"
     assert "Diese Einladung gilt nicht mehr." in refused.text
     assert Membership.objects.get(club=club, user=eve).role == "spieler"
