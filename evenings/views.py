@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from clubs import players as player_pages
 from clubs.access import login_required_keep_form, membership_of, scorekeeper_of
 from clubs.forms import PlayerForm, euro_input, save_unless_taken
-from clubs.models import german_key
+from clubs.models import german_key, one_line
 from clubs.stats import kept, named
 from clubs.templatetags.money import amount
 from evenings import export, services, sheet, wording
@@ -115,23 +115,32 @@ def _with_newcomer(request, club, players: list) -> tuple[dict | None, PlayerFor
         if re.fullmatch(r"\d{1,9}", value := request.POST.get(name, ""))
     }
     newcomer = PlayerForm(request.POST, club=club, prefix=NEWCOMER)
-    if newcomer.is_valid():
+    typed = one_line(request.POST.get(f"{NEWCOMER}-name", ""))
+    # One of the players on offer, typed (or "Hinzufügen" tapped twice, the second tap
+    # finding the first one's player): seated, not refused.
+    player = next((p for p in players if typed and p.name.lower() == typed.lower()), None)
+    if player is None and newcomer.is_valid():
         message = newcomer.duplicate_message
         player = save_unless_taken(
             newcomer, newcomer.save, "player_name_unique_in_club", "name", message
         )
         if player is not None:
             players.append(player)
-            free = next((name for name in PLACES if name not in shown), None)
-            if free is not None:
-                shown[free] = player.pk
-                said = _("%(name)s ist jetzt Spieler im Verein und sitzt auf Platz %(n)s.")
-                messages.success(request, said % {"name": player, "n": int(free[4:]) + 1})
-            else:
-                said = _("%(name)s ist jetzt Spieler im Verein; alle Plätze sind besetzt.")
-                messages.success(request, said % {"name": player})
-            return shown, PlayerForm(club=club, prefix=NEWCOMER)
-    return shown, newcomer
+            messages.success(request, _("%(name)s ist jetzt Spieler im Verein.") % {"name": player})
+    if player is None:
+        return shown, newcomer
+    seated = next((name for name in PLACES if shown.get(name) == player.pk), None)
+    free = next((name for name in PLACES if name not in shown), None)
+    if seated is None and free is not None:
+        shown[seated := free] = player.pk
+    if seated is not None:
+        said = _("%(name)s sitzt auf Platz %(n)s.") % {"name": player, "n": int(seated[4:]) + 1}
+    else:
+        said = _("Alle Plätze sind besetzt: %(name)s bitte statt eines anderen wählen.") % {
+            "name": player
+        }
+    messages.info(request, said)
+    return shown, PlayerForm(club=club, prefix=NEWCOMER)
 
 
 @require_http_methods(["GET", "POST"])

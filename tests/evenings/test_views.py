@@ -10,7 +10,7 @@ from django.db.models import Sum
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from clubs.models import Membership
+from clubs.models import Membership, Player
 from evenings import services
 from evenings.models import Change, Evening, Game, LedgerEntry
 from tests.conftest import make_user
@@ -61,18 +61,23 @@ def test_a_scorekeeper_seats_someone_new_to_the_club_without_an_admin(
     client, scorekeeper, club, runde, players
 ):
     """A guest sits down in the pub: "Hinzufügen" makes them a player of the club and
-    seats them at the first free place; the places chosen so far stay. A name the club
-    has is refused at the field, and nothing is made or started."""
+    seats them at the first free place; the places chosen so far stay. Tapped twice, or
+    a name of the players on offer typed, it seats that player; a name the club keeps
+    for a player no longer active is refused at the field, and nothing is made."""
     client.force_login(scorekeeper)
     start_url = reverse("evenings:start", args=[club.pk, runde.pk])
     chosen = {"seat0": players[0].pk, "seat2": players[1].pk, "first_dealer": "2"}
+    Player.objects.create(club=club, name="Girgl", active=False)
 
     added = client.post(start_url, chosen | {"neu-name": " Ferdl ", "add_player": "1"})
-    taken = client.post(start_url, chosen | {"neu-name": "sepp", "add_player": "1"})
+    again = client.post(start_url, chosen | {"neu-name": "Ferdl", "add_player": "1"})
+    known = client.post(start_url, chosen | {"neu-name": "hias", "add_player": "1"})
+    retired = client.post(start_url, chosen | {"neu-name": "girgl", "add_player": "1"})
 
     ferdl = club.players.get(name="Ferdl")
     assert added.status_code == 200
-    assert "Ferdl ist jetzt Spieler im Verein und sitzt auf Platz 2." in added.text
+    assert "Ferdl ist jetzt Spieler im Verein." in added.text
+    assert "Ferdl sitzt auf Platz 2." in added.text
     selected = re.findall(r'name="(seat\d)"[^>]*>.*?<option value="(\d+)" selected>', added.text,
                           re.DOTALL)  # fmt: skip
     assert selected == [
@@ -81,9 +86,11 @@ def test_a_scorekeeper_seats_someone_new_to_the_club_without_an_admin(
         ("seat2", str(players[1].pk)),
     ]
     assert 'id="id_neu-name" value=' not in added.text  # the name field empty again
-    assert "Einen Spieler mit diesem Namen gibt es im Verein schon." in taken.text
-    assert 'value="sepp"' in taken.text
-    assert club.players.filter(name__iexact="sepp").count() == 1
+    assert "Ferdl sitzt auf Platz 2." in again.text and "gibt es" not in again.text
+    assert "Hias sitzt auf Platz 2." in known.text
+    assert "Einen Spieler mit diesem Namen gibt es im Verein schon." in retired.text
+    assert 'value="girgl"' in retired.text
+    assert club.players.filter(name__iexact="ferdl").count() == 1
     assert not Evening.objects.exists()
 
     seats = {f"seat{i}": p.pk for i, p in enumerate([players[0], ferdl, *players[1:3]])}
@@ -108,7 +115,7 @@ def test_someone_new_sits_down_before_the_first_game_of_an_evening(
     )
 
     ferdl = club.players.get(name="Ferdl")
-    assert "Ferdl ist jetzt Spieler im Verein und sitzt auf Platz 5." in added.text
+    assert "Ferdl sitzt auf Platz 5." in added.text
     assert f'name="v" value="{version}"' in added.text  # still the version first shown
     assert re.search(rf'name="seat4"[^>]*>.*?<option value="{ferdl.pk}" selected>', added.text,
                      re.DOTALL)  # fmt: skip
