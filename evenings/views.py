@@ -102,12 +102,20 @@ def _with_newcomer(request, club, players: list) -> tuple[dict | None, PlayerFor
     """Someone new to the club sits down: "Hinzufügen" on the seating form (to begin an
     evening, or to seat the table anew) makes them a player of the club, as the admin's
     players page does, and seats them at the first free place; the places chosen so far
-    stay. Whoever keeps score may, so that a guest in the pub needs no admin.
+    stay. Whoever keeps score may, so that a guest in the pub needs no admin. A name typed
+    and the form sent with the other button adds them too, rather than losing them: the
+    form comes back to be checked.
+
+    A name the club has (any case) seats that player: one on offer (or "Hinzufügen"
+    tapped twice, the second tap finding the first one's player), one no longer active
+    (back at the table), a guest of a tournament's door (now at the club's evenings). A
+    name that only reads like another's is refused at the field, as on the players' page.
 
     Answers the form's values to show again (the places as sent, the newcomer added to
-    `players` and seated) and the newcomer's form (its error, if the name was refused);
-    (None, None) for any other request."""
-    if request.method != "POST" or "add_player" not in request.POST:
+    `players` and seated) and the newcomer's form (its error, if refused); (None, None)
+    for any other request."""
+    typed = one_line(request.POST.get(f"{NEWCOMER}-name", ""))
+    if request.method != "POST" or ("add_player" not in request.POST and not typed):
         return None, None
     shown = {
         name: int(value)
@@ -115,30 +123,32 @@ def _with_newcomer(request, club, players: list) -> tuple[dict | None, PlayerFor
         if re.fullmatch(r"\d{1,9}", value := request.POST.get(name, ""))
     }
     newcomer = PlayerForm(request.POST, club=club, prefix=NEWCOMER)
-    typed = one_line(request.POST.get(f"{NEWCOMER}-name", ""))
-    # One of the players on offer, typed (or "Hinzufügen" tapped twice, the second tap
-    # finding the first one's player): seated, not refused.
-    player = next((p for p in players if typed and p.name.lower() == typed.lower()), None)
+    player = club.players.filter(name__iexact=typed).first() if typed else None
+    seated = next((name for name in PLACES if player and shown.get(name) == player.pk), None)
+    free = next((name for name in PLACES if name not in shown), None)
+    if seated is None and free is None:
+        newcomer.is_valid()
+        newcomer.add_error("name", _("Alle Plätze sind besetzt: erst einen Platz frei machen."))
+        return shown, newcomer
+    if player is not None and (not player.active or player.guest):
+        player.active, player.guest = True, False
+        player.save(update_fields=["active", "guest"])
     if player is None and newcomer.is_valid():
         message = newcomer.duplicate_message
         player = save_unless_taken(
             newcomer, newcomer.save, "player_name_unique_in_club", "name", message
         )
         if player is not None:
-            players.append(player)
             messages.success(request, _("%(name)s ist jetzt Spieler im Verein.") % {"name": player})
     if player is None:
         return shown, newcomer
-    seated = next((name for name in PLACES if shown.get(name) == player.pk), None)
-    free = next((name for name in PLACES if name not in shown), None)
-    if seated is None and free is not None:
+    if player.pk not in {p.pk for p in players}:
+        players.append(player)
+    if seated is None:
         shown[seated := free] = player.pk
-    if seated is not None:
-        said = _("%(name)s sitzt auf Platz %(n)s.") % {"name": player, "n": int(seated[4:]) + 1}
-    else:
-        said = _("Alle Plätze sind besetzt: %(name)s bitte statt eines anderen wählen.") % {
-            "name": player
-        }
+    said = _("%(name)s sitzt auf Platz %(n)s.") % {"name": player, "n": int(seated[4:]) + 1}
+    if "add_player" not in request.POST:  # typed, and the form sent to begin
+        said += " " + _("Noch nicht begonnen: bitte die Plätze prüfen und nochmal tippen.")
     messages.info(request, said)
     return shown, PlayerForm(club=club, prefix=NEWCOMER)
 

@@ -62,17 +62,19 @@ def test_a_scorekeeper_seats_someone_new_to_the_club_without_an_admin(
 ):
     """A guest sits down in the pub: "Hinzufügen" makes them a player of the club and
     seats them at the first free place; the places chosen so far stay. Tapped twice, or
-    a name of the players on offer typed, it seats that player; a name the club keeps
-    for a player no longer active is refused at the field, and nothing is made."""
+    a name the club has typed (a player on offer, one no longer active), it seats that
+    player; a name that only reads like another's is refused at the field."""
     client.force_login(scorekeeper)
     start_url = reverse("evenings:start", args=[club.pk, runde.pk])
     chosen = {"seat0": players[0].pk, "seat2": players[1].pk, "first_dealer": "2"}
-    Player.objects.create(club=club, name="Girgl", active=False)
+    girgl = Player.objects.create(club=club, name="Girgl", active=False)
+    Player.objects.create(club=club, name="Weiß")
 
     added = client.post(start_url, chosen | {"neu-name": " Ferdl ", "add_player": "1"})
     again = client.post(start_url, chosen | {"neu-name": "Ferdl", "add_player": "1"})
     known = client.post(start_url, chosen | {"neu-name": "hias", "add_player": "1"})
-    retired = client.post(start_url, chosen | {"neu-name": "girgl", "add_player": "1"})
+    back = client.post(start_url, chosen | {"neu-name": "girgl", "add_player": "1"})
+    alike = client.post(start_url, chosen | {"neu-name": "Weiss", "add_player": "1"})
 
     ferdl = club.players.get(name="Ferdl")
     assert added.status_code == 200
@@ -88,9 +90,13 @@ def test_a_scorekeeper_seats_someone_new_to_the_club_without_an_admin(
     assert 'id="id_neu-name" value=' not in added.text  # the name field empty again
     assert "Ferdl sitzt auf Platz 2." in again.text and "gibt es" not in again.text
     assert "Hias sitzt auf Platz 2." in known.text
-    assert "Einen Spieler mit diesem Namen gibt es im Verein schon." in retired.text
-    assert 'value="girgl"' in retired.text
+    assert "Girgl sitzt auf Platz 2." in back.text
+    girgl.refresh_from_db()
+    assert girgl.active  # back at the table
+    assert "Weiß gibt es im Verein schon, und am Tisch wären die beiden kaum" in alike.text
+    assert 'value="Weiss"' in alike.text
     assert club.players.filter(name__iexact="ferdl").count() == 1
+    assert not club.players.filter(name="Weiss").exists()
     assert not Evening.objects.exists()
 
     seats = {f"seat{i}": p.pk for i, p in enumerate([players[0], ferdl, *players[1:3]])}
@@ -98,6 +104,29 @@ def test_a_scorekeeper_seats_someone_new_to_the_club_without_an_admin(
     assert [s.player.name for s in Evening.objects.get().seats.all()] == [
         "Sepp", "Ferdl", "Vroni", "Hias"
     ]  # fmt: skip
+
+
+def test_a_name_typed_and_los_gehts_tapped_seats_the_newcomer_and_begins_nothing(
+    client, scorekeeper, club, runde, players
+):
+    """ "Hinzufügen" not tapped: the newcomer is not lost (nor the evening begun
+    without them): seated, the form comes back to be checked. With every place taken,
+    nobody is made a player."""
+    client.force_login(scorekeeper)
+    start_url = reverse("evenings:start", args=[club.pk, runde.pk])
+    four = {f"seat{i}": p.pk for i, p in enumerate(players[:4])} | {"first_dealer": "0"}
+    six = {f"seat{i}": p.pk for i, p in enumerate(players[:6])} | {"first_dealer": "0"}
+
+    sent = client.post(start_url, four | {"neu-name": "Kathi Fünf"})
+    full = client.post(start_url, six | {"neu-name": "Ferdl", "add_player": "1"})
+
+    assert sent.status_code == 200
+    assert "Kathi Fünf sitzt auf Platz 5. Noch nicht begonnen: bitte die Plätze prüfen" in (
+        sent.text
+    )
+    assert not Evening.objects.exists()
+    assert "Alle Plätze sind besetzt: erst einen Platz frei machen." in full.text
+    assert not club.players.filter(name="Ferdl").exists()
 
 
 def test_someone_new_sits_down_before_the_first_game_of_an_evening(
