@@ -1094,7 +1094,7 @@ OVERFLOWING_STANDING = """() => [...document.querySelectorAll('#standing .standi
 
 
 @pytest.mark.parametrize("seated", [4, 5, 6])
-def test_with_large_text_each_amount_of_the_standing_stays_in_its_box(
+def test_with_large_text_each_amount_of_the_standing_and_the_sheet_stays_whole(
     page, log_in, runde, schreiber, players, seated
 ):
     evening = start(runde, players, NAMES[:seated], schreiber)
@@ -1116,6 +1116,10 @@ def test_with_large_text_each_amount_of_the_standing_stays_in_its_box(
 
     assert page.evaluate(rows) > 1
     assert page.evaluate(OVERFLOWING_STANDING) == []
+    # The sheet below: every amount whole in its cell ("-0,50-0,50" ran together), the
+    # page no wider than the phone.
+    assert page.evaluate(CLIPPED_CELLS) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
 
 
 # A cell hides what does not fit (overflow: hidden); 1 px leeway for sub-pixel rounding.
