@@ -758,8 +758,10 @@ def test_a_pair_meeting_a_third_time_is_one_pair_on_the_page(director, tournamen
     assert "6 Paare sitzen wieder zusammen" in page.text
     # Not "as few as possible" alone: a director counting pairs may find draws with fewer
     # that seat a pair together a third time, which the draw avoids first.
-    assert "ein drittes Mal am selben Tisch wiegt für sie schwerer als ein zweites" in page.text
+    # Said from round 3 on only: in round 2 nobody can meet a third time.
+    assert page.text.count("Ein drittes Mal am selben Tisch wiegt bei ihr schwerer") == 1
     assert "12 Paare" not in page.text
+    assert "3 Runden zu 1 Spiel ·" in page.text  # not "zu je 1 Spielen"
     assert page.context["rounds"][-1].repeated == 6
 
 
