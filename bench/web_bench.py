@@ -278,6 +278,8 @@ def wire(port: int, client: dict, evening: Evening, admin) -> list[tuple[str, st
         "k-laufende": "0",
         # A Ramsch lost by someone else than before: the correction changes the game.
         "k-loser": next(pk for pk in first.seating if pk != first.loser_id),
+        # The game as the correction panel showed it, and the evening's version.
+        "k-seen": services.GameInput.of(first).fingerprint(),
         "v": evening.version,
     }
     status, sent, plain, _ = get(
