@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.defaults import page_not_found
 
 from clubs import backup, periods, services, stats
 from clubs.access import admin_of, login_required_keep_form, membership_of
@@ -534,6 +535,20 @@ def _already_member(
         messages.info(request, _("Du bist schon Mitglied in %(club)s.") % {"club": club})
         return redirect("clubs:detail", club_id=club.pk)
     return render(request, "clubs/join.html", {"invitation": invitation, "member": member})
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """The 404 (handler404). To a request of the evening screen's script, only the word
+    it shows where the tap was (evening.js): a Schreiber made a Spieler, or a member
+    removed, while the page was open; a phone following the sheet (its poll) is told it
+    follows no more. The same words whether or not the evening exists."""
+    if getattr(request, "htmx", False) and request.user.is_authenticated:
+        context = {
+            "following": request.htmx.trigger == "poll",
+            "page": request.htmx.current_url_abs_path,
+        }
+        return render(request, "404_htmx.html", context, status=404)
+    return page_not_found(request, exception)
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:

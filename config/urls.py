@@ -12,3 +12,5 @@ urlpatterns = [
     path("konto/", include("clubs.account_urls")),
     path("betrieb/", admin.site.urls),
 ]
+
+handler404 = "clubs.views.not_found"

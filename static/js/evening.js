@@ -146,21 +146,21 @@
   });
   // 6b. A 404: this person may no longer do it (made a Spieler while the entry form was
   //     open, or removed from the club while following). Tapping again cannot help: the
-  //     word (#gone-note) says why, at the form or at the top; a poll stops following.
+  //     server's word (clubs.views.not_found) goes where the tap was, or at the top; a
+  //     poll stops following.
   function gone(event) {
     var elt = event.detail.elt;
-    var following = elt && elt.id === "poll";
-    var note = document.getElementById(following ? "gone-follow-note" : "gone-note");
-    if (!note || !elt) return false;
+    var xhr = event.detail.xhr;
+    var word = xhr.responseText.trim();
+    if (!elt || !/^<div class="alert gone"/.test(word)) return false;
     var form = elt.closest("form");
     var place = document.getElementById(
       !form ? "flash" : form.id === "entry-form" ? "entry-status" : "correction-status");
     if (!place) return false;
-    if (following) elt.remove();
-    place.replaceChildren(note.content.cloneNode(true));
-    // Said where the tap was meant to change something: in view, even if that is far up
-    // the panel (a correction's "Speichern" is at its foot).
-    if (!following) place.scrollIntoView({ block: "nearest" });
+    place.innerHTML = word; // our own server's words
+    if (elt.id === "poll") elt.remove();
+    // In view, even far up the panel (a correction's "Speichern" is at its foot).
+    else place.scrollIntoView({ block: "nearest" });
     return true;
   }
   // 7. The focus, for whoever works by keyboard or screen reader. An answer that replaces

@@ -779,6 +779,38 @@ def test_a_form_sent_after_a_demotion_is_told_nothing_was_saved(
     assert "Zuschauer-Link" not in undone.text + opened.text
 
 
+def test_the_evening_screen_s_script_gets_the_404_as_a_word_for_its_place(
+    client, scorekeeper, admin, club, runde
+):
+    """A tap refused with a 404 shows the server's word where it was (evening.js): the
+    same for an evening that exists and one that does not; a poll is told it follows no
+    more."""
+    from evenings import services as evenings
+
+    players = [club.players.get()] + [
+        Player.objects.create(club=club, name=name) for name in ("Sepp", "Vroni", "Hias")
+    ]
+    evening = evenings.start_evening(runde, players, 0, admin)
+    Membership.objects.filter(user=scorekeeper).delete()
+    client.force_login(scorekeeper)
+    page = f"/abend/{evening.pk}/"
+    script = {"HX-Request": "true", "HX-Current-URL": f"http://testserver{page}"}
+
+    booked = client.post(reverse("evenings:book", args=[evening.pk]), {}, headers=script)
+    nowhere = client.post(reverse("evenings:book", args=[evening.pk + 9]), {}, headers=script)
+    polled = client.get(
+        reverse("evenings:sheet", args=[evening.pk]), {"v": "1"},
+        headers=script | {"HX-Trigger": "poll"},
+    )  # fmt: skip
+
+    assert booked.status_code == nowhere.status_code == polled.status_code == 404
+    assert booked.text == nowhere.text
+    assert booked.text.startswith('<div class="alert gone" role="alert">Nicht mehr möglich:')
+    assert f'<a href="{page}">Seite neu laden</a>' in booked.text
+    assert "<!doctype" not in booked.text.lower()
+    assert "Das Blatt folgt nicht mehr." in polled.text
+
+
 def test_the_operator_logs_in_to_the_admin_site_and_sees_it(client, admin):
     assert client.get("/betrieb/").status_code == 302  # to the operator's login
     assert client.get("/betrieb/login/").status_code == 200
