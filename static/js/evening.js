@@ -18,10 +18,14 @@
   // The texts come from the form (data-offline, data-refused), translated there.
   //    A correction or a strike in the panel says so in the panel: its answer was lost,
   //    so it may have been saved; tapping again saves it once.
+  // Where a word on a form goes: above the entry form, or at the head of the correction
+  // panel (its forms, the correction's and the strike's).
+  function statusOf(form) {
+    return document.getElementById(form.id === "entry-form" ? "entry-status" : "correction-status");
+  }
   function say(event, which) {
     var form = event.detail.elt && event.detail.elt.closest("form");
-    var where = { "entry-form": "entry-status", "correction-form": "correction-status" };
-    var status = form && document.getElementById(where[form.id] || "correction-status");
+    var status = form && statusOf(form);
     if (!status || !form.dataset[which] || !form.closest("#entry-form, #correction")) return;
     var alert = document.createElement("div");
     alert.className = "alert";
@@ -52,10 +56,14 @@
   //     the booking's answer is in, unless the game was booked (the answer sets the form
   //     and its preview back). A preview asked for before a booking's answer booked the
   //     game is of a form that has gone: its answer, if it comes later, is not shown.
-  var booking = false; // a booking is on its way
-  var previewDue = false; // a preview was held back while it was
-  var booked = 0; // games booked from this screen (entryBooked)
-  var previewAskedAt = 0; // `booked` when the last preview was asked for
+  // a booking is on its way
+  var booking = false;
+  // a preview was held back while it was
+  var previewDue = false;
+  // games booked from this screen (entryBooked)
+  var booked = 0;
+  // `booked` when the last preview was asked for
+  var previewAskedAt = 0;
   document.addEventListener("entryBooked", function () {
     booked += 1;
     previewDue = false;
@@ -85,7 +93,8 @@
     booking = false;
     if (previewDue) {
       previewDue = false;
-      form.dispatchEvent(new Event("change")); // what #preview listens for
+      // what #preview listens for
+      form.dispatchEvent(new Event("change"));
     }
   });
   // 2b. Logged out elsewhere, the sheet's poll put a word at the top (.session-expired);
@@ -93,7 +102,8 @@
   document.addEventListener("htmx:afterRequest", function (event) {
     var xhr = event.detail.xhr;
     if (!event.detail.elt || event.detail.elt.id !== "poll" || !event.detail.successful) return;
-    if (xhr && xhr.getResponseHeader("HX-Retarget")) return; // the word itself
+    // the word itself
+    if (xhr && xhr.getResponseHeader("HX-Retarget")) return;
     document.querySelectorAll("#flash .session-expired").forEach(function (word) {
       word.remove();
     });
@@ -154,10 +164,10 @@
     var word = xhr.responseText.trim();
     if (!elt || !/^<div class="alert gone"/.test(word)) return false;
     var form = elt.closest("form");
-    var place = document.getElementById(
-      !form ? "flash" : form.id === "entry-form" ? "entry-status" : "correction-status");
+    var place = form ? statusOf(form) : document.getElementById("flash");
     if (!place) return false;
-    place.innerHTML = word; // our own server's words
+    // Our own server's words.
+    place.innerHTML = word;
     if (elt.id === "poll") elt.remove();
     // In view, even far up the panel (a correction's "Speichern" is at its foot).
     else place.scrollIntoView({ block: "nearest" });
@@ -246,56 +256,48 @@
   ownPartnersHidden();
   // 9. A reload while a game is half entered (a hiccup of the pub's Wi-Fi, a tap on the
   //    wrong spot) keeps what was tapped: kept for this tab (sessionStorage) with the deal
-  //    it was for and who sat at the table (the form's `names`), and put back only onto
-  //    that same deal at that same table; a booked game clears it.
+  //    it was for and who sat at the table (the form's `deal` and `names`, first), and put
+  //    back only onto that same deal at that same table; a booked game clears it.
   var entry = document.getElementById("entry-form");
   var draft = "entry:" + location.pathname;
-  function dealShown() {
-    var deal = entry && entry.querySelector("[name='deal']");
-    var names = entry && entry.querySelector("[name='names']");
-    return (deal ? deal.value : "") + " " + (names ? names.value : "");
+  function state() {
+    var shown = [];
+    entry.querySelectorAll("[name=names], [name=deal], #entry-fields input:checked")
+      .forEach(function (input) { shown.push(input.name + "=" + input.value); });
+    return shown;
   }
-  function keep(value) {
+  function store(value) {
     try {
-      if (value) sessionStorage.setItem(draft, JSON.stringify(value));
+      if (value) sessionStorage.setItem(draft, value);
       else sessionStorage.removeItem(draft);
     } catch (error) {
       // Storage refused (private mode, full): a reload starts the game afresh.
     }
   }
   document.addEventListener("change", function (event) {
-    if (!entry || !entry.contains(event.target) || !event.target.closest("#entry-fields")) return;
-    var chosen = [];
-    entry.querySelectorAll("#entry-fields input:checked").forEach(function (input) {
-      chosen.push([input.name, input.value]);
-    });
-    keep({ deal: dealShown(), chosen: chosen });
+    if (entry && event.target.closest("#entry-fields")) store(state().join("&"));
   });
   document.addEventListener("entryBooked", function () {
-    keep(null);
+    store(null);
   });
   function putBack() {
-    var kept;
+    var kept = [];
     try {
-      kept = JSON.parse(sessionStorage.getItem(draft) || "null");
+      kept = (sessionStorage.getItem(draft) || "").split("&");
     } catch (error) {
-      kept = null;
+      // As above.
     }
-    if (!entry || !kept || kept.deal !== dealShown()) return;
-    entry.querySelectorAll("#entry-fields input[type=checkbox]").forEach(function (input) {
-      input.checked = false;
-    });
-    kept.chosen.forEach(function (pair) {
-      var input = entry.querySelector("#entry-fields input[name='" + CSS.escape(pair[0]) +
-        "'][value='" + CSS.escape(pair[1]) + "']");
-      if (input) input.checked = true;
+    if (kept.slice(0, 2).join() !== state().slice(0, 2).join()) return;
+    entry.querySelectorAll("#entry-fields input:not([type=hidden])").forEach(function (input) {
+      input.checked = kept.indexOf(input.name + "=" + input.value) > 1;
     });
     ownPartnerHidden(entry);
-    entry.dispatchEvent(new Event("change")); // what #preview listens for
+    // what #preview listens for
+    entry.dispatchEvent(new Event("change"));
   }
   // Once htmx has set up the page (on DOMContentLoaded, its listener came first), so
   // that the preview hears the change.
   document.addEventListener("DOMContentLoaded", function () {
-    setTimeout(putBack, 0);
+    if (entry) setTimeout(putBack, 0);
   });
 })();
