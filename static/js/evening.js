@@ -256,8 +256,8 @@
   ownPartnersHidden();
   // 9. A reload while a game is half entered (a hiccup of the pub's Wi-Fi, a tap on the
   //    wrong spot) keeps what was tapped: kept for this tab (sessionStorage) with the deal
-  //    it was for and who sat at the table (the form's `deal` and `names`, first), and put
-  //    back only onto that same deal at that same table; a booked game clears it.
+  //    it was for and who sat at the table (the form's `names` and `deal`, first), and put
+  //    back only onto that same deal at that same table (a booked game has moved it on).
   var entry = document.getElementById("entry-form");
   var draft = "entry:" + location.pathname;
   function state() {
@@ -266,38 +266,29 @@
       .forEach(function (input) { shown.push(input.name + "=" + input.value); });
     return shown;
   }
-  function store(value) {
+  function kept(value) {
     try {
-      if (value) sessionStorage.setItem(draft, value);
-      else sessionStorage.removeItem(draft);
+      return value ? sessionStorage.setItem(draft, value) : sessionStorage.getItem(draft) || "";
     } catch (error) {
       // Storage refused (private mode, full): a reload starts the game afresh.
+      return "";
     }
   }
   document.addEventListener("change", function (event) {
-    if (entry && event.target.closest("#entry-fields")) store(state().join("&"));
+    if (entry && event.target.closest("#entry-fields")) kept(state().join("&"));
   });
-  document.addEventListener("entryBooked", function () {
-    store(null);
-  });
-  function putBack() {
-    var kept = [];
-    try {
-      kept = (sessionStorage.getItem(draft) || "").split("&");
-    } catch (error) {
-      // As above.
-    }
-    if (kept.slice(0, 2).join() !== state().slice(0, 2).join()) return;
-    entry.querySelectorAll("#entry-fields input:not([type=hidden])").forEach(function (input) {
-      input.checked = kept.indexOf(input.name + "=" + input.value) > 1;
-    });
-    ownPartnerHidden(entry);
-    // what #preview listens for
-    entry.dispatchEvent(new Event("change"));
-  }
-  // Once htmx has set up the page (on DOMContentLoaded, its listener came first), so
-  // that the preview hears the change.
   document.addEventListener("DOMContentLoaded", function () {
-    if (entry) setTimeout(putBack, 0);
+    var chosen = entry ? kept().split("&") : [];
+    if (!entry || chosen.slice(0, 2).join() !== state().slice(0, 2).join()) return;
+    // Once htmx has set up the page (its listener came first), so that the preview
+    // hears the change.
+    setTimeout(function () {
+      entry.querySelectorAll("#entry-fields input:not([type=hidden])").forEach(function (input) {
+        input.checked = chosen.indexOf(input.name + "=" + input.value) > 1;
+      });
+      ownPartnerHidden(entry);
+      // What #preview listens for.
+      entry.dispatchEvent(new Event("change"));
+    }, 0);
   });
 })();
