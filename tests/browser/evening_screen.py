@@ -56,6 +56,14 @@ class Phone:
     page: Page
     errors: list[str] = field(default_factory=list)
 
+    def caused(self, expected: str) -> None:
+        """The console errors a step caused on purpose (a refused request, an aborted
+        one): there are some, each matches `expected`, and they are taken out; any other
+        still fails the test."""
+        pattern = re.compile(expected)
+        assert self.errors and all(pattern.search(e) for e in self.errors), self.errors
+        self.errors.clear()
+
 
 class Taps:
     """Counts what the scorekeeper does on the glass on the evening screen: every call is

@@ -556,9 +556,7 @@ def test_with_every_cookie_gone_the_first_tap_says_to_reload(open_phone, runde, 
     )
     assert not Game.objects.exists()
     # The 403 shows in the console as a failed resource and htmx's response error.
-    expected = re.compile(r"403|htmx:responseError")
-    assert phone.errors and all(expected.search(error) for error in phone.errors), phone.errors
-    phone.errors.clear()
+    phone.caused(r"403|htmx:responseError")
 
 
 def test_a_schreiber_made_a_spieler_meanwhile_is_told_why_nothing_was_booked(
@@ -582,9 +580,7 @@ def test_a_schreiber_made_a_spieler_meanwhile_is_told_why_nothing_was_booked(
     page.get_by_role("link", name="Seite neu laden").tap()
     expect(page.locator("#entry-form")).to_have_count(0)
     expect(page.locator("#sheet")).to_be_visible()
-    expected = re.compile(r"404|htmx:responseError")
-    assert phone.errors and all(expected.search(error) for error in phone.errors), phone.errors
-    phone.errors.clear()
+    phone.caused(r"404|htmx:responseError")
 
 
 def test_a_correction_refused_after_a_demotion_says_so_in_view(
@@ -611,9 +607,7 @@ def test_a_correction_refused_after_a_demotion_says_so_in_view(
     expect(word).to_contain_text("Nicht mehr möglich: deine Rolle oder dein Zugang")
     expect(word).to_be_in_viewport()
     assert Game.objects.get(evening=evening).kontra == 0
-    expected = re.compile(r"404|htmx:responseError")
-    assert phone.errors and all(expected.search(error) for error in phone.errors), phone.errors
-    phone.errors.clear()
+    phone.caused(r"404|htmx:responseError")
 
 
 def test_a_member_removed_meanwhile_is_told_and_the_sheet_stops_following(
@@ -633,9 +627,7 @@ def test_a_member_removed_meanwhile_is_told_and_the_sheet_stops_following(
         timeout=8000,
     )
     expect(page.locator("#poll")).to_have_count(0)  # no request every 3 s, refused each
-    expected = re.compile(r"404|htmx:responseError")
-    assert phone.errors and all(expected.search(error) for error in phone.errors), phone.errors
-    phone.errors.clear()
+    phone.caused(r"404|htmx:responseError")
 
 
 # -- 6. a lost answer --------------------------------------------------------------------
@@ -683,9 +675,7 @@ def test_saving_again_after_a_lost_answer_books_the_game_once(
     )
     # The abort shows up in the console as a failed resource and htmx's send error: both
     # are what this test does on purpose, so they are taken out; anything else still fails.
-    expected = re.compile(r"net::ERR_FAILED|htmx:sendError|htmx:afterRequest")
-    assert phone.errors and all(expected.search(error) for error in phone.errors), phone.errors
-    phone.errors.clear()
+    phone.caused(r"net::ERR_FAILED|htmx:sendError|htmx:afterRequest")
 
     # Same form, same key: saving again finds the game instead of booking it twice.
     assert page.locator("#entry-form input[name='key']").input_value() == key
@@ -747,9 +737,7 @@ def test_a_strike_whose_answer_was_lost_says_so_and_striking_again_changes_nothi
         "Keine Verbindung – vielleicht nicht gestrichen."
     )
     assert Game.objects.get(evening=evening, number=1).voided_at is not None
-    expected = re.compile(r"net::ERR_FAILED|htmx:sendError|htmx:afterRequest")
-    assert phone.errors and all(expected.search(error) for error in phone.errors), phone.errors
-    phone.errors.clear()
+    phone.caused(r"net::ERR_FAILED|htmx:sendError|htmx:afterRequest")
 
     # 2. Tapped again: nothing more is struck; the phone's own strike is said as such, the
     # panel closes, the sheet shows it, and "Rückgängig" is offered.
