@@ -11,7 +11,7 @@ A plain script, not a test; the figures go into the README.
    page of 60 games, a tap's preview, booking into 4 evenings of 60 games and more (one
    per phone), and 4 phones booking into one evening. p50 and p95 in milliseconds, and
    p95 as a multiple of the floor's p95, all measured in the same run.
-2. Bytes on the wire (gzip, as a phone asks): the evening page of 60 games, the cold entry
+2. Bytes on the wire (Brotli, as a phone asks): the evening page of 60 games, the cold entry
    screen with everything it loads, a booking's answer, a poll after a booking elsewhere,
    a correction's answer.
 3. Scale: a club with ten years of history (30 players, 5 Runden, 100,000 games), made by

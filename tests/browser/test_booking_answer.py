@@ -72,6 +72,7 @@ def test_after_a_booking_the_screen_equals_a_full_reload(
         save_button(page).tap()
     body = answer.value.body()
     assert len(body) < 6 * 1024, len(body)
+    assert answer.value.headers["content-encoding"] == "br"  # padded (config/compression.py)
     assert b'id="sheet"' not in body and b'name="spiel"' not in body
     expect(flash(page)).to_have_text("Gebucht: 3. Herz-Solo (Wastl)")
     expect(page.locator("#sheet tbody.game")).to_have_count(3)
@@ -80,7 +81,7 @@ def test_after_a_booking_the_screen_equals_a_full_reload(
     after_booking = screen(page)
 
     # 2. A full reload shows the very same screen.
-    page.reload()
+    assert page.reload().headers["content-encoding"] == "br"
     expect(page.locator("#sheet tbody.game")).to_have_count(3)
     assert screen(page) == after_booking
 
