@@ -155,22 +155,21 @@
     say(event, status === 403 ? "stale" : "refused");
   });
   // 6b. A 404: this person may no longer do it (made a Spieler while the entry form was
-  //     open, or removed from the club while following). Tapping again cannot help: the
-  //     server's word (clubs.views.not_found) goes where the tap was, or at the top; a
-  //     poll stops following.
+  //     open). Tapping again cannot help: the server's word (clubs.views.not_found) goes
+  //     where the tap was, or at the top. (A poll so refused stops: site.js.)
   function gone(event) {
     var elt = event.detail.elt;
     var xhr = event.detail.xhr;
     var word = xhr.responseText.trim();
+    if (elt && elt.id === "poll") return true;
     if (!elt || !/^<div class="alert gone"/.test(word)) return false;
     var form = elt.closest("form");
     var place = form ? statusOf(form) : document.getElementById("flash");
     if (!place) return false;
     // Our own server's words.
     place.innerHTML = word;
-    if (elt.id === "poll") elt.remove();
     // In view, even far up the panel (a correction's "Speichern" is at its foot).
-    else place.scrollIntoView({ block: "nearest" });
+    place.scrollIntoView({ block: "nearest" });
     return true;
   }
   // 7. The focus, for whoever works by keyboard or screen reader. An answer that replaces

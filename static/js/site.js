@@ -65,3 +65,17 @@
   invalid.focus({ preventScroll: true });
   invalid.scrollIntoView({ block: "center" });
 })();
+
+// A page that follows what changes (its #poll: an evening, open or closed) stops asking
+// once told 404: this person may no longer see it (removed from the club, say, while the
+// page was open). The server's word (clubs.views.not_found) goes at the top.
+document.addEventListener("htmx:responseError", function (event) {
+  "use strict";
+  var poll = event.detail.elt;
+  if (!poll || poll.id !== "poll" || event.detail.xhr.status !== 404) return;
+  poll.remove();
+  var flash = document.getElementById("flash");
+  var word = event.detail.xhr.responseText.trim();
+  // Our own server's words.
+  if (flash && /^<div class="alert gone"/.test(word)) flash.innerHTML = word;
+});

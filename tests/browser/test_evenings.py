@@ -630,6 +630,31 @@ def test_a_member_removed_meanwhile_is_told_and_the_sheet_stops_following(
     phone.caused(r"404|htmx:responseError")
 
 
+def test_a_member_removed_meanwhile_stops_following_a_closed_evening_too(
+    open_phone, admin, runde, schreiber, players
+):
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    services.close_evening(evening.pk, admin)
+    phone = open_phone(schreiber)
+    page = phone.page
+    page.clock.install()  # a closed evening looks in every 30 s: the test's timer
+    page.goto(f"/abend/{evening.pk}/")
+    expect(page.get_by_text("Dieser Abend ist abgeschlossen.")).to_be_visible()
+    asked = []
+    page.on("request", lambda request: asked.append(request.url))
+
+    Membership.objects.filter(user=schreiber).delete()
+    page.clock.run_for(31_000)
+
+    expect(page.locator("#flash [role=alert]")).to_contain_text(
+        "Dieser Abend ist für dich nicht mehr zu sehen"
+    )
+    expect(page.locator("#poll")).to_have_count(0)
+    page.clock.run_for(120_000)
+    assert len([url for url in asked if "/blatt/" in url]) == 1, asked
+    phone.caused(r"404|htmx:responseError")
+
+
 # -- 6. a lost answer --------------------------------------------------------------------
 
 
