@@ -424,7 +424,8 @@ def draw_round(
         round_.tables.all().delete()
         round_.seed = seed
         round_.drawn_at = timezone.now()
-        round_.save(update_fields=["seed", "drawn_at"])
+        round_.swapped_at = None
+        round_.save(update_fields=["seed", "drawn_at", "swapped_at"])
     else:
         round_ = Round.objects.create(tournament=tournament, number=due, seed=seed)
     logins = _logins(tournament.club_id, participants)
@@ -504,6 +505,8 @@ def swap(
         TableSeat(table_id=seat.table_id, round=round_, participant=who, position=seat.position)
         for seat, who in ((seat_b, a), (seat_a, b))
     )
+    round_.swapped_at = timezone.now()
+    round_.save(update_fields=["swapped_at"])
     moved = {a.player.user_id, b.player.user_id} - {None}
     for table in Table.objects.filter(pk__in=[seat_a.table_id, seat_b.table_id]):
         if table.scorekeeper_id not in {None, by and by.pk, *moved}:

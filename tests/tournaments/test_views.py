@@ -434,6 +434,27 @@ def test_two_players_of_different_tables_swap_before_the_round_starts(
     assert TableSeat.objects.get(participant=b.participant).position == 1
 
 
+SWAPPED = "danach von Hand getauscht: der Seed allein ergibt diese Tische nicht mehr."
+
+
+def test_after_a_swap_the_seed_is_said_to_give_the_tables_no_more_until_a_new_draw(
+    director, tournament, players
+):
+    round_ = drawn(tournament, players, seed=5)
+    assert SWAPPED not in director.get(url("detail", tournament.pk)).text
+    a = TableSeat.objects.get(table__round=round_, table__number=1, position=1)
+    b = TableSeat.objects.get(table__round=round_, table__number=2, position=2)
+    services.swap(round_, a.participant, b.participant)
+
+    assert SWAPPED in director.get(url("detail", tournament.pk)).text
+
+    director.post(url("draw", tournament.pk), {"number": "1", "replacing": "5", "seed": "5"})
+    page = director.get(url("detail", tournament.pk)).text
+    assert '<strong class="seed">5</strong>' in page
+    assert SWAPPED not in page
+    assert Round.objects.get(pk=round_.pk).swapped_at is None
+
+
 def test_a_swap_at_one_table_is_an_error_on_the_page(director, tournament, players):
     round_ = drawn(tournament, players)
     a, b = TableSeat.objects.filter(table__round=round_, table__number=1)[:2]
