@@ -56,16 +56,19 @@ def details(
         parts.append(
             ngettext("%(n)s Laufender", "%(n)s Laufende", data.laufende) % {"n": data.laufende}
         )
+    made = data.won and data.schneider  # the declarer's side reached Schneider
     if data.tout:
         parts.append(_("Tout"))
     elif data.schwarz:
         parts.append(_("Schwarz"))
-    elif data.schneider and data.angesagt:
-        parts.append(_("Schneider, angesagt"))
+    elif made and data.angesagt:
+        parts.append(_("Schneider angesagt und erreicht"))
     elif data.schneider:
         parts.append(_("Schneider"))
-    if data.angesagt and not (data.schneider and not (data.schwarz or data.tout)):
-        parts.append(_("Schneider angesagt"))  # and missed, or beaten by Schwarz or Tout
+    if data.angesagt and not made:
+        parts.append(_("Schneider angesagt, nicht erreicht"))
+    elif data.angesagt and (data.schwarz or data.tout):
+        parts.append(_("Schneider angesagt"))  # and beaten by Schwarz or Tout
     if data.kontra:
         parts.append([_("Kontra"), _("Re")][data.kontra - 1])
     if data.doubled:

@@ -18,17 +18,30 @@ NAMES = {1: "Sepp", 2: "Vroni", 3: "Hias", 4: "Resi"}
         # "Schneider angesagt" counts 10 points: made, missed, or beaten by Schwarz.
         (
             GameInput("wenz", declarer=3, laufende=1, schneider=True, angesagt=True),
-            "Wenz Hias · gewonnen · 1 Laufender · Schneider, angesagt",
+            "Wenz Hias · gewonnen · 1 Laufender · Schneider angesagt und erreicht",
         ),
         (
             GameInput("wenz", declarer=3, won=False, laufende=1, angesagt=True),
-            "Wenz Hias · verloren · 1 Laufender · Schneider angesagt",
+            "Wenz Hias · verloren · 1 Laufender · Schneider angesagt, nicht erreicht",
         ),
         (
             GameInput(
                 "rufspiel", declarer=1, partner=4, schneider=True, schwarz=True, angesagt=True
             ),
             "Rufspiel Sepp mit Resi · gewonnen · Schwarz · Schneider angesagt",
+        ),
+        (
+            GameInput(
+                "solo",
+                declarer=2,
+                suit="eichel",
+                laufende=1,
+                schneider=True,
+                angesagt=True,
+                won=False,
+            ),
+            "Eichel-Solo Vroni · verloren · 1 Laufender · Schneider · "
+            "Schneider angesagt, nicht erreicht",
         ),
         (
             GameInput("sauspiel", declarer=1, partner=4, schneider=True),
