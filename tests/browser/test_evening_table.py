@@ -21,6 +21,7 @@ from tests.browser.evening_screen import (
     change_kinds,
     chip,
     chip_labels,
+    enter_sauspiel,
     flash,
     no_horizontal_scroll,
     preview,
@@ -130,6 +131,36 @@ def test_a_stale_form_sent_anyway_is_refused_in_german_and_keeps_what_still_appl
     assert second.dealer == players["Vroni"]
     # (0,50 € + 4 Laufende × 0,10 €) × 2 Kontra = 1,80 € a player.
     assert amounts(second) == {"Wastl": 540, "Hias": -180, "Resi": -180, "Sepp": -180}
+
+
+def test_the_word_on_another_phone_s_booking_goes_once_a_game_is_corrected_here(
+    open_phone, runde, schreiber, admin, players
+):
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    resi = open_phone(admin).page
+    resi.route("**/blatt/**", lambda route: route.abort())  # she never hears of game 1
+    resi.goto(f"/abend/{evening.pk}/")
+    enter_sauspiel(resi, "Hias", "Sepp")
+    book(evening, schreiber, type="sauspiel", declarer=players["Vroni"].pk,
+         partner=players["Resi"].pk)  # fmt: skip
+    resi.unroute("**/blatt/**")
+    resi.route("**/blatt/**", lambda route: route.fulfill(status=204))
+    save_button(resi).tap()
+    notice = resi.locator("#entry-status [role=alert]")
+    expect(notice).to_contain_text("Inzwischen auf einem anderen Handy: 1. Sauspiel (Vroni)")
+    resi.unroute("**/blatt/**")  # her sheet catches up, the word stays
+    expect(sheet_row(resi, 1)).to_contain_text("Vroni", timeout=8000)
+    expect(notice).to_have_count(1)
+
+    # She corrects game 1 (Kontra): the word on it is old news now.
+    sheet_row(resi, 1).get_by_role("link").click()
+    resi.locator("#correction .f-kontra .chips").get_by_text("Kontra", exact=True).tap()
+    resi.get_by_role("button", name="Korrektur speichern").tap()
+
+    expect(flash(resi)).to_contain_text("Korrigiert")
+    expect(notice).to_have_count(0)
+    assert Game.objects.get(number=1).kontra == 1
+    assert Game.objects.count() == 1
 
 
 def five_and_resi_s_phone(open_phone, runde, schreiber, admin, players) -> tuple[Evening, Page]:
