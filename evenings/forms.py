@@ -166,6 +166,8 @@ class GameForm(forms.Form):
     # That game was booked with this form's key: this phone's own booking, whose answer
     # was lost on the way. The fresh form gets a new key.
     booked_here: bool = False
+    # A carried-over form: the players the stale form had chosen who sit this deal out.
+    left_out: tuple[int, ...] = ()
 
     def __init__(
         self, *args, tariff: Tariff, playing: list[Player], deal: Deal | None = None, **kwargs
@@ -228,11 +230,14 @@ class GameForm(forms.Form):
         that still applies: the game, the result, Laufende, Kontra, ...; a player only
         if they play this deal too. The key stays: nothing was booked with it."""
         form = cls(tariff=tariff, playing=deal.seated, deal=deal)
+        playing = {str(p.pk) for p in deal.seated}
+        chosen = set()
         kept = {}
         for name, field in form.fields.items():
             raw = field.widget.value_from_datadict(data, None, form.add_prefix(name))
+            if name in PLAYER_FIELDS:
+                chosen.update(raw if isinstance(raw, list) else [raw or ""])
             if name == "jungfrauen":
-                playing = {str(p.pk) for p in deal.seated}
                 raw = [value for value in raw if value in playing]
             try:
                 field.clean(raw)
@@ -241,6 +246,7 @@ class GameForm(forms.Form):
             kept[name] = raw
         kept.pop("deal", None)
         form.initial.update(kept)
+        form.left_out = tuple(sorted(int(pk) for pk in chosen - playing if pk.isdigit()))
         return form
 
     @classmethod

@@ -406,11 +406,21 @@ def _stale_notice(
         "what": what or _("die Reihenfolge hat sich geändert"),
         "dealer": deal.dealer.name,
     }
+    # A player chosen who sits this deal out (the new dealer, with five at the table).
+    who = [names[pk] for pk in form.left_out if pk in names]
     if form.repeated is not None:
         notice += " " + _(
             "Das war das Spiel, das du eingegeben hast: deine Auswahl ist gelöscht, "
             "damit es nicht doppelt gebucht wird."
         )
+    elif who:
+        notice += " " + ngettext(
+            "Deine Auswahl ist übernommen, soweit sie noch passt: %(who)s spielt dieses Spiel "
+            "nicht mit. Bitte prüfen und speichern.",
+            "Deine Auswahl ist übernommen, soweit sie noch passt: %(who)s spielen dieses Spiel "
+            "nicht mit. Bitte prüfen und speichern.",
+            len(who),
+        ) % {"who": _(" und ").join(who)}
     elif form.has_choices():
         notice += " " + _(
             "Deine Auswahl ist übernommen, soweit sie noch passt – bitte prüfen und speichern."

@@ -988,6 +988,29 @@ def test_a_game_another_phone_booked_meanwhile_is_not_carried_over_to_be_booked_
     assert Game.objects.count() == 1
 
 
+@pytest.mark.parametrize("tap", ["preview", "book"])
+def test_a_chosen_player_who_sits_the_new_deal_out_is_named_as_the_reason_for_the_gap(
+    client, five, admin, players, tap
+):
+    # This phone enters Vroni's Sauspiel with Resi, Kontra; the other one books Hias's
+    # Wenz. Vroni deals game 2 and sits it out: her choice goes, Resi's stays.
+    evening, vroni, hias, resi = five, players[1], players[2], players[3]
+    form = entry(evening, declarer=vroni.pk, partner=resi.pk, kontra="1")
+    services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "wenz", declarer=hias.pk), admin)  # fmt: skip
+
+    answer = client.post(reverse(f"evenings:{tap}", args=[evening.pk]), form, headers=HTMX)
+
+    assert (
+        "Inzwischen auf einem anderen Handy: 1. Wenz (Hias) gebucht. Jetzt gibt Vroni. "
+        "Deine Auswahl ist übernommen, soweit sie noch passt: Vroni spielt dieses Spiel "
+        "nicht mit. Bitte prüfen und speichern."
+    ) in answer.text
+    assert re.search(rf'name="partner" value="{resi.pk}"[^>]*checked', answer.text)
+    assert not re.search(r'name="declarer" value="\d+"[^>]*checked', answer.text)
+    assert Game.objects.count() == 1  # (Kontra stays on the phone: only the chips come)
+
+
 def test_a_phone_whose_booking_answer_was_lost_hears_it_booked_the_game_and_gets_a_new_key(
     client, five, admin, players
 ):
