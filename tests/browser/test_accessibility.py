@@ -145,6 +145,7 @@ PAGES = {
     "runde": Visit("admin", lambda w: f"{w.runde_url}/", shows=("evening",)),
     "tariff-editor": Visit("admin", lambda w: f"{w.runde_url}/tarif/", ready=show_tariff_preview),
     "runde-balances": Visit("admin", lambda w: f"{w.runde_url}/konten/", shows=("evening",)),
+    "runde-balances-empty": Visit("admin", lambda w: f"{w.runde_url}/konten/"),
     "evening-start": Visit(
         "scorekeeper", lambda w: f"{w.runde_url}/abend/neu/", shows=("players",)
     ),

@@ -54,7 +54,7 @@ def test_a_spieler_opens_the_rules_from_the_evening_s_entry_screen(
     bock.scroll_into_view_if_needed()
     expect(bock).to_be_visible()
     expect(bock.locator(".unit")).to_have_text("0,20 €")
-    expect(bock.locator("td")).to_have_text(["+0,20 €", "-0,20 €", "+0,20 €", "-0,20 €"])
+    expect(bock.locator(".payouts dd")).to_have_text(["+0,20 €", "-0,20 €", "+0,20 €", "-0,20 €"])
     no_horizontal_scroll(page)
     assert_accessible(page, "rules page of a Runde with Bock")
 
@@ -93,17 +93,35 @@ def test_anyone_reads_the_default_rules_and_the_prohof_points(page):
     assert_accessible(page, "ProHof page")
 
 
+# Per example, the texts of its payouts that overlap another player's, run past the card,
+# or are cut.
+CLASHES = """() => [...document.querySelectorAll('.rule-example .payouts')].flatMap(list => {
+  const card = list.getBoundingClientRect();
+  const pairs = [...list.children].map(pair => [...pair.children]);
+  const boxes = pairs.map(texts => texts.map(t => t.getBoundingClientRect()));
+  const apart = (a, b) => a.right <= b.left + 0.5 || b.right <= a.left + 0.5
+    || a.bottom <= b.top + 0.5 || b.bottom <= a.top + 0.5;
+  return pairs.flatMap((texts, i) => texts.filter((text, k) => {
+    const box = boxes[i][k];
+    const clash = boxes.some((other, j) => j !== i && other.some(o => !apart(box, o)));
+    return clash || box.left < card.left - 0.5 || box.right > card.right + 0.5
+      || text.scrollWidth > text.clientWidth;
+  }).map(text => text.textContent));
+})"""
+
+
 @pytest.mark.parametrize("path", ["/regeln/", "/regeln/prohof/"])
-def test_every_payout_fits_its_column_on_a_narrow_phone(page, path):
+@pytest.mark.parametrize("text", ["100%", "200%"])
+def test_every_payout_is_whole_and_apart_on_a_narrow_phone(page, path, text):
     page.set_viewport_size({"width": 320, "height": 640})
     page.goto(path)
+    page.evaluate(f"document.documentElement.style.fontSize = '{text}'")
 
-    cells = page.locator(".rule-example .payouts td")
-    expect(cells.first).to_be_visible()
-    overflowing = cells.evaluate_all(
-        "cells => cells.filter(c => c.scrollWidth > c.clientWidth).map(c => c.textContent)"
-    )
-    assert overflowing == []
+    expect(page.locator(".rule-example .payouts dd").first).to_be_visible()
+    assert page.evaluate(CLASHES) == []
+    no_horizontal_scroll(page)
     if path == "/regeln/":  # a loser's amount keeps its minus sign in view
-        first = example(page, "Sauspiel gewonnen").locator(".payouts td")
+        first = example(page, "Sauspiel gewonnen").locator(".payouts dd")
         expect(first).to_have_text(["+0,10 €", "-0,10 €", "+0,10 €", "-0,10 €"])
+        tops = first.evaluate_all("amounts => amounts.map(a => a.getBoundingClientRect().top)")
+        assert len(set(tops)) == (1 if text == "100%" else 2)  # one row, or two at 200 %

@@ -27,6 +27,6 @@ def test_the_season_ranking_with_a_forty_letter_name_fits_a_phone(
 
     page.goto(f"/verein/{club.pk}/saison/{tournament.season_id}/")
 
-    wrap = page.locator(".standings-wrap")
+    wrap = page.locator(".scroll-wrap")
     expect(wrap.locator("tbody tr")).to_have_count(8)
     assert wrap.evaluate("el => el.scrollWidth <= el.clientWidth")

@@ -315,7 +315,7 @@ def test_the_ranking_with_its_tie_breaks_fits_a_phone(page, log_in, club, admin,
 
     page.goto(f"/turnier/{tournament.pk}/rangliste/")
 
-    wrap = page.locator(".standings-wrap")
+    wrap = page.locator(".scroll-wrap")
     expect(wrap.locator("tbody tr")).to_have_count(8)
     # Every column in view, nothing to scroll sideways, and a one-word name on one line
     # with its start number beside it (it was "7" above "Schor" above "sch").
@@ -327,7 +327,7 @@ def test_the_ranking_with_its_tie_breaks_fits_a_phone(page, log_in, club, admin,
     assert height("Schorsch") == height("Kathi") == height("Sepp")
     # The tournament's page shows the same columns live, and they fit as well.
     page.goto(f"/turnier/{tournament.pk}/")
-    live = page.locator("#stand .standings-wrap")
+    live = page.locator("#stand .scroll-wrap")
     expect(live.get_by_role("columnheader")).to_have_text(
         ["Pl.", "Name", "R1", "R2", "R3", "Gesamt", "Soli", "verl."]
     )
@@ -338,6 +338,18 @@ def test_the_ranking_with_its_tie_breaks_fits_a_phone(page, log_in, club, admin,
     page.set_viewport_size({"width": 220, "height": 640})
     assert wrap.evaluate("el => el.scrollWidth > el.clientWidth")
     expect(wrap.locator("tbody tr").first.locator("td.total")).to_be_in_viewport(ratio=1)
+    # A keyboard reaches what is scrolled away: the ranking is a named region to focus.
+    expect(page.get_by_role("region", name="Rangliste")).to_have_attribute("tabindex", "0")
+    assert_accessible(page, "ranking scrolled sideways")
+    # At 200 % text on a 320 px phone the total scrolls with the rest rather than cover
+    # the names; the page itself does not scroll sideways.
+    page.set_viewport_size({"width": 320, "height": 640})
+    page.evaluate("document.documentElement.style.fontSize = '200%'")
+    total = wrap.locator("tbody tr").first.locator("td.total")
+    assert total.evaluate("cell => getComputedStyle(cell).position") == "static"
+    name = wrap.locator("tbody tr").first.locator("th")
+    assert name.evaluate("cell => cell.scrollWidth <= cell.clientWidth")
+    no_horizontal_scroll(page)
 
 
 @pytest.mark.parametrize(

@@ -195,9 +195,10 @@ def test_every_example_shows_what_the_engine_computes_for_its_own_request(
         result = score_evening(rules, games).games[-1]
         node = example.node
         assert example.payouts == dict(result.payouts), example.title
-        amounts = {td.attrs["data-player"]: cents(td.text()) for td in node.find_all("td")}
+        amounts = {dd.attrs["data-player"]: cents(dd.text()) for dd in node.find_all(cls="payout")}
         assert amounts == dict(result.payouts), example.title
-        assert [th.text() for th in node.find_all("th")] == list(result.payouts)
+        names = node.find(cls="payouts").find_all("dt")
+        assert [dt.text() for dt in names] == list(result.payouts)
         assert cents(node.find(cls="value").text()) == result.value, example.title
         assert node.find(cls="multiplier").text() == f"×{result.multiplier}", example.title
         assert cents(node.find(cls="unit").text()) == result.unit, example.title
@@ -481,7 +482,9 @@ def test_the_prohof_page_shows_the_seed_s_examples_with_the_engine_s_points(clie
         assert rules == ProHofRules()
         result = score_evening(rules, games).games[-1]
         assert example.payouts == dict(result.payouts)
-        points = {td.attrs["data-player"]: int(td.text()) for td in example.node.find_all("td")}
+        points = {
+            dd.attrs["data-player"]: int(dd.text()) for dd in example.node.find_all(cls="payout")
+        }
         assert points == dict(result.payouts)
         assert int(example.node.find(cls="value").text()) == result.value
         assert min(points.values()) == 0  # credited, never deducted
