@@ -178,10 +178,15 @@
   //    error; a booked game to the next deal's line ("Spiel 5 · Wastl gibt"), which is
   //    read out. A correction opened in place goes to its heading; closed (saved, struck,
   //    "Abbrechen"), to the word on what happened, or back to the row it was opened from.
+  //    By keyboard, what gets the focus comes into view (a booked game's next deal is up
+  //    at the form's head); a tap leaves the screen where it is.
   var held = null;
   var openedFrom = null;
+  var byKeyboard = false;
+  document.addEventListener("keydown", function () { byKeyboard = true; }, true);
+  document.addEventListener("pointerdown", function () { byKeyboard = false; }, true);
   function focus(element) {
-    if (element) element.focus({ preventScroll: true });
+    if (element) element.focus({ preventScroll: !byKeyboard });
   }
   function lost() {
     return !document.activeElement || document.activeElement === document.body;

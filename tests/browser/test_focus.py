@@ -33,14 +33,18 @@ def test_a_sauspiel_is_booked_by_keyboard_and_the_focus_follows_the_answers(
     page.keyboard.press("ArrowDown")
     page.keyboard.press("ArrowUp")
     expect(partner.locator(f"input[value='{vroni}']")).to_be_focused()
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # down at the Laufende
     page.get_by_role("button", name="Speichern").focus()
     page.keyboard.press("Enter")
 
     # 3. Booked: the word is in the live region that was there all along, and the focus is
-    #    on the next deal's line, which a screen reader then reads.
+    #    on the next deal's line, which a screen reader then reads; up at the form's head,
+    #    it comes into view with a ring around it for whoever sees the screen.
     expect(flash(page)).to_have_text("Gebucht: 1. Sauspiel (Sepp)")
     expect(page.locator("#live > [role=status]#flash")).to_have_count(1)
     expect(page.locator("#deal")).to_be_focused()
+    expect(page.locator("#deal")).to_be_in_viewport()
+    assert page.locator("#deal").evaluate("el => getComputedStyle(el).outlineStyle") != "none"
     expect(page.locator("#deal")).to_have_text("Spiel 2 · Vroni gibt.")
     game = Game.objects.get()
     assert (game.declarer_id, game.partner_id) == (sepp, vroni)
