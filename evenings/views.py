@@ -1282,6 +1282,11 @@ def _settlement_page(request, evening: Evening, membership, typed: dict | None =
                 for change in live
             ],
             "can_score": membership.can_score,
+            # An Ausgleich with evenings played after it: the Runde's accounts add those up
+            # with what is open here, so their amounts differ (runde_balances says so too).
+            "played_since": evening.settles_runde
+            and not settled_by
+            and evening.runde.evenings.filter(started_at__gt=evening.started_at).exists(),
         },
     )
 
@@ -1409,11 +1414,18 @@ def runde_balances(request: HttpRequest, club_id: int, runde_id: int) -> HttpRes
     # Nothing played since the last Ausgleich: that one takes the payments still open.
     newest = runde.evenings.order_by("-started_at", "-pk").first()
     ausgleich = newest if newest is not None and newest.settles_runde else None
-    # While an evening runs, the Ausgleich waits for it (start_ausgleich): a way to it
+    # While evenings run, the Ausgleich waits for them (start_ausgleich): a way to each
     # instead of two taps to a refusal.
-    running = None
+    running = []
     if suggestion and suggestion.transfers and ausgleich is None and membership.can_score:
-        running = runde.evenings.open().order_by("started_at").first()
+        running = list(runde.evenings.open().order_by("started_at"))
+    # Played on after an Ausgleich that still has payments open: both plans are shown, and
+    # why they differ (a new Ausgleich takes over what the old one left open).
+    earlier = None
+    if ausgleich is None:
+        last = runde.evenings.filter(settles_runde=True).order_by("-started_at", "-pk").first()
+        if last is not None and services.settlement(last).transfers:
+            earlier = last
     return render(
         request,
         "evenings/runde_balances.html",
@@ -1428,6 +1440,7 @@ def runde_balances(request: HttpRequest, club_id: int, runde_id: int) -> HttpRes
             "key": uuid.uuid4(),
             "ausgleich": ausgleich,
             "running": running,
+            "earlier": earlier,
         },
     )
 

@@ -434,14 +434,49 @@ def test_while_an_evening_runs_the_accounts_lead_to_it_instead_of_the_ausgleich(
 
     page = client.get(url).text
 
-    day = timezone.localtime(running.started_at).strftime("%d.%m.%Y")
-    assert f"Der Abend vom {day} läuft noch: ausgeglichen wird, wenn er" in page
-    assert reverse("evenings:detail", args=[running.pk]) in page
+    assert "Ein Abend läuft noch: ausgeglichen wird, wenn er abgeschlossen ist." in page
+    when = timezone.localtime(running.started_at).strftime("%d.%m.%Y · %H:%M")
+    link = reverse("evenings:detail", args=[running.pk])
+    assert f'<a href="{link}">Zum Abend vom {when}</a>' in page
     assert "Ja, zum Ausgleich" not in page and "Hias zahlt Vroni" in page
-    # Closed, the Ausgleich is offered again.
+    # Another table of the Runde plays too: each is named, with a way to it.
+    other = services.start_evening(runde, players[1:5], 0, admin)
+    page = client.get(url).text
+    assert "2 Abende laufen noch: ausgeglichen wird, wenn sie abgeschlossen sind." in page
+    assert link in page and reverse("evenings:detail", args=[other.pk]) in page
+    # Both closed, the Ausgleich is offered again.
     services.close_evening(running.pk, admin)
+    services.close_evening(other.pk, admin)
     page = client.get(url).text
     assert "Ja, zum Ausgleich" in page and "läuft noch" not in page
+
+
+PLAYED_ON = "Im Ausgleich vom {day} ist noch etwas offen, und seither wurde weitergespielt."
+
+
+def test_played_on_after_an_ausgleich_with_payments_open_both_pages_say_why_they_differ(
+    client, club, runde, players, scorekeeper, admin, two_evenings
+):
+    sepp, vroni, hias = players[:3]
+    ausgleich = services.start_ausgleich(runde, admin)
+    accounts = reverse("evenings:runde_balances", args=[club.pk, runde.pk])
+    its_page = reverse("evenings:settlement", args=[ausgleich.pk])
+    client.force_login(scorekeeper)
+    day = timezone.localtime(ausgleich.started_at).strftime("%d.%m.%Y")
+    assert PLAYED_ON.format(day=day) not in client.get(accounts).text
+
+    later = services.start_evening(runde, players[:4], 0, admin)
+    sauspiel(later, hias, sepp, admin)
+    services.close_evening(later.pk, admin)
+
+    page = client.get(accounts).text
+    assert PLAYED_ON.format(day=day) in page
+    assert f'<a href="{its_page}">Zum Ausgleich vom {day}</a>' in page
+    assert "Seit diesem Ausgleich wurde weitergespielt" in client.get(its_page).text
+    # A new Ausgleich takes over: the notes go.
+    services.start_ausgleich(runde, admin)
+    assert "weitergespielt" not in client.get(accounts).text
+    assert "weitergespielt" not in client.get(its_page).text
 
 
 @pytest.mark.parametrize("role", ["player", "other club"])

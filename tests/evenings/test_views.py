@@ -623,6 +623,25 @@ def test_settlement_lists_who_pays_whom_and_marks_a_payment(client, scorekeeper,
     assert not evening.is_open
 
 
+def test_a_closed_evening_s_settlement_tells_a_spieler_who_enters_the_payments(
+    client, scorekeeper, user, club, evening, players, admin
+):
+    Membership.objects.create(user=user, club=club, role=Membership.Role.PLAYER)
+    services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "sauspiel", declarer=players[1].pk, partner=players[3].pk), admin)  # fmt: skip
+    services.close_evening(evening.pk, admin)
+    url = reverse("evenings:settlement", args=[evening.pk])
+
+    client.force_login(user)
+    spieler = client.get(url).text
+    client.force_login(scorekeeper)
+    schreiber = client.get(url).text
+
+    assert "Zahlungen trägt ein Schreiber oder Admin ein." in spieler
+    assert "Zahlungen weiter eintragen" not in spieler and ">bezahlt</button>" not in spieler
+    assert "Zahlungen weiter eintragen" in schreiber and ">bezahlt</button>" in schreiber
+
+
 def test_what_rounding_leaves_open_is_listed_in_the_order_of_the_balances(
     client, scorekeeper, evening, players
 ):
