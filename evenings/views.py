@@ -1322,11 +1322,11 @@ def payment(request: HttpRequest, evening_id: int) -> HttpResponse:
         except services.EveningError as error:
             refused = str(error)
         else:
+            what = wording.summarize(change, _names(evening))
             if change.replayed:  # this form was sent before
-                what = wording.summarize(change, _names(evening))
                 messages.info(request, _("Schon eingetragen: %(payment)s") % {"payment": what})
             else:
-                messages.success(request, _("Zahlung eingetragen."))
+                messages.success(request, _("Zahlung eingetragen: %(payment)s") % {"payment": what})
     elif "other_amount" in form.errors:
         refused = form.errors["other_amount"][0]  # the parser's message names the problem
     else:

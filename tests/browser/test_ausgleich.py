@@ -126,7 +126,7 @@ def test_the_treasurer_settles_the_runde_in_its_ausgleich(
 
     # 4. "bezahlt": paid, and nobody owes anybody in the Runde any more.
     paid_button.tap()
-    expect(page.get_by_text("Zahlung eingetragen.")).to_be_visible()
+    expect(page.get_by_text("Zahlung eingetragen:")).to_be_visible()
     expect(page.get_by_role("heading", name="Bezahlt")).to_be_visible()
     expect(paid(page)).to_have_text(["Hias hat Vroni 0,80 € gezahlt"])
     expect(page.get_by_text("Niemand muss etwas zahlen.")).to_be_visible()

@@ -381,7 +381,7 @@ def test_paying_at_the_table_and_closing_the_evening(page, log_in, runde, schrei
     page.locator("li.transfer").filter(has_text="Vroni zahlt Hias").get_by_role(
         "button", name="bezahlt"
     ).tap()
-    expect(page.get_by_text("Zahlung eingetragen.")).to_be_visible()
+    expect(page.get_by_text("Zahlung eingetragen:")).to_be_visible()
     expect(transfers).to_have_text(["Sepp zahlt Hias 0,50 €", "Resi zahlt Hias 0,50 €"])
     expect(page.get_by_role("heading", name="Bezahlt")).to_be_visible()
     expect(page.get_by_text("Vroni hat Hias 0,50 € gezahlt")).to_be_visible()

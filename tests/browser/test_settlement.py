@@ -50,7 +50,7 @@ def test_a_mis_tap_is_taken_back_and_a_part_payment_is_booked(
     paid_button = transfer(page, "Sepp zahlt Hias").get_by_role("button", name="bezahlt")
     expect(paid_button).to_have_accessible_description("Sepp zahlt Hias 0,50 €")
     paid_button.tap()
-    expect(page.get_by_text("Zahlung eingetragen.")).to_be_visible()
+    expect(page.get_by_text("Zahlung eingetragen:")).to_be_visible()
     expect(paid(page)).to_have_text(["Sepp hat Hias 0,50 € gezahlt"])
     expect(balances(page)).to_have_text(["0,00 €", "-0,50 €", "+1,00 €", "-0,50 €"])
     mistake = Change.objects.get(evening=evening, kind=Change.Kind.PAYMENT)
@@ -96,7 +96,7 @@ def test_a_mis_tap_is_taken_back_and_a_part_payment_is_booked(
 
     typed.fill("0,2")
     line.locator("details").get_by_role("button", name="Betrag eintragen").tap()
-    expect(page.get_by_text("Zahlung eingetragen.")).to_be_visible()
+    expect(page.get_by_text("Zahlung eingetragen:")).to_be_visible()
     expect(balances(page)).to_have_text(["-0,50 €", "-0,30 €", "+1,30 €", "-0,50 €"])
     # The rest of Vroni's transfer, where it was: the plan stays as proposed.
     expect(transfers).to_have_text(
@@ -129,7 +129,7 @@ def test_a_transfer_paid_on_another_phone_says_so(
     other.goto(f"/abend/{evening.pk}/abrechnung/")
 
     transfer(other, "Resi zahlt Hias").get_by_role("button", name="bezahlt").tap()
-    expect(other.get_by_text("Zahlung eingetragen.")).to_be_visible()
+    expect(other.get_by_text("Zahlung eingetragen:")).to_be_visible()
     transfer(page, "Resi zahlt Hias").get_by_role("button", name="bezahlt").tap()
 
     expect(

@@ -141,9 +141,9 @@ def test_a_part_payment_sent_twice_is_booked_once(scorekeeper, owing, players):
     first = client.post(url, data, follow=True)
     again = client.post(url, data, follow=True)
 
-    assert "Zahlung eingetragen." in first.text
+    assert "Zahlung eingetragen: Sepp zahlt Resi 0,10 €" in first.text
     assert "Schon eingetragen: Sepp zahlt Resi 0,10 €" in again.text
-    assert "Zahlung eingetragen." not in again.text
+    assert "Zahlung eingetragen:" not in again.text
     assert paid(owing) == [(players[0].pk, 10), (players[3].pk, -10)]
     assert services.balances(owing)[players[0].pk] == -30
 

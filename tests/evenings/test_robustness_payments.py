@@ -62,7 +62,7 @@ def test_paying_exactly_what_is_open_is_booked(client, scorekeeper, after_one_ga
     assert response.redirect_chain == [
         (reverse("evenings:settlement", args=[after_one_game.pk]), 302)
     ]
-    assert "Zahlung eingetragen." in response.text
+    assert "Zahlung eingetragen: Sepp zahlt Resi 0,40 €" in response.text
     assert payments(after_one_game) == [(sepp.pk, 40), (resi.pk, -40)]
     assert services.balances(after_one_game)[sepp.pk] == 0
 
@@ -332,7 +332,7 @@ def test_a_closed_evenings_settlement_says_it_is_closed_and_still_takes_payments
     assert closed in client.get(url).text
     response = pay(client, after_one_game, sepp.pk, resi.pk, 40)
 
-    assert "Zahlung eingetragen." in response.text
+    assert "Zahlung eingetragen:" in response.text
     assert payments(after_one_game) == [(sepp.pk, 40), (resi.pk, -40)]
 
 
@@ -491,7 +491,7 @@ def test_a_part_payment_is_booked_exactly_and_the_rest_stays_open(
 
     response = pay_typed(client, after_one_game, sepp.pk, resi.pk, "0,25")
 
-    assert "Zahlung eingetragen." in response.text
+    assert "Zahlung eingetragen:" in response.text
     assert payments(after_one_game) == [(sepp.pk, 25), (resi.pk, -25)]
     assert payment_changes(after_one_game) == [{"payer": sepp.pk, "payee": resi.pk, "amount": 25}]
     assert services.balances(after_one_game)[sepp.pk] == -15
@@ -533,7 +533,7 @@ def test_a_typo_in_another_amount_is_named_and_changes_nothing(
 
     assert response.status_code == 200
     assert message in response.text
-    assert "Zahlung eingetragen." not in response.text
+    assert "Zahlung eingetragen:" not in response.text
     assert payments(after_one_game) == []
     assert Change.objects.count() == before
     assert services.balances(after_one_game)[sepp.pk] == -40
