@@ -658,10 +658,17 @@ def test_six_names_stay_whole_or_end_in_an_ellipsis(page, log_in, runde, schreib
         heights = cells.evaluate_all("cells => cells.map(c => c.getBoundingClientRect().height)")
         assert len(set(heights[:5])) == 1, heights
     cut = "cells => cells.map(c => c.scrollWidth > c.clientWidth)"
-    # The standing's boxes show the short names whole; so does the sheet's head, but for
+    # The standing's boxes show the short names whole (at 320 px in two rows of three, at
+    # the common type, with room for the long one too); so does the sheet's head, but for
     # "Schorsch" at 320 px ("Schors…" there, two pixels apart from "Veronika").
-    assert standing.evaluate_all(cut) == [False] * 5 + [True]
+    assert standing.evaluate_all(cut) == [False] * 5 + [width == 390]
     assert head.evaluate_all(cut) == [width == 320] + [False] * 4 + [True]
+    tops = standing.evaluate_all("cells => cells.map(c => c.getBoundingClientRect().top)")
+    assert len(set(tops)) == (2 if width == 320 else 1)
+    sizes = page.locator(".standing-cell .amount").evaluate_all(
+        "cells => cells.map(c => parseFloat(getComputedStyle(c).fontSize))"
+    )
+    assert min(sizes) >= (16 if width == 320 else 11)
     no_horizontal_scroll(page)
 
 
