@@ -54,7 +54,13 @@ def start(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse:
     same = None
     if form.is_valid() and not form.cleaned_data["again"]:
         chosen = {p.pk for p in form.cleaned_data["players"]}
-        same = next((e for e in running if {s.player_id for s in e.seats.all()} == chosen), None)
+        seated = [(e, {s.player_id: s.player.name for s in e.seats.all()}) for e in running]
+        # The same table, or someone who already sits at another (a slip of the finger
+        # between two Sepps, or an evening left open): asked before it begins.
+        same, there = next(
+            ((e, names) for e, names in seated if names.keys() == chosen),
+            next(((e, names) for e, names in seated if names.keys() & chosen), (None, {})),
+        )
         # Sent again (a double tap): the evening it started is the answer. Asked after
         # the running evenings are read, so that the first tap's evening, committed
         # between the two reads, is found by its key rather than taken for another's.
@@ -62,14 +68,22 @@ def start(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse:
         if same is not None and key is not None and runde.evenings.filter(key=key).exists():
             same = None
         if same is not None:
-            form.add_error(
-                None,
-                _(
+            when = dateformat.format(timezone.localtime(same.started_at), "d.m.Y, H:i")
+            both = [there[pk] for pk in there if pk in chosen]
+            if there.keys() == chosen:
+                message = _(
                     "Mit genau diesen Spielern läuft hier schon ein Abend (seit %(when)s): "
                     "dort weiterschreiben, oder unten bestätigen, dass ein neuer beginnt."
-                )
-                % {"when": dateformat.format(timezone.localtime(same.started_at), "d.m.Y, H:i")},
-            )
+                ) % {"when": when}
+            else:
+                message = ngettext(
+                    "%(who)s sitzt schon an einem laufenden Abend (seit %(when)s): dort "
+                    "weiterschreiben, oder unten bestätigen, dass ein neuer beginnt.",
+                    "%(who)s sitzen schon an einem laufenden Abend (seit %(when)s): dort "
+                    "weiterschreiben, oder unten bestätigen, dass ein neuer beginnt.",
+                    len(both),
+                ) % {"who": wording.enumeration(both), "when": when}
+            form.add_error(None, message)
     if form.is_valid():
         try:
             evening = services.start_evening(
@@ -420,7 +434,7 @@ def _stale_notice(
             "Deine Auswahl ist übernommen, soweit sie noch passt: %(who)s spielen dieses Spiel "
             "nicht mit. Bitte prüfen und speichern.",
             len(who),
-        ) % {"who": _(" und ").join(who)}
+        ) % {"who": wording.enumeration(who)}
     elif form.has_choices():
         notice += " " + _(
             "Deine Auswahl ist übernommen, soweit sie noch passt – bitte prüfen und speichern."

@@ -81,6 +81,13 @@ def details(
     return parts
 
 
+def enumeration(names: list[str]) -> str:
+    """ "Sepp", "Sepp und Vroni", "Sepp, Vroni und Hias"."""
+    if len(names) < 2:
+        return "".join(names)
+    return _("%(first)s und %(last)s") % {"first": ", ".join(names[:-1]), "last": names[-1]}
+
+
 def describe(game: Game, names: dict[int, str]) -> str:
     """ "3. Sauspiel (Sepp)", for messages."""
     who = names.get(game.declarer_id or game.loser_id or 0)

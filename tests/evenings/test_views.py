@@ -9,6 +9,7 @@ from django.db import connection
 from django.db.models import Sum
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from clubs.models import Membership, Player
 from evenings import services
@@ -181,8 +182,9 @@ def test_a_second_evening_with_the_same_players_is_started_only_when_confirmed(
     seats |= {"first_dealer": "0", "key": str(uuid.uuid4())}
 
     asked = client.post(url, seats)
+    table = [*players[4:6], *(Player.objects.create(club=club, name=n) for n in ("Xaver", "Anni"))]
     others = client.post(
-        url, {f"seat{i}": p.pk for i, p in enumerate(players[1:5])} | {"first_dealer": "0"}
+        url, {f"seat{i}": p.pk for i, p in enumerate(table)} | {"first_dealer": "0"}
     )
     confirmed = client.post(url, seats | {"again": "on"})
     replayed = client.post(url, seats)  # the confirmed form sent twice
@@ -200,6 +202,31 @@ def test_a_second_evening_with_the_same_players_is_started_only_when_confirmed(
         == reverse("evenings:detail", args=[second.pk])
     )
     assert Evening.objects.filter(runde=runde).count() == 3
+
+
+def test_someone_who_sits_at_a_running_evening_is_seated_at_another_only_when_confirmed(
+    client, scorekeeper, admin, club, runde, players
+):
+    sepp, vroni, hias, resi, wastl, kathi = players
+    running = services.start_evening(runde, [sepp, vroni, hias, resi], 0, admin)
+    client.force_login(scorekeeper)
+    url = reverse("evenings:start", args=[club.pk, runde.pk])
+    seats = {f"seat{i}": p.pk for i, p in enumerate([wastl, vroni, kathi, resi])}
+    seats |= {"first_dealer": "0", "key": str(uuid.uuid4())}
+
+    asked = client.post(url, seats)
+    confirmed = client.post(url, seats | {"again": "on"})
+
+    assert asked.status_code == 200
+    day = timezone.localtime(running.started_at).strftime("%d.%m.%Y, %H:%M")
+    assert (
+        f"Vroni und Resi sitzen schon an einem laufenden Abend (seit {day}): dort "
+        "weiterschreiben, oder unten bestätigen, dass ein neuer beginnt."
+    ) in asked.text
+    running_url = reverse("evenings:detail", args=[running.pk])
+    assert f'<a class="button" href="{running_url}">Zum laufenden Abend</a>' in asked.text
+    assert confirmed.status_code == 302
+    assert Evening.objects.filter(runde=runde).count() == 2
 
 
 def test_a_player_chosen_for_two_seats_is_named_at_the_second(
