@@ -175,18 +175,21 @@ def _name_scorekeepers(club, tables: list[Table], members: dict[int, str] | None
     "Veronika"); else by their own name. `members`: _members(), if read already."""
     users = {table.scorekeeper_id for table in tables if table.scorekeeper_id is not None}
     if members is not None:
-        played_as = members
+        played_as, still = members, set(members)
     elif users:
         played_as = dict(
             Player.objects.filter(club=club, user__in=users).values_list("user_id", "name")
         )
+        still = set(club.memberships.filter(user__in=users).values_list("user_id", flat=True))
     else:
-        played_as = {}
+        played_as, still = {}, set()
     for table in tables:
         if table.scorekeeper is not None:
             table.scorekeeper_name = played_as.get(table.scorekeeper_id) or display_name(
                 table.scorekeeper
             )
+            # Removed from the club since: they can no longer enter the table's games.
+            table.scorekeeper_gone = table.scorekeeper_id not in still
 
 
 def _round_view(

@@ -434,6 +434,25 @@ def test_two_players_of_different_tables_swap_before_the_round_starts(
     assert TableSeat.objects.get(participant=b.participant).position == 1
 
 
+def test_a_table_s_scorekeeper_removed_from_the_club_is_said_to_enter_nothing(
+    director, tournament, players
+):
+    round_ = drawn(tournament, players)
+    vroni = make_user("vroni", "Veronika")
+    membership = Membership.objects.create(
+        user=vroni, club=tournament.club, role=Membership.Role.PLAYER
+    )
+    table = round_.tables.get(number=1)
+    services.name_scorekeeper(table, vroni)
+    gone = "(nicht mehr im Verein: kann nichts eintragen)"
+    assert gone not in director.get(url("detail", tournament.pk)).text
+
+    membership.delete()
+
+    page = director.get(url("detail", tournament.pk)).text
+    assert f"Schreiber: Veronika <strong>{gone}</strong>" in page
+
+
 SWAPPED = "danach von Hand getauscht: der Seed allein ergibt diese Tische nicht mehr."
 
 
