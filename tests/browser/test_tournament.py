@@ -148,7 +148,8 @@ def test_a_director_runs_round_one_two_phones_book_and_the_hall_display_follows(
     # The seats are as drawn: saving the scorekeepers did not move anyone.
     assert seats(tables.nth(0)) == table_1 and seats(tables.nth(1)) == table_2
 
-    page.get_by_role("button", name="Runde 1 starten").click()
+    page.get_by_text("Runde 1 starten …").click()  # two taps: the tables are fixed then
+    page.get_by_role("button", name="Ja, Runde 1 starten").click()
     expect(messages(page)).to_have_text(
         "Runde 1 läuft: an jedem Tisch kann jetzt eingetragen werden."
     )
