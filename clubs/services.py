@@ -93,6 +93,12 @@ def invitation_refusal(invitation: Invitation, user) -> str:
     player = invitation.player
     if player is None:
         return ""
+    if player.user_id is not None and not user.is_authenticated:
+        # Maybe Hias himself on another phone (the page offers to log in), maybe not.
+        return _(
+            "Diese Einladung für %(name)s ist schon angenommen worden. Bist du es nicht, "
+            "bitte den Admin des Vereins um einen neuen Link."
+        ) % {"name": player.name}
     if player.user_id is not None and player.user_id != user.pk:
         return _(
             "Diese Einladung war für %(name)s, und %(name)s spielt inzwischen mit einem "
