@@ -278,6 +278,11 @@ class TariffForm(forms.ModelForm):
             "laufende_min_wenz": forms.NumberInput(attrs={"inputmode": "numeric", "max": 4}),
         }
         help_texts = {
+            # The Runde's accounts settle everything so far, so they take it at once.
+            "settle_unit": _(
+                "Für die Abrechnung der Abende mit diesem Tarif; die Konten der Runde "
+                "rechnen schon beim Speichern so."
+            ),
             "jungfrau": _(
                 "Nur beim Ramsch: wer keinen Stich macht (eine Jungfrau), verdoppelt den "
                 "Ramsch, höchstens zweimal."

@@ -758,3 +758,11 @@ def test_the_tariff_form_says_what_a_jungfrau_is(client, admin, club, runde):
     page = client.get(reverse("clubs:tariff", args=[club.pk, runde.pk])).text
 
     assert "wer keinen Stich macht (eine Jungfrau), verdoppelt den Ramsch" in page
+
+
+def test_the_tariff_form_says_the_runde_s_accounts_round_as_saved_at_once(
+    client, admin, club, runde
+):
+    client.force_login(admin)
+    url = reverse("clubs:tariff", args=[club.pk, runde.pk])
+    assert "die Konten der Runde rechnen schon beim Speichern so" in client.get(url).text

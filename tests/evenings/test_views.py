@@ -684,13 +684,16 @@ def test_what_rounding_leaves_open_is_listed_in_the_order_of_the_balances(
 
     def in_order(page: str) -> tuple[list[str], list[str]]:
         balances = re.findall(r"<dt>(\w+)</dt>", page)
-        left = re.search(r"Durch das Abrunden bleibt offen[^:]*:\s*([^<]*)</p>", page)[1]
+        left = re.search(r"Offen bleibt \([^)]*\):\s*([^<]*)</p>", page)[1]
         return balances, re.findall(r"(\w+) [-+]\d+,\d\d", left)  # signed, as the balances
 
     evening_page = client.get(reverse("evenings:settlement", args=[evening.pk])).text
     at_the_evening = in_order(evening_page)
     # Hias won 1,40 €, Sepp pays him 0,50 €: 0,90 € stay open for him, said with "+".
     assert "Hias +0,90 €" in evening_page
+    assert "Jede Zahlung ist für sich auf 50 Cent abgerundet, damit niemand mehr bekommt" in (
+        evening_page
+    )
     services.close_evening(evening.pk, scorekeeper)
     ausgleich = services.start_ausgleich(evening.runde, scorekeeper)
     at_the_ausgleich = in_order(
