@@ -422,8 +422,10 @@ def history_html(rows: list[HistoryRow]) -> SafeString:
     html = []
     for row in rows:
         game, evening = row.game, row.game.evening
+        # With the time: two evenings of a day (after a change of tables) read apart.
+        started = timezone.localtime(evening.started_at)
         when = (
-            f"{timezone.localtime(evening.started_at):%d.%m.%Y} · {escape(evening.runde.name)}"
+            f"{started:%d.%m.%Y %H:%M} · {escape(evening.runde.name)}"
             f" · {escape(nth % {'n': game.number})}"
         )
         what = f"<strong>{escape(row.caption)}</strong>"
