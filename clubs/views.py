@@ -49,10 +49,13 @@ def start(request: HttpRequest) -> HttpResponse:
         .order_by("club__name")
     )
     accounts = kept_accounts(own, request.user)
-    # Tournament tables running now that the user keeps the sheet of (named by the
-    # director), in clubs they are a member of: one tap to the table.
-    tables = Evening.objects.open().filter(
-        scorekeeper=request.user, runde__club__memberships__user=request.user
+    # Evenings running now that the user keeps the sheet of (a tournament table's, named
+    # by the director) or sits at, in clubs they are a member of: one tap to the table.
+    tables = (
+        Evening.objects.open()
+        .filter(runde__club__memberships__user=request.user)
+        .filter(Q(scorekeeper=request.user) | Q(seats__player__user=request.user))
+        .distinct()
     )
     return render(
         request,

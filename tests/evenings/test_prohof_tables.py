@@ -9,6 +9,7 @@ import uuid
 import pytest
 from django.core.management import call_command
 from django.urls import reverse
+from django.utils import timezone
 
 from clubs import services as clubs
 from clubs.models import Membership, Player
@@ -304,6 +305,32 @@ def test_a_named_scorekeeper_finds_their_running_table_on_the_start_page(
     assert f"{link}<strong>Stadtmeisterschaft · Runde 1 · Tisch 2</strong>" in running
     assert running.count('class="card" href="/abend/') == 1  # not the other table
     assert "Dein Tisch" not in closed and link not in closed
+
+
+def test_a_player_finds_the_running_table_they_sit_at_on_the_start_page(
+    client, club, runde, players, admin
+):
+    sepp, vroni, hias, resi, wastl = players[:5]
+    vroni.user = make_user("vroni", "Vroni")
+    vroni.save()
+    Membership.objects.create(user=vroni.user, club=club, role=Membership.Role.PLAYER)
+    cup = clubs.create_prohof_runde(club, "Stadtmeisterschaft", admin)
+    table = services.start_evening(
+        cup, [sepp, vroni, hias, resi], 0, admin, label="Runde 1 · Tisch 2", scorekeeper=admin
+    )
+    services.start_evening(cup, [sepp, hias, resi, wastl], 0, admin, label="Runde 1 · Tisch 1")
+    money = services.start_evening(runde, [vroni, hias, resi, wastl], 0, admin)
+    client.force_login(vroni.user)
+
+    page = client.get(reverse("start")).text
+
+    assert "Deine Tische" in page
+    for evening in (table, money):
+        assert f'<a class="card" href="{reverse("evenings:detail", args=[evening.pk])}">' in page
+    assert page.count('class="card" href="/abend/') == 2  # not the table she is not at
+    assert "Stadtmeisterschaft · Runde 1 · Tisch 2</strong></a>" in page  # no "du schreibst"
+    since = timezone.localtime(money.started_at).strftime("%H:%M")
+    assert f"{runde.name} · seit {since}</strong>" in page
 
 
 def test_an_announced_schneider_not_reached_cannot_be_booked_as_won(client, table, players, admin):
