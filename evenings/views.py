@@ -158,6 +158,7 @@ def _with_newcomer(request, club, players: list) -> tuple[dict | None, PlayerFor
         return shown, newcomer
     if player.pk not in {p.pk for p in players}:
         players.append(player)
+        players.sort(key=lambda p: (german_key(p.name), p.pk))  # as the club lists them
     if seated is None:
         shown[seated := free] = player.pk
     said = _("%(name)s sitzt auf Platz %(n)s.") % {"name": player, "n": int(seated[4:]) + 1}

@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from clubs.models import Membership, Player
+from clubs.models import Membership, Player, german_key
 from evenings import services
 from evenings.models import Change, Evening, Game, LedgerEntry
 from tests.conftest import make_user
@@ -89,6 +89,10 @@ def test_a_scorekeeper_seats_someone_new_to_the_club_without_an_admin(
         ("seat2", str(players[1].pk)),
     ]
     assert 'id="id_neu-name" value=' not in added.text  # the name field empty again
+    # The newcomer is offered among the others in the club's order, not after them.
+    seat3 = added.text.split('name="seat3"')[1].split("</select>")[0]
+    offered = re.findall(r'<option value="\d+">([^<]+)</option>', seat3)
+    assert "Ferdl" in offered and offered == sorted(offered, key=german_key)
     assert "Ferdl sitzt auf Platz 2." in again.text and "gibt es" not in again.text
     assert "Hias sitzt auf Platz 2." in known.text
     assert "Girgl sitzt auf Platz 2." in back.text
