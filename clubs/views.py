@@ -29,7 +29,7 @@ from clubs.forms import (
     TariffForm,
     save_unless_taken,
 )
-from clubs.models import Invitation, Membership, Player, german_order
+from clubs.models import Invitation, Membership, Player, Runde, german_order
 from clubs.players import evenings_page, kept_accounts, runde_balances
 from evenings import services as evening_services
 from evenings.models import Evening
@@ -49,12 +49,14 @@ def start(request: HttpRequest) -> HttpResponse:
         .order_by("club__name")
     )
     accounts = kept_accounts(own, request.user)
-    # Evenings running now that the user keeps the sheet of (a tournament table's, named
-    # by the director) or sits at, in clubs they are a member of: one tap to the table.
+    # Tournament tables running now that the user keeps the sheet of (named by the
+    # director) or sits at, in clubs they are a member of: one tap to the table. (A money
+    # evening they sit at is under "Letzte Abende" of their accounts.)
+    sits = Q(seats__player__user=request.user, runde__kind=Runde.Kind.PROHOF)
     tables = (
         Evening.objects.open()
         .filter(runde__club__memberships__user=request.user)
-        .filter(Q(scorekeeper=request.user) | Q(seats__player__user=request.user))
+        .filter(Q(scorekeeper=request.user) | sits)
         .distinct()
     )
     return render(
