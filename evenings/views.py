@@ -1168,11 +1168,21 @@ def _history_html(evening: Evening, names: dict[int, str]) -> SafeString:
             "user_id", "name"
         )
     )
-    return _changes_html(evening, changes, names, moved, rescored, authors, bock_then)
+    # Closed because someone joined or left: its last "Abend abgeschlossen" says so.
+    notes = {}
+    if (went_on := services.continued_at(evening)) is not None:
+        closed = [change.pk for change in changes if change.kind == Change.Kind.CLOSE]
+        if closed:
+            began = timezone.localtime(went_on.started_at).strftime("%H:%M")
+            notes[closed[-1]] = _(
+                "Die Sitzordnung hat sich geändert: der Abend geht an einem neuen Tisch "
+                "weiter (seit %(time)s)."
+            ) % {"time": began}
+    return _changes_html(evening, changes, names, moved, rescored, authors, bock_then, notes)
 
 
 def _changes_html(
-    evening: Evening, changes, names, moved, rescored, authors, bock_then
+    evening: Evening, changes, names, moved, rescored, authors, bock_then, notes
 ) -> SafeString:
     """The history's list items, built here as the sheet's rows are (an evening's sixty
     changes were most of the page's time as a template). Names, lines and authors are
@@ -1180,7 +1190,8 @@ def _changes_html(
 
     `moved`: per change, what it moved (name, cents); `rescored`: per change, the later
     games it scored anew; `authors`: the club's names of the users who made changes;
-    `bock_then`: the changes of a game that was a Bock game at the time."""
+    `bock_then`: the changes of a game that was a Bock game at the time; `notes`: a line
+    more for a change (why the evening was closed)."""
     points = evening.tariff.is_prohof
     game = _("Spiel %(n)s")
     html = []
@@ -1195,6 +1206,8 @@ def _changes_html(
             line += f" · {_('Bock')}"
         if line:
             item += f"<div>{escape(line)}</div>"
+        if change.pk in notes:
+            item += f"<div>{escape(notes[change.pk])}</div>"
         if change.pk in moved:
             item += (
                 '<div class="moved">'

@@ -5,6 +5,7 @@ import uuid
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from clubs.models import Membership
 from evenings import services
@@ -230,6 +231,15 @@ def test_the_table_s_spectator_link_goes_on_with_it_to_the_new_evening(
     admin_client.force_login(admin)
     history = admin_client.get(reverse("evenings:history", args=[evening.pk])).text
     assert "Der Link zeigt jetzt den neuen Tisch." in history
+    # Its "Abend abgeschlossen" says why; the new evening's history has no such line.
+    began = timezone.localtime(new.started_at).strftime("%H:%M")
+    assert (
+        "<strong>Abend abgeschlossen</strong></div><div>Die Sitzordnung hat sich geändert: "
+        f"der Abend geht an einem neuen Tisch weiter (seit {began}).</div>"
+    ) in history
+    services.close_evening(new.pk, admin)
+    later = admin_client.get(reverse("evenings:history", args=[new.pk])).text
+    assert "Abend abgeschlossen" in later and "Sitzordnung hat sich geändert" not in later
 
 
 def test_a_revoked_link_stays_revoked_and_the_new_table_gets_a_link_of_its_own(
