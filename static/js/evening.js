@@ -110,9 +110,16 @@
   });
   // 3a. Another phone booked while this one was entering a game: the word on it comes
   //     into view, also for whoever had scrolled down to Kontra or Laufende.
+  // The deal moved on under the form, or a correction here set its players anew: the
+  // preview was of choices that may have gone (one who sits out now), so it is asked anew.
+  function previewAnew() {
+    var form = document.getElementById("entry-form");
+    if (form) form.dispatchEvent(new Event("change"));
+  }
   document.addEventListener("dealMoved", function () {
     var status = document.getElementById("entry-status");
     if (status) status.scrollIntoView({ block: "nearest" });
+    previewAnew();
   });
   // 3b. "Letztes Spiel zurücknehmen" takes back the last game this phone shows: the form
   //     sends the version the sheet is at now (polls and answers keep #sheet-version), and
@@ -147,6 +154,7 @@
   document.addEventListener("corrected", function () {
     var flash = document.getElementById("flash");
     if (flash) flash.scrollIntoView({ block: "nearest" });
+    previewAnew();
   });
   document.addEventListener("htmx:responseError", function (event) {
     var status = event.detail.xhr && event.detail.xhr.status;

@@ -159,7 +159,35 @@ def test_the_word_on_another_phone_s_booking_goes_once_a_game_is_corrected_here(
 
     expect(flash(resi)).to_contain_text("Korrigiert")
     expect(notice).to_have_count(0)
+    # The entry form's players are set anew by the correction's answer: so is its preview.
+    expect(resi.locator("#preview")).to_have_text("Vorschau: Spieler wählen")
     assert Game.objects.get(number=1).kontra == 1
+    assert Game.objects.count() == 1
+
+
+def test_a_stale_form_s_preview_is_asked_anew_without_the_player_who_sits_out(
+    open_phone, runde, schreiber, admin, players
+):
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi", "Wastl"], schreiber)
+    resi = open_phone(admin).page
+    resi.route("**/blatt/**", lambda route: route.abort())  # she never hears of game 1
+    resi.goto(f"/abend/{evening.pk}/")
+    enter_sauspiel(resi, "Vroni", "Hias")
+    expect(preview(resi)).to_have_count(4)
+    expect(preview(resi).first).to_contain_text("Vroni")
+    # Game 1 is booked elsewhere: Vroni deals game 2 and sits it out.
+    book(evening, schreiber, type="sauspiel", declarer=players["Hias"].pk,
+         partner=players["Resi"].pk)  # fmt: skip
+    resi.unroute("**/blatt/**")
+    resi.route("**/blatt/**", lambda route: route.fulfill(status=204))
+    save_button(resi).tap()
+
+    expect(resi.locator("#entry-status [role=alert]")).to_contain_text(
+        "Vroni spielt dieses Spiel nicht mit."
+    )
+    # The preview of the game she had entered goes: without a Spieler there is none.
+    expect(resi.locator("#preview")).to_have_text("Vorschau: Spieler wählen")
+    expect(preview(resi)).to_have_count(0)
     assert Game.objects.count() == 1
 
 
