@@ -389,9 +389,7 @@ class StartForm(forms.Form):
     key = forms.UUIDField(widget=forms.HiddenInput, required=False, initial=uuid.uuid4)
     # Asked for only when the same players already sit at an open evening of the Runde
     # (Back after "Los geht's", or a second phone at the table).
-    again = forms.BooleanField(
-        label=_("Ja, trotzdem einen neuen Abend mit ihnen beginnen"), required=False
-    )
+    again = forms.BooleanField(label=_("Ja, trotzdem einen neuen Abend beginnen"), required=False)
     first_dealer = forms.TypedChoiceField(
         label=_("Erster Geber"),
         coerce=int,

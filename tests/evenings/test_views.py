@@ -229,6 +229,7 @@ def test_someone_who_sits_at_a_running_evening_is_seated_at_another_only_when_co
     ) in asked.text
     running_url = reverse("evenings:detail", args=[running.pk])
     assert f'<a class="button" href="{running_url}">Zum laufenden Abend</a>' in asked.text
+    assert "Ja, trotzdem einen neuen Abend beginnen" in asked.text  # one or many
     assert confirmed.status_code == 302
     assert Evening.objects.filter(runde=runde).count() == 2
 
