@@ -1315,8 +1315,22 @@ def _settlement_page(request, evening: Evening, membership, typed: dict | None =
             "played_since": evening.settles_runde
             and not settled_by
             and evening.runde.evenings.filter(started_at__gt=evening.started_at).exists(),
+            "open_ausgleich": None
+            if evening.settles_runde or settled_by
+            else _open_ausgleich(evening),
         },
     )
+
+
+def _open_ausgleich(evening: Evening) -> Evening | None:
+    """The Runde's last Ausgleich before `evening`, if payments are still open in it: the
+    evening's Abrechnung says so (a Schreiber might enter a payment in the wrong one)."""
+    last = (
+        evening.runde.evenings.filter(settles_runde=True, started_at__lt=evening.started_at)
+        .order_by("-started_at", "-pk")
+        .first()
+    )
+    return last if last is not None and services.settlement(last).transfers else None
 
 
 def _balance_lines(evening: Evening, names: dict[int, str]) -> list[tuple[str, int]]:
