@@ -1317,19 +1317,19 @@ def _settlement_page(request, evening: Evening, membership, typed: dict | None =
             and evening.runde.evenings.filter(started_at__gt=evening.started_at).exists(),
             "open_ausgleich": None
             if evening.settles_runde or settled_by
-            else _open_ausgleich(evening),
+            else _open_ausgleich(evening.runde, before=evening),
         },
     )
 
 
-def _open_ausgleich(evening: Evening) -> Evening | None:
-    """The Runde's last Ausgleich before `evening`, if payments are still open in it: the
-    evening's Abrechnung says so (a Schreiber might enter a payment in the wrong one)."""
-    last = (
-        evening.runde.evenings.filter(settles_runde=True, started_at__lt=evening.started_at)
-        .order_by("-started_at", "-pk")
-        .first()
-    )
+def _open_ausgleich(runde, before: Evening | None = None) -> Evening | None:
+    """The Runde's last Ausgleich (before the evening `before`), if payments are still
+    open in it: an evening's Abrechnung and the Runde's accounts say so, and why their
+    amounts differ (a Schreiber might enter a payment in the wrong one)."""
+    ausgleiche = runde.evenings.filter(settles_runde=True)
+    if before is not None:
+        ausgleiche = ausgleiche.filter(started_at__lt=before.started_at)
+    last = ausgleiche.order_by("-started_at", "-pk").first()
     return last if last is not None and services.settlement(last).transfers else None
 
 
@@ -1463,11 +1463,7 @@ def runde_balances(request: HttpRequest, club_id: int, runde_id: int) -> HttpRes
         running = list(runde.evenings.open().order_by("started_at"))
     # Played on after an Ausgleich that still has payments open: both plans are shown, and
     # why they differ (a new Ausgleich takes over what the old one left open).
-    earlier = None
-    if ausgleich is None:
-        last = runde.evenings.filter(settles_runde=True).order_by("-started_at", "-pk").first()
-        if last is not None and services.settlement(last).transfers:
-            earlier = last
+    earlier = _open_ausgleich(runde) if ausgleich is None else None
     return render(
         request,
         "evenings/runde_balances.html",

@@ -84,14 +84,29 @@ def test_two_phones_book_alternately_and_each_form_follows_the_deal(
     assert "ledger ok" in verify_ledger()
 
 
+def deaf_phone(open_phone, user, evening: Evening) -> Page:
+    """A phone at the evening that has no signal for the sheet's polling: it never hears
+    of a game booked elsewhere."""
+    phone = open_phone(user).page
+    phone.route("**/blatt/**", lambda route: route.abort())
+    phone.goto(f"/abend/{evening.pk}/")
+    return phone
+
+
+def booked_elsewhere_then_saved(phone: Page, evening: Evening, by, declarer, partner) -> None:
+    """Another phone books a Sauspiel; then this one, its form now stale, taps "Speichern"
+    (and hears nothing from its poll meanwhile)."""
+    book(evening, by, type="sauspiel", declarer=declarer.pk, partner=partner.pk)
+    phone.unroute("**/blatt/**")
+    phone.route("**/blatt/**", lambda route: route.fulfill(status=204))
+    save_button(phone).tap()
+
+
 def test_a_stale_form_sent_anyway_is_refused_in_german_and_keeps_what_still_applies(
     open_phone, runde, schreiber, admin, players
 ):
     evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi", "Wastl"], schreiber)
-    resi = open_phone(admin).page
-    # Resi's phone has no signal for the sheet's polling: it never hears of game 1.
-    resi.route("**/blatt/**", lambda route: route.abort())
-    resi.goto(f"/abend/{evening.pk}/")
+    resi = deaf_phone(open_phone, admin, evening)  # it never hears of game 1
 
     # 1. Resi enters a Herz-Solo by Wastl with Kontra and 4 Laufende ...
     taps = Taps(resi)
@@ -102,11 +117,7 @@ def test_a_stale_form_sent_anyway_is_refused_in_german_and_keeps_what_still_appl
     expect(preview(resi)).to_have_count(4)
 
     # ... while Hias books game 1 on his phone; the deal moves on to Vroni (who sits out).
-    book(evening, schreiber, type="sauspiel", declarer=players["Vroni"].pk,
-         partner=players["Resi"].pk)  # fmt: skip
-    resi.unroute("**/blatt/**")
-    resi.route("**/blatt/**", lambda route: route.fulfill(status=204))
-    save_button(resi).tap()
+    booked_elsewhere_then_saved(resi, evening, schreiber, players["Vroni"], players["Resi"])
 
     # 2. Nothing booked from the stale form; the answer says in German what happened and
     # gives the form for the current deal, with every choice that still applies.
@@ -137,15 +148,9 @@ def test_the_word_on_another_phone_s_booking_goes_once_a_game_is_corrected_here(
     open_phone, runde, schreiber, admin, players
 ):
     evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
-    resi = open_phone(admin).page
-    resi.route("**/blatt/**", lambda route: route.abort())  # she never hears of game 1
-    resi.goto(f"/abend/{evening.pk}/")
+    resi = deaf_phone(open_phone, admin, evening)
     enter_sauspiel(resi, "Hias", "Sepp")
-    book(evening, schreiber, type="sauspiel", declarer=players["Vroni"].pk,
-         partner=players["Resi"].pk)  # fmt: skip
-    resi.unroute("**/blatt/**")
-    resi.route("**/blatt/**", lambda route: route.fulfill(status=204))
-    save_button(resi).tap()
+    booked_elsewhere_then_saved(resi, evening, schreiber, players["Vroni"], players["Resi"])
     notice = resi.locator("#entry-status [role=alert]")
     expect(notice).to_contain_text("Inzwischen auf einem anderen Handy: 1. Sauspiel (Vroni)")
     resi.unroute("**/blatt/**")  # her sheet catches up, the word stays
@@ -169,18 +174,12 @@ def test_a_stale_form_s_preview_is_asked_anew_without_the_player_who_sits_out(
     open_phone, runde, schreiber, admin, players
 ):
     evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi", "Wastl"], schreiber)
-    resi = open_phone(admin).page
-    resi.route("**/blatt/**", lambda route: route.abort())  # she never hears of game 1
-    resi.goto(f"/abend/{evening.pk}/")
+    resi = deaf_phone(open_phone, admin, evening)
     enter_sauspiel(resi, "Vroni", "Hias")
     expect(preview(resi)).to_have_count(4)
     expect(preview(resi).first).to_contain_text("Vroni")
     # Game 1 is booked elsewhere: Vroni deals game 2 and sits it out.
-    book(evening, schreiber, type="sauspiel", declarer=players["Hias"].pk,
-         partner=players["Resi"].pk)  # fmt: skip
-    resi.unroute("**/blatt/**")
-    resi.route("**/blatt/**", lambda route: route.fulfill(status=204))
-    save_button(resi).tap()
+    booked_elsewhere_then_saved(resi, evening, schreiber, players["Hias"], players["Resi"])
 
     expect(resi.locator("#entry-status [role=alert]")).to_contain_text(
         "Vroni spielt dieses Spiel nicht mit."
