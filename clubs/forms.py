@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext_lazy as _
 
+from clubs.services import reserved
 from clubs.models import (
     Club,
     Invitation,
@@ -423,7 +424,12 @@ class JoinForm(forms.Form):
         self.club = club
         # Who plays now: a player set inactive (gone, or a name typed by mistake) is not
         # offered to everyone with the link; they come back with a link of their own.
-        self.unlinked = list(club.players.filter(user=None, active=True))
+        # Nor is a player with a link of their own still open: it is for them.
+        self.unlinked = list(
+            club.players.filter(user=None, active=True).exclude(
+                pk__in=club.invitations.usable().filter(player__isnull=False).values("player")
+            )
+        )
         # Preselected: the player of the newcomer's name, if any; "neu im Verein" only if
         # there is nobody else to be. Otherwise nothing: someone the club knows as "Vroni"
         # who signed up as "Veronika" would tap "Beitreten" and become a second player.
@@ -451,24 +457,30 @@ class JoinForm(forms.Form):
         if not name:
             self.add_error("name", _("Bitte gib den Namen ein, unter dem du spielst."))
         elif taken := reads_alike(self.club.players.all(), name):
-            if taken.user_id is None and not taken.active:
-                message = _(
-                    "%(name)s gibt es im Verein schon, spielt aber gerade nicht mit. Bist du "
-                    "das? Dann bitte den Admin um einen Einladungslink für %(name)s, sonst "
-                    "wähle einen anderen Namen."
-                )
-            elif taken.user_id is None:
-                message = _(
-                    "%(name)s gibt es im Verein schon. Bist du das? Dann wähle oben "
-                    "„%(name)s“, sonst einen anderen Namen."
-                )
-            else:
-                message = _(
-                    "%(name)s spielt im Verein schon, mit eigenem Konto. Bitte wähle einen "
-                    "anderen Namen."
-                )
-            self.add_error("name", message % {"name": taken.name})
+            self.add_error("name", self._taken(taken))
         return cleaned
+
+    def _taken(self, taken: Player) -> str:
+        """Why a new player cannot have the name of `taken`, and what to do instead."""
+        if taken.user_id is not None:
+            message = _(
+                "%(name)s spielt im Verein schon, mit eigenem Konto. Bitte wähle einen "
+                "anderen Namen."
+            )
+        elif not taken.active:
+            message = _(
+                "%(name)s gibt es im Verein schon, spielt aber gerade nicht mit. Bist du "
+                "das? Dann bitte den Admin um einen Einladungslink für %(name)s, sonst "
+                "wähle einen anderen Namen."
+            )
+        elif taken not in self.unlinked:
+            return reserved(taken)
+        else:
+            message = _(
+                "%(name)s gibt es im Verein schon. Bist du das? Dann wähle oben "
+                "„%(name)s“, sonst einen anderen Namen."
+            )
+        return message % {"name": taken.name}
 
     @property
     def player(self) -> Player | None:

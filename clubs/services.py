@@ -95,9 +95,10 @@ def invitation_refusal(invitation: Invitation, user) -> str:
         return ""
     if player.user_id is not None and not user.is_authenticated:
         # Maybe Hias himself on another phone (the page offers to log in), maybe not.
+        # Not "taken with this link": he may have joined through a general one.
         return _(
-            "Diese Einladung für %(name)s ist schon angenommen worden. Bist du es nicht, "
-            "bitte den Admin des Vereins um einen neuen Link."
+            "%(name)s hat in diesem Verein schon ein Konto. Bist du %(name)s, melde dich "
+            "an; sonst bitte den Admin des Vereins um einen neuen Link."
         ) % {"name": player.name}
     if player.user_id is not None and player.user_id != user.pk:
         return _(
@@ -157,6 +158,15 @@ def accept_invitation(
     return membership
 
 
+def reserved(player: Player) -> str:
+    """Why a player with a link of their own still open is not taken with a link for
+    anyone (the join form's message and the service's)."""
+    return _(
+        "Für %(name)s gibt es einen eigenen Einladungslink. Bist du %(name)s, nimm bitte "
+        "diesen; sonst wähle einen anderen Namen."
+    ) % {"name": player.name}
+
+
 def _become_player(club: Club, user, player: Player | None, name: str) -> None:
     """Link the unlinked `player` the user picked, or make a new player called `name`."""
     if player is not None:
@@ -166,6 +176,8 @@ def _become_player(club: Club, user, player: Player | None, name: str) -> None:
                 _("%(name)s hat inzwischen ein Konto. Bitte wähle noch einmal.")
                 % {"name": player.name}
             )
+        if chosen.invitations.usable().exists():
+            raise ClubError(reserved(chosen))
         _link(chosen, user)
     elif name:
         if taken := club.players.filter(name__iexact=name).first():

@@ -380,8 +380,14 @@ def test_a_stranger_with_a_used_player_link_learns_it_before_signing_up(
     response = client.get(join_url(invitation))
 
     assert response.status_code == 200
-    assert "Diese Einladung für Hias ist schon angenommen worden." in response.text
-    assert "anderen Konto" not in response.text  # it may be his own, on another phone
+    # Maybe his own account on another phone, maybe he joined with a link for anyone: the
+    # page says what is known, not that this link was used.
+    assert (
+        "Hias hat in diesem Verein schon ein Konto. Bist du Hias, melde dich an; sonst "
+        "bitte den Admin des Vereins um einen neuen Link." in response.text
+    )
+    assert "angenommen" not in response.text
+    assert "anderen Konto" not in response.text
     # Hias himself, on another phone, logs in from here and comes back to the link.
     login = f"{reverse('login')}?next={join_url(invitation)}"
     assert f'Schon beigetreten? <a class="button primary" href="{login}">' in response.text
@@ -410,6 +416,48 @@ def test_a_generic_link_asks_who_you_are_and_preselects_the_player_of_your_name(
     )
     assert not re.search(rf'value="{girgl.pk}"[^>]* checked', response.text)
     assert form["name"].value() == "HIAS"
+    assert not Membership.objects.filter(user=user).exists()
+
+
+def test_a_player_with_a_link_of_their_own_is_not_offered_to_anyone_with_a_link(
+    client, admin, club, hias, user
+):
+    girgl = Player.objects.create(club=club, name="Girgl")
+    own = invite(club, admin, player=hias)
+    client.force_login(user)
+    url = join_url(invite(club, admin))
+
+    offered = client.get(url).context["form"].fields["who"].choices
+    picked = client.post(url, {"who": hias.pk, "name": "Sepp"})  # from an older page
+    named = client.post(url, {"who": "neu", "name": "hias"})
+
+    assert [label for _, label in offered] == ["Girgl", "neu im Verein"]
+    assert "Diesen Spieler gibt es ohne Konto nicht mehr" in picked.text
+    error = re.search(r'<div class="error" id="id_name_error">([^<]*)</div>', named.text)
+    assert error and error[1] == (
+        "Für Hias gibt es einen eigenen Einladungslink. Bist du Hias, nimm bitte diesen; "
+        "sonst wähle einen anderen Namen."
+    )
+    hias.refresh_from_db()
+    assert hias.user is None
+    assert not Membership.objects.filter(user=user).exists()
+    # Once his link is revoked, Hias is anyone's to be again.
+    services.revoke_invitation(own)
+    offered = client.get(url).context["form"].fields["who"].choices
+    assert [label for _, label in offered] == [girgl.name, "Hias", "neu im Verein"]
+
+
+def test_the_service_refuses_a_player_whose_own_link_came_after_the_page(
+    admin, club, hias, user
+):
+    general = invite(club, admin)
+    invite(club, admin, player=hias)
+
+    with pytest.raises(services.ClubError, match="eigenen Einladungslink"):
+        services.accept_invitation(general, user, player=hias)
+
+    hias.refresh_from_db()
+    assert hias.user is None
     assert not Membership.objects.filter(user=user).exists()
 
 
