@@ -7,7 +7,6 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext_lazy as _
 
-from clubs.services import reserved
 from clubs.models import (
     Club,
     Invitation,
@@ -19,6 +18,7 @@ from clubs.models import (
     one_line,
     reads_alike,
 )
+from clubs.services import reserved
 from scoring import BockMode, ScoringError, TariffRules, validate_rules
 from scoring.validation import laufende_range_de
 

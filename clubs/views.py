@@ -386,14 +386,19 @@ def member_role(request: HttpRequest, club_id: int, membership_id: int) -> HttpR
         except services.ClubError as error:
             messages.error(request, str(error))
         else:
-            # by the name the club plays them under, as the members page shows them
+            # as the members page shows them: the login's name, and who they play as
+            name = services.display_name(member.user)
             player = membership.club.players.filter(user=member.user).first()
-            name = player.name if player else services.display_name(member.user)
+            if player is not None and player.name != name:
+                name = _("%(name)s (spielt als %(player)s)") % {"name": name, "player": player}
             messages.success(
                 request,
                 _("%(name)s ist jetzt %(role)s.")
                 % {"name": name, "role": member.get_role_display()},
             )
+            if member.pk == membership.pk and member.role != Membership.Role.ADMIN:
+                # This page is for admins: the club's page is where they are now.
+                return redirect("clubs:detail", club_id=club_id)
     else:
         messages.error(request, _("Diese Rolle gibt es nicht."))
     return redirect("clubs:members", club_id=club_id)

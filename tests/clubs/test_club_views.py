@@ -747,9 +747,38 @@ def test_a_role_change_says_whose_role_it_is_now(client, admin, club):
         reverse("clubs:member_role", args=[club.pk, member.pk]), {"role": "schreiber"}, follow=True
     )
 
-    assert "Sepp H. ist jetzt Schreiber." in answer.text
+    # as the members page shows him: his login's name, and the player he is
+    assert "Sepp (spielt als Sepp H.) ist jetzt Schreiber." in answer.text
     member.refresh_from_db()
     assert member.role == "schreiber"
+
+
+def test_an_admin_who_steps_down_lands_on_the_club_page_not_a_404(client, admin, club):
+    second = Membership.objects.create(
+        user=make_user("sepp", "Sepp"), club=club, role=Membership.Role.ADMIN
+    )
+    own = Membership.objects.get(user=admin, club=club)
+    client.force_login(admin)
+    members = reverse("clubs:members", args=[club.pk])
+
+    page = client.get(members).text
+    answer = client.post(
+        reverse("clubs:member_role", args=[club.pk, own.pk]), {"role": "schreiber"}, follow=True
+    )
+
+    # Their own card asks first, and offers only the roles below Admin.
+    own_card = page[page.index(f'id="role-{own.pk}"') - 900 :]
+    assert "Eigene Rolle abgeben …" in own_card
+    own_select = re.search(rf'<select name="role" id="role-{own.pk}">(.*?)</select>', page, re.S)
+    assert own_select and "admin" not in own_select[1]
+    assert '<option value="admin" selected>' in page  # the other admin's card, as before
+    assert answer.redirect_chain == [(reverse("clubs:detail", args=[club.pk]), 302)]
+    assert answer.status_code == 200
+    assert "ist jetzt Schreiber." in answer.text
+    own.refresh_from_db()
+    second.refresh_from_db()
+    assert (own.role, second.role) == ("schreiber", "admin")
+    assert client.get(members).status_code == 404
 
 
 def test_the_tariff_form_says_what_a_jungfrau_is(client, admin, club, runde):

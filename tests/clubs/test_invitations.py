@@ -447,9 +447,7 @@ def test_a_player_with_a_link_of_their_own_is_not_offered_to_anyone_with_a_link(
     assert [label for _, label in offered] == [girgl.name, "Hias", "neu im Verein"]
 
 
-def test_the_service_refuses_a_player_whose_own_link_came_after_the_page(
-    admin, club, hias, user
-):
+def test_the_service_refuses_a_player_whose_own_link_came_after_the_page(admin, club, hias, user):
     general = invite(club, admin)
     invite(club, admin, player=hias)
 
