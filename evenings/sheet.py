@@ -30,6 +30,8 @@ from evenings.models import Change, Evening, Game, LedgerEntry
 from evenings.reads import seats_of
 from scoring import score_after
 
+NBSP = "\xa0"
+
 TAKEN_BACK = {Change.Kind.VOID: _("gestrichen"), Change.Kind.UNDO: _("zurückgenommen")}
 
 
@@ -215,7 +217,8 @@ def rows_html(
             continue
         # One box for the words, so that where the caption is a row of boxes (the link to
         # correct it) "Bock" wraps with them rather than standing beside them.
-        what = f"{caption} · {amount(row.unit, points)}"
+        # "0,80 €" and "40 P." stay on one line (a no-break space) as the words wrap.
+        what = f"{caption} · {amount(row.unit, points).replace(' ', NBSP)}"
         what += f" · {escape(row.details)}" if row.details else ""
         what += bock if row.bock else ""
         title = f'<span class="num">{n}.</span> <span class="what">{what}</span>'

@@ -205,7 +205,7 @@ def test_over_the_cross_the_partner_is_the_player_opposite(client, table, player
     assert points(game) == {"Hias": 30, "Wastl": 30, "Vroni": 0, "Resi": 0}
     page = client.get(f"/abend/{table.pk}/").content.decode()
     assert "Spiel 2 von 3" in page
-    assert "30 P." in page
+    assert "30\xa0P." in page  # the game's value, on one line
 
 
 def test_the_preview_shows_points(client, table, players, admin):

@@ -360,9 +360,9 @@ def test_a_sheet_row_names_what_to_check_at_the_table_and_leaves_a_plain_win_uns
 
     # The booking's answer and the page read alike: lost, 3 Laufende, Kontra (the game's
     # value 0,80 €); the plain Sauspiel that was won says no more than its value.
-    row = "Sauspiel Vroni mit Resi · 0,80 € · verloren · 3 Laufende · Kontra<"
+    row = "Sauspiel Vroni mit Resi · 0,80\xa0€ · verloren · 3 Laufende · Kontra<"
     assert row in booked.text and row in page.text
-    assert "Sauspiel Hias mit Sepp · 0,10 €</span>" in page.text
+    assert "Sauspiel Hias mit Sepp · 0,10\xa0€</span>" in page.text  # one line
     assert Game.objects.filter(evening=evening).count() == 2
 
 
