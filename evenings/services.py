@@ -1089,7 +1089,9 @@ def settlement(evening: Evening, live: list[Change] | None = None) -> Settlement
     payment leaves the other transfers as they were. `live`: the evening's `payments`,
     if the caller has read them already."""
     base = runde_open(evening, before=True) if evening.settles_runde else standing(evening)
-    games = {str(pid): amount for pid, amount in base.items()}
+    # By player id, as the Runde's accounts and the player pages settle: where two plans
+    # are equally short, every page proposes the same pairs for the same debts.
+    games = {str(pid): base[pid] for pid in sorted(base)}
     paid = (
         (str(change.after["payer"]), str(change.after["payee"]), change.after["amount"])
         for change in (payments(evening) if live is None else live)

@@ -1262,8 +1262,14 @@ def _settlement_page(request, evening: Evening, membership, typed: dict | None =
     # What was open here is settled in a later Ausgleich of the Runde: nothing to pay here.
     settled_by = services.settled_by(evening)
     suggestion = services.settlement(evening, live)
+    suggested = [] if settled_by else list(suggestion.transfers)
+    if not evening.settles_runde:
+        # Read around the table: by the payer's seat, then the payee's. (Who pays whom
+        # is the engine's, with equal debts paired as the Runde's accounts pair them.)
+        seat = {pid: at for at, pid in enumerate(names)}
+        suggested.sort(key=lambda t: (seat[int(t.payer)], seat[int(t.payee)]))
     transfers = []
-    for t in [] if settled_by else suggestion.transfers:
+    for t in suggested:
         refused = {}
         if typed and (typed["payer"], typed["payee"]) == (int(t.payer), int(t.payee)):
             refused = typed

@@ -498,3 +498,25 @@ def test_only_the_club_s_schreiber_and_admins_make_one(client, club, runde, two_
     if role == "player":  # sees who pays whom, but no button to settle it
         assert "Hias zahlt Vroni 0,80 €" in page.text
         assert "Ausgleich der Runde eintragen" not in page.text
+
+
+def test_an_evening_s_abrechnung_pairs_equal_debts_as_the_runde_s_accounts_do(
+    client, club, runde, players, admin
+):
+    # Seated Sepp, Vroni, Hias, Resi; Resi (the admin's player) was made first. Vroni and
+    # Hias win: two owe 0,40 € each, two are owed as much, and either pairing settles it.
+    sepp, vroni, hias, resi = players[:4]
+    evening = services.start_evening(runde, players[:4], 0, admin)
+    sauspiel(evening, vroni, hias, admin)
+    services.close_evening(evening.pk, admin)
+    client.force_login(admin)
+
+    def pairs(url) -> list[str]:
+        return re.findall(r"\w+ zahlt \w+ [^<]*€", client.get(url).text)
+
+    at_evening = pairs(reverse("evenings:settlement", args=[evening.pk]))
+    in_runde = pairs(reverse("evenings:runde_balances", args=[club.pk, runde.pk]))
+
+    # The same pairs; the evening lists them around the table (Sepp sits first).
+    assert in_runde == ["Resi zahlt Vroni 0,40 €", "Sepp zahlt Hias 0,40 €"]
+    assert at_evening == ["Sepp zahlt Hias 0,40 €", "Resi zahlt Vroni 0,40 €"]
