@@ -659,10 +659,11 @@ def _preview_of(
     if not form.is_valid():
         return {}
     seating = [p.pk for p in form.playing]
+    game = form.game_input()
     try:
         result = services.preview(
             evening,
-            form.game_input(),
+            game,
             seating,
             replacing=replacing,
             state=evening.state,
@@ -676,7 +677,9 @@ def _preview_of(
         "bock": result.bock,
         "later": result.later,
     }
-    if len(form.cleaned_data.get("jungfrauen") or ()) > MAX_JUNGFRAU_DOUBLINGS:
+    # The game's Jungfrauen, not the form's: a Ramsch's ticks stay behind, hidden, when
+    # the Schreiber taps another game.
+    if len(game.jungfrauen or ()) > MAX_JUNGFRAU_DOUBLINGS:
         context["note"] = _("Höchstens zwei Jungfrauen zählen: es wird zweimal verdoppelt.")
     if replacing is not None:
         context["moves"] = _moves(evening, result)

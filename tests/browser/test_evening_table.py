@@ -483,6 +483,13 @@ def test_only_the_laufende_and_announcements_that_apply_are_offered(
     expect(preview(page)).to_have_text(
         ["Sepp +0,40 €", "Vroni -1,20 €", "Hias +0,40 €", "Resi +0,40 €"]
     )
+    # Another game: the Ramsch's ticks stay behind, hidden, and say nothing about it.
+    chip(page, "spiel", "Wenz").tap()
+    taps(chip(page, "declarer", "Hias"))
+    expect(preview(page)).to_have_text(
+        ["Sepp -0,50 €", "Vroni -0,50 €", "Hias +1,50 €", "Resi -0,50 €"]
+    )
+    expect(page.locator("#preview .note")).to_have_count(0)
 
 
 def test_eleven_laufende_are_recorded_and_the_cap_of_eight_is_paid(
