@@ -1,6 +1,8 @@
 """Forms for accounts: sign-up, profile, the throttled login and the throttled password
 reset."""
 
+import re
+
 from django import forms
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import get_user_model
@@ -44,6 +46,27 @@ PERSONAL_WIDGETS = {
 class SimilarityValidator(UserAttributeSimilarityValidator):
     """Django's check that a password is not the user name (or first name, or email) over
     again, in German that reads (Django's: "zu ähnlich zu Benutzername")."""
+
+    # Shorter names and parts of an email address are too common in words to refuse.
+    CONTAINED = 4
+
+    def validate(self, password, user=None) -> None:
+        """Django's measure of similarity, and more: a password that contains the name,
+        the user name or a part of the email address ("anna1234" for anna) is refused,
+        where Django's ratio lets it pass."""
+        super().validate(password, user)
+        typed = password.casefold()
+        for attribute in self.user_attributes if user is not None else ():
+            value = getattr(user, attribute, None)
+            if not isinstance(value, str):
+                continue
+            parts = {value, *re.split(r"\W+", value)}
+            if any(len(part) >= self.CONTAINED and part.casefold() in typed for part in parts):
+                raise ValidationError(
+                    self.get_error_message(),
+                    code="password_too_similar",
+                    params={"verbose_name": user._meta.get_field(attribute).verbose_name},
+                )
 
     def get_error_message(self) -> str:
         return _("Das Passwort ähnelt zu sehr dem Eintrag „%(verbose_name)s“.")

@@ -17,7 +17,14 @@ from clubs.account_forms import (
 )
 
 
-class PasswordResetView(auth_views.PasswordResetView):
+class SendsMail:
+    """Whether this server sends email, for the pages that would otherwise promise a link."""
+
+    def get_context_data(self, **kwargs) -> dict:
+        return {**super().get_context_data(**kwargs), "sends_mail": sends_mail()}
+
+
+class PasswordResetView(SendsMail, auth_views.PasswordResetView):
     """Django's "forgot password" page with the throttled form, which needs the request
     for the client's address.
 
@@ -30,20 +37,21 @@ class PasswordResetView(auth_views.PasswordResetView):
     def get_form_kwargs(self) -> dict:
         return {**super().get_form_kwargs(), "request": self.request}
 
-    def get_context_data(self, **kwargs) -> dict:
-        return {**super().get_context_data(**kwargs), "sends_mail": sends_mail()}
-
     def post(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
         if not sends_mail():
             return self.get(request, *args, **kwargs)
         return super().post(request, *args, **kwargs)
 
 
-class PasswordResetDoneView(auth_views.PasswordResetDoneView):
+class PasswordResetDoneView(SendsMail, auth_views.PasswordResetDoneView):
     """ "Schau in dein Postfach", unless the server sends no email (opened directly)."""
 
-    def get_context_data(self, **kwargs) -> dict:
-        return {**super().get_context_data(**kwargs), "sends_mail": sends_mail()}
+
+class PasswordResetConfirmView(SendsMail, auth_views.PasswordResetConfirmView):
+    """Django's page for a reset link; one no longer valid offers a new link only where
+    the server sends email."""
+
+    form_class = ResetPasswordForm
 
 
 class LogoutView(auth_views.LogoutView):
@@ -84,7 +92,7 @@ urlpatterns = [
     ),
     path(
         "passwort-neu/<uidb64>/<token>/",
-        auth_views.PasswordResetConfirmView.as_view(form_class=ResetPasswordForm),
+        PasswordResetConfirmView.as_view(),
         name="password_reset_confirm",
     ),
     path(

@@ -138,7 +138,9 @@ STORAGES = {
 }
 WHITENOISE_USE_FINDERS = not STATIC_MANIFEST
 
-# Email: the console unless an SMTP host is configured (password reset, invitations).
+# Email: SMTP if a host is configured (password reset). Without one the app offers no
+# reset by mail (clubs.account_forms.sends_mail); the console backend stands in for
+# what would be sent anyway.
 EMAIL_SMTP_HOST = env_str("EMAIL_HOST")
 MAILERS = {
     "default": (

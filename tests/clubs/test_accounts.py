@@ -149,6 +149,35 @@ def test_a_weak_new_password_is_refused_beside_the_new_password(client, user, pa
     assert user.check_password(password)
 
 
+@pytest.mark.parametrize(
+    ("data", "field"),
+    [
+        ({"username": "anna", "password1": "anna1234"}, "Benutzername"),  # Django lets it by
+        ({"username": "zenz", "first_name": "Veronika", "password1": "8veronika8"}, "Vorname"),
+        (
+            {"username": "zenz", "email": "schorsch@web.de", "password1": "xSchorsch77"},
+            "E-Mail-Adresse",
+        ),
+    ],
+)
+def test_a_password_that_contains_the_name_is_refused(client, db, data, field):
+    response = client.post(reverse("signup"), signup_data(**data, password2=data["password1"]))
+
+    assert response.context["form"].errors["password1"] == [
+        f"Das Passwort ähnelt zu sehr dem Eintrag „{field}“."
+    ]
+    assert not User.objects.exists()
+
+
+def test_a_password_with_a_short_name_in_it_is_taken(client, db):
+    data = signup_data(username="jo", first_name="Jo", password1="jovial-bergwerk")
+
+    response = client.post(reverse("signup"), {**data, "password2": data["password1"]})
+
+    assert response.status_code == 302
+    assert User.objects.get().username == "jo"
+
+
 def test_signup_requires_a_name_and_a_valid_email(client, db):
     response = client.post(reverse("signup"), signup_data(first_name="", email="vroni@"))
 
@@ -482,6 +511,15 @@ def test_without_a_mail_server_the_sent_page_promises_no_mail(client, no_mail_se
     assert "Schau in dein Postfach" not in page.text
 
 
+def test_without_a_mail_server_a_link_no_longer_valid_offers_no_new_one(client, no_mail_server):
+    page = client.get(reverse("password_reset_confirm", args=["abc", "def-ghi"]), follow=True)
+
+    assert "Link nicht mehr gültig" in page.text
+    assert NO_MAIL in page.text
+    assert "make password user=BENUTZERNAME" in page.text
+    assert "Neuen Link anfordern" not in page.text
+
+
 def test_with_a_mail_server_the_reset_page_offers_the_link(client, user):
     page = client.get(reverse("password_reset"))
     done = client.get(reverse("password_reset_done"))
@@ -573,6 +611,7 @@ def test_following_the_reset_link_sets_a_new_password_once(client, user, passwor
     used = client.get(link, follow=True)
     assert not used.context["validlink"]
     assert "Link nicht mehr gültig" in used.content.decode()
+    assert "Neuen Link anfordern" in used.content.decode()
 
 
 def test_a_reset_unlocks_an_account_locked_by_failures(client, user):
