@@ -326,8 +326,12 @@ class TariffForm(forms.ModelForm):
                 validate_rules(rules)
             except ScoringError as error:
                 field = error.key if error.key in self.fields else None
+                message = error.message_de
+                if field == "laufende_max" and self.has_error("laufende_min"):
+                    # Not "der Schwelle (1)": that is the stand-in, not what was typed.
+                    message = laufende_range_de(field)
                 if field is None or not self.has_error(field):
-                    self.add_error(field, error.message_de)
+                    self.add_error(field, message)
                 if field is None:
                     break
                 rules = dataclasses.replace(rules, **{field: self._stand_in(field)})
