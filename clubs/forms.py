@@ -353,6 +353,28 @@ class TariffForm(forms.ModelForm):
     def validate_constraints(self):
         """The engine has checked the same ranges, with its messages at the fields."""
 
+    AMOUNT_FIELDS = ("sauspiel", "farbsolo", "wenz", "ramsch", "laufende", "schneider", "schwarz")
+
+    @property
+    def maybe_cents(self) -> list[dict]:
+        """The amounts typed as a bare whole number of 5 or more ("10" for Schwarz): euros,
+        as the form says, but perhaps meant as cents, as the seed counts (bound forms).
+        Not an error: the preview asks."""
+        typed_cents = []
+        for name in self.AMOUNT_FIELDS:
+            typed = str(self.data.get(self.add_prefix(name), "")).strip()
+            cents = getattr(self, "cleaned_data", {}).get(name)
+            if re.fullmatch(r"\d{1,5}", typed) and int(typed) >= 5 and cents is not None:
+                typed_cents.append(
+                    {
+                        "label": self[name].label,
+                        "typed": typed,
+                        "cents": cents,
+                        "meant": euro_input(int(typed)),
+                    }
+                )
+        return typed_cents
+
     @property
     def invalid_labels(self) -> list[str]:
         """The labels of the fields with an error, in the form's order (bound forms)."""

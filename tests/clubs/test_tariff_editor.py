@@ -154,3 +154,26 @@ def test_the_full_list_names_every_part_of_each_example(client, admin, club, run
     titles = re.findall(r"<strong>([^<]*)</strong>", response.text)
     assert "Sauspiel verloren mit 3 Laufenden und Kontra" in titles
     assert "Farbsolo gewonnen mit 3 Laufenden, Schneider" in titles
+
+
+def test_a_whole_number_that_may_mean_cents_is_asked_about_not_refused(client, admin, club, runde):
+    client.force_login(admin)
+
+    asked = preview(client, club, runde, schwarz="10", ramsch="5", farbsolo="1")
+    plain = preview(client, club, runde)
+
+    def notes(html: str, element_id: str) -> list[str]:
+        inner = oob(html, element_id) if element_id == "preview-summary" else html
+        return re.findall(r'<p class="note maybe-cents">([^<]*)</p>', inner)
+
+    expected = [
+        "Ramsch: „5“ sind 5,00 €. Sind 5 Cent gemeint, bitte 0,05 schreiben.",
+        "Schwarz: „10“ sind 10,00 €. Sind 10 Cent gemeint, bitte 0,10 schreiben.",
+    ]
+    # In the summary that stays in view on a phone, and in the preview; "1" is no question.
+    assert notes(asked.text, "preview-summary") == expected
+    assert notes(asked.text.split('id="preview-summary"')[0], "preview") == expected
+    assert notes(plain.text, "preview-summary") == []
+    # Euros, as the form says: saved as typed.
+    client.post(reverse("clubs:tariff", args=[club.pk, runde.pk]), TARIFF | {"schwarz": "10"})
+    assert runde.tariffs.latest().schwarz == 1000
