@@ -333,8 +333,11 @@ def test_a_name_is_escaped_in_the_plot_and_the_statistics(bock_runde, club, admi
 
     assert "<b>Sepp</b>" not in html
     assert "<title>&lt;b&gt;Sepp&lt;/b&gt;: 0,10 €</title>" in stats["plot"].svg
-    # plot, legend, table, statistics and the links to the best and worst evening
-    assert html.count("&lt;b&gt;Sepp&lt;/b&gt;") == 6
+    # plot, legend, table, statistics and the link to the evening: with one evening in
+    # the period, one line for it ("Ergebnis des Abends"), not a best and a worst
+    assert html.count("&lt;b&gt;Sepp&lt;/b&gt;") == 5
+    assert html.count("<dt>Ergebnis des Abends</dt>") == 4
+    assert "Bester Abend</dt>" not in html and "Schlechtester Abend</dt>" not in html
 
 
 # -- the template ----------------------------------------------------------------------------
