@@ -42,6 +42,14 @@ def log_in_with_the_form(page: Page, username: str) -> None:
     expect(page).to_have_url(re.compile(r"/$"))
 
 
+# Whether an element's words, apart from "(du)", stand on one line.
+ONE_LINE = """el => {
+    const range = document.createRange();
+    range.selectNodeContents(el.querySelector('a') || el);
+    return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size === 1;
+}"""
+
+
 def test_a_spieler_sees_their_balance_their_row_their_history_a_csv_and_the_print_view(
     page, club, runde, players, vroni, evening, tmp_path
 ):
@@ -65,8 +73,14 @@ def test_a_spieler_sees_their_balance_their_row_their_history_a_csv_and_the_prin
     assert_accessible(page, "Runde page")
     # The four columns fit the narrowest phone too; at 200 % text the table scrolls
     # sideways by itself (a region a keyboard can focus), not the page.
+    players["Hias"].name = "Schorschbauer"  # a long name, as clubs have them
+    players["Hias"].save()
     page.set_viewport_size({"width": 320, "height": 640})
+    page.reload()
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    # Each name and amount on one line (a name was cut in two: "Schor|sch").
+    for cell in page.locator("table.runde-balances tbody :is(th, td)").all():
+        assert cell.evaluate(ONE_LINE), cell.inner_text()
     page.evaluate("document.documentElement.style.fontSize = '200%'")
     balances = page.get_by_role("region", name="Kontostände")
     assert balances.evaluate("el => el.scrollWidth > el.clientWidth")
@@ -74,6 +88,9 @@ def test_a_spieler_sees_their_balance_their_row_their_history_a_csv_and_the_prin
     assert_accessible(page, "Runde page at 200 % text")
     page.evaluate("document.documentElement.style.fontSize = ''")
     page.set_viewport_size(PHONE)
+    players["Hias"].name = "Hias"
+    players["Hias"].save()
+    page.reload()
 
     # 2b. The plot of everyone's balance over time, and her statistics.
     plot = page.locator("#statistik svg.balance-plot")
