@@ -675,6 +675,25 @@ def test_five_names_stay_whole_on_a_narrow_phone(page, log_in, runde, schreiber,
 
 
 @pytest.mark.parametrize("width", [320, 390])
+def test_four_names_stay_whole_in_the_sheet_s_head(page, log_in, runde, schreiber, width):
+    names = ["Schorsch", "Veronika", "Xaver", "Korbinian"]
+    four = [Player.objects.create(club=runde.club, name=name) for name in names]
+    evening = services.start_evening(runde, four, 0, schreiber)
+    log_in(schreiber)
+    page.set_viewport_size({"width": width, "height": 640})
+    page.goto(f"/abend/{evening.pk}/")
+
+    head = page.locator("table.block thead th")
+    expect(head).to_have_text(names)
+    assert (
+        head.evaluate_all("cells => cells.map(c => c.scrollWidth > c.clientWidth)") == [False] * 4
+    )
+    sizes = head.evaluate_all("cells => cells.map(c => parseFloat(getComputedStyle(c).fontSize))")
+    assert min(sizes) >= 11
+    no_horizontal_scroll(page)
+
+
+@pytest.mark.parametrize("width", [320, 390])
 def test_six_names_stay_whole_or_end_in_an_ellipsis(page, log_in, runde, schreiber, width):
     names = ["Schorsch", "Veronika", "Xaver", "Hias", "Vroni", "Maximilian-Alexander"]
     six = [Player.objects.create(club=runde.club, name=name) for name in names]
