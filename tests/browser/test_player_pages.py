@@ -108,7 +108,7 @@ def test_a_spieler_sees_their_balance_their_row_their_history_a_csv_and_the_prin
     target = tmp_path / download.suggested_filename
     download.save_as(target)
     lines = target.read_bytes().decode("utf-8").split("\r\n")
-    assert lines[0].startswith("\ufeffNr.;Datum;Spiel;Hias;Resi;Sepp;Vroni;")
+    assert lines[0].startswith("\ufeffNr.;Abend;Spiel;Hias;Resi;Sepp;Vroni;")
     assert lines[2].startswith("2;") and ";-0,50;1,50;-0,50;-0,50;-50;150;-50;-50" in lines[2]
 
     # 4. Her history: every game she played, newest first, with what it brought her.

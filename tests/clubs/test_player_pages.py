@@ -828,7 +828,7 @@ def test_the_evening_csv_opens_in_a_german_spreadsheet_byte_for_byte(client, fiv
         'attachment; filename="donnerstagsrunde-2026-03-12-1930.csv"'
     )
     assert response.content == (
-        "\ufeffNr.;Datum;Spiel;Sepp;Vroni;Hias;Resi;Wastl;"
+        "\ufeffNr.;Abend;Spiel;Sepp;Vroni;Hias;Resi;Wastl;"
         "Sepp (Cent);Vroni (Cent);Hias (Cent);Resi (Cent);Wastl (Cent)\r\n"
         "1;12.03.2026 19:30;Sauspiel Vroni mit Wastl · gewonnen;;0,10;-0,10;-0,10;0,10;"
         ";10;-10;-10;10\r\n"
@@ -853,7 +853,7 @@ def test_the_runde_csv_streams_every_game_oldest_first(client, history, five, pl
     assert response["Content-Disposition"] == 'attachment; filename="donnerstagsrunde.csv"'
     lines = b"".join(response.streaming_content).decode("utf-8").split("\r\n")
     assert lines[0] == (
-        "\ufeffNr.;Datum;Spiel;Hias;Resi;Sepp;Vroni;Wastl;"
+        "\ufeffNr.;Abend;Spiel;Hias;Resi;Sepp;Vroni;Wastl;"
         "Hias (Cent);Resi (Cent);Sepp (Cent);Vroni (Cent);Wastl (Cent)"
     )
     first_day = export.evening_date(history.first)
@@ -890,7 +890,7 @@ def test_a_name_a_spreadsheet_would_run_as_a_formula_is_written_as_text(club, ru
 
     header = next(export.evening_lines(evening))
 
-    assert header.startswith("\ufeffNr.;Datum;Spiel;Resi;'=1+1;Sepp;Vroni;")
+    assert header.startswith("\ufeffNr.;Abend;Spiel;Resi;'=1+1;Sepp;Vroni;")
 
 
 # -- what the pages cost ---------------------------------------------------------------------

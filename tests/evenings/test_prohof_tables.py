@@ -381,7 +381,7 @@ def test_a_table_prints_and_downloads_its_points_and_has_no_settlement(
     assert printed.context["paid"] is False
     assert [balance for _games, _paid, balance in printed.context["closing"]] == [0, 40, 0, 40, 0]
     header, line, total = csv.splitlines()
-    assert header == "Nr.;Datum;Spiel;Sepp;Vroni;Hias;Resi;Wastl"
+    assert header == "Nr.;Abend;Spiel;Sepp;Vroni;Hias;Resi;Wastl"
     assert line.endswith(";;40;0;40;0")
     assert total == ";;Summe der Punkte;0;40;0;40;0"
     assert client.get(f"/abend/{table.pk}/abrechnung/").status_code == 404

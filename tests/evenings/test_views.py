@@ -1390,7 +1390,7 @@ def test_the_csv_marks_the_bock_games_and_names_the_players_in_german_order(
         ramsch, bock = lines.split("\r\n")[1:3]
         assert "Bock" not in ramsch
         assert bock.split(";")[2].endswith("· gewonnen · Bock")
-    assert runde_lines.startswith("\ufeffNr.;Datum;Spiel;Ägidius;Hias;Resi;Sepp;")
+    assert runde_lines.startswith("\ufeffNr.;Abend;Spiel;Ägidius;Hias;Resi;Sepp;")
     assert Game.objects.get(evening=evening, number=2).bock
 
 
