@@ -8,7 +8,7 @@ which queries the user itself and flushes or re-keys the session as it always do
 """
 
 from django.conf import settings
-from django.contrib import auth
+from django.contrib import auth, messages
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.auth import middleware as auth_middleware
 from django.contrib.auth.backends import ModelBackend
@@ -18,13 +18,29 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest
 from django.utils.crypto import constant_time_compare
 from django.utils.functional import SimpleLazyObject
+from django.utils.translation import gettext as _
 
 from clubs.sessions import SessionStore
 
 
 def get_user(request: HttpRequest) -> AbstractBaseUser | AnonymousUser:
     if not hasattr(request, "_cached_user"):
-        request._cached_user = _user_loaded_with_session(request) or auth.get_user(request)
+        user = _user_loaded_with_session(request)
+        if user is None:
+            logged_in = SESSION_KEY in request.session
+            user = auth.get_user(request)
+            if logged_in and not user.is_authenticated:
+                # get_user has ended the session: the password was changed (on another
+                # phone, say), or the account is gone. The login page says why.
+                messages.info(
+                    request,
+                    _(
+                        "Bitte neu anmelden: das Passwort wurde inzwischen geändert, oder das "
+                        "Konto gilt nicht mehr."
+                    ),
+                    fail_silently=True,
+                )
+        request._cached_user = user
     return request._cached_user
 
 

@@ -6,6 +6,7 @@ from datetime import timedelta
 import pytest
 from django.contrib.auth import SESSION_KEY, get_user_model
 from django.core import mail
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
@@ -409,6 +410,41 @@ def test_a_user_changes_their_password_and_stays_logged_in(client, user, passwor
     assert user.check_password(NEW_PASSWORD)
     assert logged_in_as(client) == str(user.pk)
     assert client.get(reverse("password_change_done")).status_code == 200
+
+
+SIGNED_OUT = (
+    "Bitte neu anmelden: das Passwort wurde inzwischen geändert, oder das Konto gilt nicht mehr."
+)
+
+
+def test_the_other_phone_is_told_why_it_must_log_in_again(client, user, password):
+    other_phone = Client()
+    other_phone.force_login(user)
+    client.force_login(user)
+
+    client.post(
+        reverse("password_change"),
+        {"old_password": password, "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD},
+    )
+    answer = other_phone.get(reverse("start"), follow=True)
+    again = other_phone.get(reverse("start"), follow=True)
+
+    assert answer.redirect_chain[-1][0].startswith(reverse("login"))
+    assert SIGNED_OUT in answer.text
+    assert logged_in_as(other_phone) is None
+    assert SIGNED_OUT not in again.text  # said once
+    assert logged_in_as(client) == str(user.pk)  # the phone that changed it stays
+    assert SIGNED_OUT not in client.get(reverse("start")).text
+
+
+def test_a_plain_logout_and_a_stranger_are_not_told_so(client, user):
+    client.force_login(user)
+    client.post(reverse("logout"))
+
+    page = client.get(reverse("start"), follow=True)
+
+    assert SIGNED_OUT not in page.text
+    assert SIGNED_OUT not in Client().get(reverse("start"), follow=True).text
 
 
 def test_a_wrong_old_password_changes_nothing(client, user, password):
