@@ -7,12 +7,12 @@ comma is the decimal sign), amounts with a decimal comma and no thousands separa
 column with the cents as an integer, for whoever computes with the file.
 
 One row per game that counts (struck games are left out): its number in its evening, the
-evening ("Abend": the day and hour it started, so two evenings of one day stay apart), the game in words ("· Bock" for a Bock game), each player's amount (empty
-where they sat out), then the same amounts in cents. A player's amount is the sum of
-their ledger entries for the game, corrections included. Last come the sums: of the
-games, and if anything was paid, the payments and the balance after them. A Runde's
-history is read fifty evenings at a time, so ten years stream out without being held in
-memory at once.
+evening ("Abend": the day and hour it started, so two evenings of one day stay apart),
+the game in words ("· Bock" for a Bock game), each player's amount (empty where they sat
+out), then the same amounts in cents. A player's amount is the sum of their ledger
+entries for the game, corrections included. Last come the sums: of the games, and if
+anything was paid, the payments and the balance after them. A Runde's history is read
+fifty evenings at a time, so ten years stream out without being held in memory at once.
 """
 
 import csv

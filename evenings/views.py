@@ -783,6 +783,14 @@ def _changes_since(request, evening: Evening, membership, token=None) -> HttpRes
         # The phone shows the evening closed, and an admin opened it again: the page
         # again, with the entry form and the links to correct for who may.
         return _reloaded()
+    if "full" in request.GET and not evening.play_over:
+        # The phone shows a played-out table, without the entry form, and a game of it
+        # was struck or taken back elsewhere: the page again, with the form.
+        messages.info(
+            request,
+            _("Ein Spiel wurde gestrichen oder zurückgenommen: am Tisch ist wieder eines offen."),
+        )
+        return _reloaded()
     if "deal" in request.GET and evening.all_played:
         # The table's last game was booked elsewhere: the page again, without the form.
         messages.info(
@@ -1012,10 +1020,17 @@ def _corrected(request, evening: Evening, membership) -> HttpResponse:
     closes, and the rows that changed since the version the phone shows (`v`) come out
     of band with the standing and the deal, as a poll's answer would."""
     evening = Evening.objects.select_related("tariff").get(pk=evening.pk)
+    if "deal" not in request.POST and evening.is_table and not evening.play_over:
+        # A played-out table's phone has no entry form, and a game is open again (one was
+        # struck): the page again, with the form.
+        return _reloaded()
     deal = services.next_deal(evening)
     context = _changes_context(request.POST.get("v", ""), evening, membership, deal)
     context |= {
-        "form": GameForm(tariff=evening.tariff, playing=deal.seated, deal=deal),
+        # None at a played-out table: its page has no entry form to set anew.
+        "form": None
+        if evening.play_over
+        else GameForm(tariff=evening.tariff, playing=deal.seated, deal=deal),
         "restorable": services.restorable(evening),
     }
     if context["restorable"]:

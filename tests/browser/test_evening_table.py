@@ -790,3 +790,31 @@ def test_six_at_the_table_keep_every_amount_whole_on_a_narrow_phone(
     assert any(len(text) >= 7 for text, _lines, _inside in lines), lines  # "-140,80"
     assert [(text, n, inside) for text, n, inside in lines if n != 1 or not inside] == []
     no_horizontal_scroll(page)
+
+
+def test_a_game_struck_at_a_played_out_table_brings_the_form_back_on_both_phones(
+    page, log_in, open_phone, club, admin, schreiber, players
+):
+    """A tournament table of two games, both booked: no entry form. One is struck on the
+    Schreiber's phone; that phone and the director's, which follows, take the open game."""
+    runde = club_services.create_prohof_runde(club, "Stadtmeisterschaft", admin)
+    seated = [players[name] for name in ("Sepp", "Vroni", "Hias", "Resi")]
+    table = services.start_evening(runde, seated, 0, schreiber, label="Tisch 1", game_limit=2)
+    for declarer in ("Vroni", "Hias"):
+        book(table, schreiber, type="wenz", declarer=players[declarer].pk, won=True)
+    director = open_phone(admin).page
+    director.goto(f"/abend/{table.pk}/")
+    log_in(schreiber).goto(f"/abend/{table.pk}/")
+    for phone in (page, director):
+        expect(phone.get_by_text("Alle 2 Spiele gespielt.")).to_be_visible()
+        expect(phone.locator("#entry-form")).to_have_count(0)
+
+    sheet_row(page, 2).get_by_role("link").click()
+    page.locator("#correction").get_by_role("button", name="Spiel streichen").tap()
+
+    for phone in (page, director):  # the director's within a poll or two
+        expect(phone.locator("#entry-form")).to_be_visible(timeout=10_000)
+        expect(deal_line(phone)).to_contain_text("Spiel 2 von 2")
+        expect(sheet_row(phone, 2)).to_contain_text("gestrichen")
+    expect(director.get_by_text("am Tisch ist wieder eines offen")).to_be_visible()
+    assert not Game.objects.get(evening=table, number=2).is_booked

@@ -8,6 +8,7 @@ import uuid
 
 import pytest
 from django.core.management import call_command
+from django.test import Client
 from django.urls import reverse
 
 from clubs import services as clubs
@@ -418,3 +419,56 @@ def test_a_table_with_all_its_games_shows_no_entry_form_and_says_so(client, tabl
     assert 'id="entry-form"' not in after and "Spiel 4 von 3" not in after
     assert "Letztes Spiel zurücknehmen" in after  # corrections stay possible
     assert table.games.count() == 3
+
+
+def played_out(client, table):
+    """The table's three games booked through the app; the page without an entry form."""
+    for _ in range(3):
+        client.post(reverse("evenings:book", args=[table.pk]), rufspiel_form(table),
+                    headers={"HX-Request": "true"})  # fmt: skip
+    table.refresh_from_db()
+    return client.get(reverse("evenings:detail", args=[table.pk])).text
+
+
+def test_a_game_struck_at_a_played_out_table_brings_the_form_back_on_both_phones(
+    client, table, admin
+):
+    page = reverse("evenings:detail", args=[table.pk])
+    client.force_login(admin)
+    full = played_out(client, table)
+    other = Client()
+    other.force_login(admin)
+    game = table.games.get(number=2)
+    poll_url = re.search(r'<div id="poll"[^>]* hx-get="([^"]+)"', full)[1].replace("&amp;", "&")
+
+    # A correction of a played-out table: nothing for an entry form in its answer.
+    edit = reverse("evenings:game", args=[table.pk, game.pk])
+    shown = dict(re.findall(r'<input type="hidden" name="(k-[a-z_]+)" value="([^"]*)"',
+                            client.get(edit).text))  # fmt: skip
+    corrected = client.post(
+        edit,
+        shown | {"k-spiel": "rufspiel", "k-declarer": game.declarer_id, "k-won": "1",
+                 "k-partner": game.partner_id, "k-laufende": "2", "v": str(table.version)},
+        headers={"HX-Request": "true"},
+    )  # fmt: skip
+    game.refresh_from_db()
+    table.refresh_from_db()
+    # The game struck from this phone (it has no entry form, so it sends no deal).
+    struck = client.post(
+        reverse("evenings:void", args=[table.pk, game.pk]),
+        {"v": str(table.version), "seen": GameInput.of(game).fingerprint()},
+        headers={"HX-Request": "true"},
+    )
+    # The other phone, showing the table played out, polls as its page says.
+    polled = other.get(poll_url, headers={"HX-Request": "true"})
+    again = other.get(page).text
+
+    assert "full=1" in poll_url and 'id="entry-form"' not in full
+    assert corrected.status_code == 200 and "Korrigiert" in corrected.text
+    assert 'id="entry-status"' not in corrected.text and 'id="id_deal"' not in corrected.text
+    assert struck["HX-Refresh"] == "true"
+    assert polled["HX-Refresh"] == "true"
+    assert 'id="entry-form"' in again and "Spiel 3 von 3" in again
+    assert "am Tisch ist wieder eines offen" in again
+    assert "full=1" not in again  # reloaded once: no loop
+    assert not table.games.get(number=2).is_booked
