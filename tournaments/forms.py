@@ -240,14 +240,26 @@ class ScorekeepersForm(forms.Form):
     sit at the table offered first. Preselected: the first at the table with a login, else
     the director (services.draw_round)."""
 
-    def __init__(self, data=None, *, tables: list[Table], members: dict[int, str]):
+    def __init__(
+        self,
+        data=None,
+        *,
+        tables: list[Table],
+        members: dict[int, str],
+        spieler: frozenset[int] = frozenset(),
+    ):
         super().__init__(data)
         self.tables = tables
         self.members = members
+        # A Spieler chosen here books at the table: the list says who is one.
+        named = {
+            u: _("%(name)s (Spieler)") % {"name": name} if u in spieler else name
+            for u, name in members.items()
+        }
         for table in tables:
             here = {seat.participant.player.user_id for seat in table.seats.all()}
-            at_table = [(str(u), name) for u, name in members.items() if u in here]
-            others = [(str(u), name) for u, name in members.items() if u not in here]
+            at_table = [(str(u), name) for u, name in named.items() if u in here]
+            others = [(str(u), name) for u, name in named.items() if u not in here]
             groups = [(_("An diesem Tisch"), at_table), (_("Weitere Mitglieder"), others)]
             self.fields[self.field_name(table)] = forms.TypedChoiceField(
                 label=_("Tisch %(n)s") % {"n": table.number},

@@ -442,17 +442,24 @@ def draw_round(
 
 
 def _logins(club_id: int, participant_ids: Iterable[int]) -> dict[int, int]:
-    """{participant id: user id} of those who have the app: a login as a club member."""
+    """{participant id: user id} of those who keep sheets in the club: a login as one of
+    its Schreiber or Admins. (A Spieler becomes a table's scorekeeper only if the director
+    chooses them: it lets them book there.)"""
     return dict(
         Participant.objects.filter(
-            pk__in=participant_ids, player__user__memberships__club=club_id
+            pk__in=participant_ids,
+            player__user__memberships__club=club_id,
+            player__user__memberships__role__in=[
+                Membership.Role.SCOREKEEPER,
+                Membership.Role.ADMIN,
+            ],
         ).values_list("pk", "player__user_id")
     )
 
 
 def _keeper(seated: list[int], logins: dict[int, int], by) -> int | None:
-    """A table's scorekeeper as the draw chooses: the first in seat order who has the
-    app, else `by` (the director)."""
+    """A table's scorekeeper as the draw chooses: the first in seat order who is a
+    Schreiber or Admin of the club, else `by` (the director)."""
     return next((logins[p] for p in seated if p in logins), by and by.pk)
 
 

@@ -158,15 +158,18 @@ class RoundView:
         return bool(self.unseated or self.short_tables)
 
 
-def _members(membership: Membership) -> dict[int, str]:
-    """{user id: name} of the club's members, by the name they play under."""
+def _members(membership: Membership) -> tuple[dict[int, str], frozenset[int]]:
+    """{user id: name} of the club's members, by the name they play under; and the user
+    ids of those in the role Spieler."""
     club = membership.club
     played_as = Player.objects.filter(club=club, user=OuterRef("user_id")).values("name")
-    members = {
-        m.user_id: m.player_name or display_name(m.user)
-        for m in club.memberships.select_related("user").annotate(player_name=Subquery(played_as))
-    }
-    return dict(sorted(members.items(), key=lambda item: german_key(item[1])))
+    rows = club.memberships.select_related("user").annotate(player_name=Subquery(played_as))
+    members, spieler = {}, set()
+    for m in rows:
+        members[m.user_id] = m.player_name or display_name(m.user)
+        if m.role == Membership.Role.PLAYER:
+            spieler.add(m.user_id)
+    return dict(sorted(members.items(), key=lambda item: german_key(item[1]))), frozenset(spieler)
 
 
 def _name_scorekeepers(club, tables: list[Table], members: dict[int, str] | None) -> None:
@@ -198,6 +201,7 @@ def _round_view(
     participants: list[Participant],
     forms: dict,
     members: dict[int, str] | None,
+    spieler: frozenset[int] = frozenset(),
 ) -> RoundView:
     """The round as the page shows it, beside the `earlier` rounds; with the director's
     forms while it has not started, if `members` (the scorekeepers to offer) are given."""
@@ -222,7 +226,7 @@ def _round_view(
     if members is not None and not progress.complete:
         # Also while the round runs: a phone that gives up hands its table on.
         view.scorekeepers_form = forms.get("scorekeepers") or ScorekeepersForm(
-            tables=[t.table for t in progress.tables], members=members
+            tables=[t.table for t in progress.tables], members=members, spieler=spieler
         )
     return view
 
@@ -238,10 +242,10 @@ def _page(request, tournament: Tournament, membership: Membership, **forms) -> H
     progresses = services.rounds_progress(rounds, participants)
     seats = _seats(progresses)
     played = {seat.participant_id for round_, _table, seat in seats if round_.is_started}
-    members = _members(membership) if directing else None
+    members, spieler = _members(membership) if directing else (None, frozenset[int]())
     _name_scorekeepers(membership.club, [t.table for p in progresses for t in p.tables], members)
     views = [
-        _round_view(progress, progresses[:i], participants, forms, members)
+        _round_view(progress, progresses[:i], participants, forms, members, spieler)
         for i, progress in enumerate(progresses)
     ]
     last = views[-1] if views else None
@@ -544,8 +548,8 @@ def scorekeepers(request: HttpRequest, tournament_id: int, number: int) -> HttpR
     round_, membership = admin_round_of(request, tournament_id, number)
     tournament = round_.tournament
     tables = list(round_.tables.prefetch_related("seats__participant__player"))
-    members = _members(membership)
-    form = ScorekeepersForm(request.POST, tables=tables, members=members)
+    members, spieler = _members(membership)
+    form = ScorekeepersForm(request.POST, tables=tables, members=members, spieler=spieler)
     if form.is_valid():
         chosen = form.chosen()
         users = get_user_model().objects.in_bulk([user_id for _table, user_id in chosen])

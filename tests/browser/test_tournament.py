@@ -133,15 +133,15 @@ def test_a_director_runs_round_one_two_phones_book_and_the_hall_display_follows(
     table_1, table_2 = seats(tables.nth(0)), seats(tables.nth(1))
     assert sorted(table_1 + table_2) == sorted(CLUB_PLAYERS + GUESTS)
 
-    # Preselected: the first at a table with a login (Resi, the director, or Vroni), else
-    # the director. Vroni keeps the score at the table of four, Resi at the other.
+    # Preselected: the first at a table who is a Schreiber or Admin of the club (Resi,
+    # the director), else the director: Vroni, a Spieler, writes only if chosen, and the
+    # list says what she is. She keeps the score at the table of four, Resi at the other.
     round_1.locator("summary", has_text="Schreiber je Tisch").click()
     scorekeepers = round_1.locator("form[action*='/schreiber/']")
-    logins = {"Resi": admin.pk, "Vroni": vroni.pk}
-    first = next((logins[name] for name in table_1 if name in logins), admin.pk)
-    expect(scorekeepers.get_by_label("Tisch 1")).to_have_value(str(first))
+    for table in ("Tisch 1", "Tisch 2"):
+        expect(scorekeepers.get_by_label(table)).to_have_value(str(admin.pk))
     scorekeepers.get_by_label("Tisch 1").select_option(label="Resi")
-    scorekeepers.get_by_label("Tisch 2").select_option(label="Vroni")
+    scorekeepers.get_by_label("Tisch 2").select_option(label="Vroni (Spieler)")
     scorekeepers.get_by_role("button", name="Schreiber speichern").click()
     expect(messages(page)).to_have_text("Die Schreiber sind eingetragen.")
     expect(tables.locator(".scorekeeper")).to_have_text(["Schreiber: Resi", "Schreiber: Vroni"])

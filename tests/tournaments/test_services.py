@@ -257,12 +257,17 @@ def test_the_director_who_draws_keeps_score_until_someone_else_is_named(tourname
     assert set(round_.tables.values_list("scorekeeper", flat=True)) == {admin.pk}
 
 
-def test_a_table_where_a_member_with_a_login_sits_is_theirs_to_write(tournament, players, admin):
-    sepp, vroni = players[1], players[2]
+def test_a_table_where_a_schreiber_or_admin_sits_is_theirs_to_write(tournament, players, admin):
+    sepp, vroni, hias = players[1], players[2], players[3]
     sepp.user = make_user("sepp", "Sepp")
-    Membership.objects.create(user=sepp.user, club=tournament.club, role=Membership.Role.PLAYER)
+    Membership.objects.create(
+        user=sepp.user, club=tournament.club, role=Membership.Role.SCOREKEEPER
+    )
     vroni.user = make_user("vroni", "Vroni")  # a login, but no longer in the club
-    for player in (sepp, vroni):
+    # A Spieler: writing would let him book, so only the director chooses him.
+    hias.user = make_user("hias", "Hias")
+    Membership.objects.create(user=hias.user, club=tournament.club, role=Membership.Role.PLAYER)
+    for player in (sepp, vroni, hias):
         player.save()
     with_participants(tournament, players, 8)
 
@@ -274,7 +279,8 @@ def test_a_table_where_a_member_with_a_login_sits_is_theirs_to_write(tournament,
         first = next((p for p in seated if p in (players[0], sepp)), None)
         expected.append(first.user_id if first else admin.pk)
         assert table.scorekeeper_id == expected[-1]
-    assert sepp.user_id in expected and vroni.user_id not in expected
+    assert sepp.user_id in expected
+    assert vroni.user_id not in expected and hias.user_id not in expected
 
 
 def test_after_a_swap_the_tables_scorekeepers_follow_the_seats_unless_named(
@@ -283,7 +289,9 @@ def test_after_a_swap_the_tables_scorekeepers_follow_the_seats_unless_named(
     sepp = players[1]
     sepp.user = make_user("sepp", "Sepp")
     sepp.save()
-    Membership.objects.create(user=sepp.user, club=tournament.club, role=Membership.Role.PLAYER)
+    Membership.objects.create(
+        user=sepp.user, club=tournament.club, role=Membership.Role.SCOREKEEPER
+    )
     helper = make_user("kathi", "Kathi")  # a member who does not play: named by hand
     Membership.objects.create(user=helper, club=tournament.club, role=Membership.Role.PLAYER)
     with_participants(tournament, players, 11)
