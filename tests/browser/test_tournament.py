@@ -14,6 +14,7 @@ from evenings.models import Game, LedgerEntry
 from tests.browser.axe import assert_accessible
 from tests.browser.evening_screen import (
     PASSWORD,
+    PHONE,
     Taps,
     chip,
     chip_labels,
@@ -175,6 +176,12 @@ def test_a_director_runs_round_one_two_phones_book_and_the_hall_display_follows(
     tables.nth(0).get_by_role("link", name="Zum Tisch (Eingabe)").click()
     expect(page.get_by_role("heading", level=1)).to_contain_text("Runde 1 · Tisch 1")
     expect(deal_line(page)).to_contain_text(f"Spiel 1 von 40 · {table_1[0]} gibt und setzt aus.")
+    # On the narrowest phone the way back stays whole; the club's name is cut ("…").
+    page.set_viewport_size({"width": 320, "height": 640})
+    back = page.locator("p.links.one-line a").first
+    expect(back).to_have_text("Zum Turnier")
+    assert back.evaluate("el => el.scrollWidth <= el.clientWidth")
+    page.set_viewport_size(PHONE)
     playing = table_1[1:]
     expect(chip_labels(page, "declarer")).to_have_text(playing)
     expect(page.locator(".f-spiel input:checked + span")).to_have_text("Rufspiel")
