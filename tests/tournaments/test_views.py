@@ -156,6 +156,7 @@ def test_a_tournament_once_played_is_not_deleted(director, club, tournament, pla
     response = director.post(url("delete", tournament.pk), follow=True)
 
     assert "Ja, Stadtmeisterschaft löschen" not in page.text
+    assert "Turnier löschen …" not in page.text  # nothing offered that cannot be done
     assert "es bleibt erhalten, wie jeder Abend." in page.text
     assert response.redirect_chain == [(url("settings", tournament.pk), 302)]
     assert "In diesem Turnier wurde schon gespielt" in response.text
