@@ -76,7 +76,13 @@ def club_create(request: HttpRequest) -> HttpResponse:
     form = ClubForm(request.POST or None)
     if form.is_valid():
         club = services.create_club(request.user, form.cleaned_data["name"])
-        messages.success(request, _("Der Verein ist angelegt. Leg jetzt eine Runde an."))
+        messages.success(
+            request,
+            _(
+                "Der Verein ist angelegt. Leg jetzt eine Runde an (um Geld) oder unter "
+                "„Turniere“ ein Turnier (um Punkte)."
+            ),
+        )
         return redirect("clubs:detail", club_id=club.pk)
     return render(request, "clubs/club_create.html", {"form": form})
 

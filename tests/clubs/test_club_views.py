@@ -20,6 +20,11 @@ def test_anyone_can_create_a_club_and_becomes_its_admin_and_player(client, user)
     assert club.name == "Schafkopf-Stammtisch Haidhausen"
     assert Membership.objects.get(club=club, user=user).role == Membership.Role.ADMIN
     assert Player.objects.get(club=club).user == user
+    # What next: a Runde for money, or a tournament for points (no Runde needed).
+    assert (
+        "Leg jetzt eine Runde an (um Geld) oder unter „Turniere“ ein Turnier (um Punkte)."
+        in client.get(response["Location"]).text
+    )
 
 
 def test_a_long_first_name_founds_a_club_as_a_player_of_the_longest_name_allowed(client, user):
