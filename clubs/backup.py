@@ -35,9 +35,8 @@ from django.core.management.color import no_style
 from django.db import DatabaseError, connection, models, transaction
 from django.utils import timezone
 from django.utils.http import content_disposition_header
-from django.utils.text import slugify
 
-from clubs.models import Club, Invitation, Membership, Player, Runde, Tariff
+from clubs.models import Club, Invitation, Membership, Player, Runde, Tariff, german_slug
 from evenings.management.commands import verify_ledger
 from evenings.models import Change, Evening, EveningTotal, Game, LedgerEntry, Seat
 from tournaments.models import Participant, Round, Season, Table, TableSeat, Tournament
@@ -137,17 +136,10 @@ def dumps(club: Club, *, with_passwords: bool = False) -> str:
     return "".join(chunks(club, with_passwords=with_passwords))
 
 
-# slugify drops what has no ASCII letter in it ("ß") and strips the dots off umlauts; a
-# German name keeps its letters as Germans write them without umlauts.
-_GERMAN_LETTERS = str.maketrans(
-    {"ß": "ss", "ẞ": "SS", "ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"}
-)
-
-
 def attachment(club: Club) -> str:
     """The download's Content-Disposition: "schafkopffreunde-grosshadern-2026-03-12.json"."""
     day = timezone.localdate().isoformat()
-    name = slugify(club.name.translate(_GERMAN_LETTERS)) or "verein"
+    name = german_slug(club.name) or "verein"
     return content_disposition_header(True, f"{name}-{day}.json")
 
 

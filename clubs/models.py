@@ -17,6 +17,7 @@ from django.db.models import Q, Value
 from django.db.models.functions import Lower, Replace
 from django.utils import timezone
 from django.utils.functional import cached_property
+from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from scoring import BockMode, ProHofRules, TariffRules, format_cents
@@ -59,6 +60,18 @@ def reads_alike(players: Iterable["Player"], name: str) -> "Player | None":
 
 def _letters(name: str) -> str:
     return "".join(char for char in german_key(name) if char.isalnum())
+
+
+# slugify drops what has no ASCII letter in it ("ß") and strips the dots off umlauts; a
+# German name keeps its letters as Germans write them without umlauts.
+_GERMAN_LETTERS = str.maketrans(
+    {"ß": "ss", "ẞ": "SS", "ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"}
+)
+
+
+def german_slug(name: str) -> str:
+    """A file name for `name`: "Höchstädter Turnier" -> "hoechstaedter-turnier"."""
+    return slugify(name.translate(_GERMAN_LETTERS))
 
 
 def german_order(field: str) -> models.Func:

@@ -21,10 +21,9 @@ from collections.abc import Iterable, Iterator
 from django.db.models import Sum
 from django.utils import timezone
 from django.utils.http import content_disposition_header
-from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from clubs.models import Player, Runde, german_order
+from clubs.models import Player, Runde, german_order, german_slug
 from evenings import wording
 from evenings.models import Evening, EveningTotal, Game, LedgerEntry
 from evenings.reads import seats_of
@@ -55,7 +54,7 @@ def as_text(value: str) -> str:
 
 def attachment(name: str) -> str:
     """The Content-Disposition of a download named after `name` ("donnerstagsrunde.csv")."""
-    return content_disposition_header(True, f"{slugify(name) or 'schafkopf'}.csv")
+    return content_disposition_header(True, f"{german_slug(name) or 'schafkopf'}.csv")
 
 
 def evening_attachment(evening: Evening) -> str:

@@ -1289,3 +1289,15 @@ def test_ending_a_table_without_a_game_warns_of_its_zero_points(
     assert page.count(warning) == 1  # at table 2 only
     assert page.index(warning) > page.index("Ja, Tisch 1 beenden")
     assert page.index(warning) < page.index("Ja, Tisch 2 beenden")
+
+
+def test_a_ranking_s_file_keeps_its_umlauts_as_germans_write_them_without(client, club, admin):
+    tournament = services.create_tournament(club, admin, name="1. Höchstädter Meisterschaft")
+    client.force_login(admin)
+
+    response = client.get(url("csv", tournament.pk))
+
+    day = tournament.date.isoformat()
+    assert response["Content-Disposition"] == (
+        f'attachment; filename="1-hoechstaedter-meisterschaft-{day}-rangliste.csv"'
+    )
