@@ -44,6 +44,8 @@ from evenings.models import Evening, EveningTotal, Game, LedgerEntry, Seat
 from evenings.reads import Prepared, columns, from_row, read_together
 from evenings.services import GameInput
 from scoring.settlement import settle
+from tournaments.models import Tournament
+from tournaments.standings import Standing, tournament_standings
 
 LAST_EVENINGS = 5  # per Runde on a player's home
 EVENING_GAMES = 20  # games a player surely plays at a usual evening (NewestGames)
@@ -547,8 +549,27 @@ def player_home(request: HttpRequest, club_id: int, player_id: int) -> HttpRespo
             "player": player,
             "yours": player.user_id == request.user.pk,
             "accounts": kept_accounts([player], request.user)[player.pk],
+            "tournaments": tournaments_of(player),
         },
     )
+
+
+# A player's home names their newest tournaments; the club's list has them all.
+TOURNAMENTS_SHOWN = 5
+
+
+def tournaments_of(player: Player) -> list[tuple[Tournament, Standing]]:
+    """The newest tournaments `player` is in, with their line in its standings (place,
+    points): one query, and four for each tournament (tournament_standings)."""
+    participations = player.participations.select_related("tournament").order_by(
+        "-tournament__date", "-tournament__pk"
+    )[:TOURNAMENTS_SHOWN]
+    shown = []
+    for participation in participations:
+        standings = tournament_standings(participation.tournament)
+        line = next(s for s in standings if s.participant.pk == participation.pk)
+        shown.append((participation.tournament, line))
+    return shown
 
 
 @require_GET

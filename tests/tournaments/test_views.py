@@ -1301,3 +1301,35 @@ def test_a_ranking_s_file_keeps_its_umlauts_as_germans_write_them_without(client
     assert response["Content-Disposition"] == (
         f'attachment; filename="1-hoechstaedter-meisterschaft-{day}-rangliste.csv"'
     )
+
+
+def test_a_player_s_home_names_their_tournaments_with_place_and_points(
+    director, club, tournament, players, admin
+):
+    tournament.games_per_round = 4
+    tournament.save()
+    round_ = services.start_round(drawn(tournament, players), admin)
+    play_out(round_, admin)
+    later = services.create_tournament(club, admin, name="Frühjahrsturnier")
+    services.add_participants(later, players[:4])
+    standings = tournament_standings(tournament)
+    line = next(s for s in standings if s.participant.player == players[0])
+    home = reverse("clubs:player_home", args=[club.pk, players[0].pk])
+
+    page = director.get(home).text
+    history = director.get(reverse("clubs:player_history", args=[club.pk, players[0].pk]))
+    outsider = director.get(reverse("clubs:player_home", args=[club.pk, players[8].pk])).text
+
+    cards = re.findall(
+        r'<a class="card evening-result" href="(/turnier/\d+/)">(.*?)</a>', page, re.S
+    )
+    texts = [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", text)).strip() for _, text in cards]
+    assert [href for href, _ in cards] == [url("detail", later.pk), url("detail", tournament.pk)]
+    day = tournament.date.strftime("%d.%m.%Y")
+    assert texts == [
+        f"{day} · Frühjahrsturnier noch nicht begonnen",
+        f"{day} · Stadtmeisterschaft läuft zurzeit {line.rank}. Platz · {line.total} Punkte",
+    ]
+    assert "Tournaments" not in page and "Alle Turniere des Vereins" in page
+    assert "Turniere (um Punkte) stehen in der Übersicht." in history.text
+    assert "<h2>Turniere</h2>" not in outsider  # in none: no section
