@@ -34,6 +34,12 @@ def test_the_players_page_asks_only_for_the_name(client, admin, club):
 
     assert list(response.context["form"].fields) == ["name"]
     assert 'name="active"' not in response.text
+    # Where the members page's "mit einem Spieler verknüpfen" leads: how it is done.
+    assert (
+        '<p class="muted note" id="verknuepfen">Einen Spieler mit dem Konto eines Mitglieds '
+        "verknüpfen: den Spieler antippen, dann unter „Konto“ das Mitglied wählen.</p>"
+        in response.text
+    )
 
 
 def test_on_the_players_page_a_player_opens_their_own_overview_only(
