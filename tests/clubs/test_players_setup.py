@@ -106,9 +106,8 @@ def test_the_members_page_says_which_member_has_no_player_yet(client, admin, clu
         response.text
     )
     assert response.text.count("noch kein Spieler") == 1  # Hias, the Schreiber
-    assert f'<a href="{reverse("clubs:players", args=[club.pk])}">mit einem Spieler' in (
-        response.text
-    )
+    players = reverse("clubs:players", args=[club.pk])
+    assert f'<a href="{players}#verknuepfen">mit einem Spieler' in response.text
 
 
 def test_a_player_page_offers_an_invitation_link_for_that_player(client, admin, club):
