@@ -123,11 +123,14 @@ class Evening(models.Model):
 
     @cached_property
     def play_over(self) -> bool:
-        """A tournament table that takes no new game: it played its round's games, or
-        the director ended it early, or a later round has started (its players sit at
-        other tables now). Opened again, such a table takes corrections only."""
+        """An evening that takes no new game. A tournament table: it played its round's
+        games, or the director ended it early, or a later round has started (its players
+        sit at other tables now). A money evening: it went on at a new table (its Bock
+        games lapsed there). Opened again, such an evening takes corrections only."""
         if not self.is_table:
-            return False
+            if self.state is not None:  # read with the state (a booking's read)
+                return self.state.went_on
+            return Evening.objects.filter(continues=self).exists()
         if self.all_played:
             return True
         try:

@@ -162,6 +162,9 @@ class State:
     last_number: int
     recent: list[Game]
     key_booked: bool = False
+    # Whether the evening went on at a new table (Evening.continues): opened again, it
+    # takes corrections only (Evening.play_over).
+    went_on: bool = False
 
 
 # A booking's read looks for the last booked games among the evening's last WINDOW
@@ -176,6 +179,7 @@ def _state_sql(window: bool) -> str:
     return (
         "SELECT e.status, e.version, e.last_number, "
         "EXISTS (SELECT 1 FROM evenings_game WHERE key = %s::uuid), "
+        "EXISTS (SELECT 1 FROM evenings_evening n WHERE n.continues_id = e.id), "
         f"{columns((Game, 'g'))} FROM evenings_evening e "
         "LEFT JOIN LATERAL (SELECT * FROM evenings_game "
         "WHERE evening_id = e.id AND voided_at IS NULL "
@@ -204,14 +208,14 @@ def _uuid_or_none(key: str) -> str | None:
 
 def state_from(rows: list[tuple], evening_id: int, games: int) -> State:
     """The state in the rows of state_statement(evening_id, games)."""
-    status, version, last_number, key_booked = rows[0][:4]
-    found = [from_row((Game,), row[4:])[0] for row in rows if row[4] is not None]
+    status, version, last_number, key_booked, went_on = rows[0][:5]
+    found = [from_row((Game,), row[5:])[0] for row in rows if row[5] is not None]
     if len(found) < games and last_number > WINDOW:
         # Games struck out in the window: the rest of the evening may hold more. (A key
         # that had booked a game still has.)
         [rows] = read_together((_state_sql(False), [None, games, evening_id]))
         return dataclasses.replace(state_from(rows, evening_id, 0), key_booked=key_booked)
-    return State(status, version, last_number, found[::-1], key_booked)
+    return State(status, version, last_number, found[::-1], key_booked, went_on)
 
 
 def state_of(evening_id: int, games: int) -> State:

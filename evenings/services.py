@@ -650,6 +650,11 @@ def _book(evening: Evening, state: State, key, data: GameInput, by, deal_token, 
     if evening.play_over:
         raise EveningError(
             _("Dieser Tisch ist beendet: hier lässt sich nur noch korrigieren, nichts buchen.")
+            if evening.is_table
+            else _(
+                "Dieser Abend ging an einem neuen Tisch weiter: hier lässt sich nur noch "
+                "korrigieren, nichts buchen."
+            )
         )
     game = Game(
         evening=evening,

@@ -482,6 +482,9 @@ def book(request: HttpRequest, evening_id: int) -> HttpResponse:
         if evening.play_over:  # a table that takes no new game (Evening.play_over)
             if evening.all_played:  # another phone booked its last game meanwhile
                 message = LAST_GAME_ELSEWHERE
+            elif not evening.is_table:  # went on at a new table
+                message = _("Dieser Abend ging an einem neuen Tisch weiter: hier lässt sich "
+                            "nur noch korrigieren – nichts gebucht.")  # fmt: skip
             else:
                 message = _("Dieser Tisch ist beendet: hier lässt sich nur noch korrigieren "
                             "– nichts gebucht.")  # fmt: skip
@@ -1435,7 +1438,12 @@ def reopen(request: HttpRequest, evening_id: int) -> HttpResponse:
     except services.EveningError as error:
         messages.error(request, str(error))
     else:
-        if evening.play_over:  # played out, ended early or of a round gone by
+        if evening.play_over and not evening.is_table:  # went on at a new table
+            messages.success(
+                request,
+                _("Der Abend ist wieder offen, zum Korrigieren: neue Spiele nimmt er keine."),
+            )
+        elif evening.play_over:  # played out, ended early or of a round gone by
             messages.success(
                 request,
                 _("Der Tisch ist wieder offen, zum Korrigieren: neue Spiele nimmt er keine."),

@@ -1,6 +1,7 @@
 """Seating a money evening anew before its first game: another player, another order,
 another first dealer, on the record; once a game is booked the table stays."""
 
+import dataclasses
 import uuid
 
 import pytest
@@ -378,3 +379,40 @@ def test_a_new_table_that_cannot_play_leaves_the_evening_open(admin, evening, pl
     evening.refresh_from_db()
     assert evening.is_open and Evening.objects.count() == 1
     assert not evening.changes.filter(kind=Change.Kind.CLOSE).exists()
+
+
+def test_an_evening_that_went_on_at_a_new_table_opened_again_takes_corrections_only(
+    client, scorekeeper, admin, tariff_with_bock, runde, players
+):
+    evening = services.start_evening(runde, players[:4], 0, admin)
+    first, _ = services.book_game(evening.pk, uuid.uuid4(), sauspiel(evening), admin)
+    services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "ramsch", won=False, loser=players[1].pk), admin)  # fmt: skip
+    new = services.continue_at_new_table(evening.pk, players[:5], 0, admin, key=uuid.uuid4())
+    client.force_login(admin)
+    page = reverse("evenings:detail", args=[evening.pk])
+    closed = client.get(page).text
+
+    reopened = client.post(reverse("evenings:reopen", args=[evening.pk]), follow=True).text
+    evening.refresh_from_db()
+    form = {"key": str(uuid.uuid4()), "deal": services.next_deal(evening).token,
+            "spiel": "sauspiel", "won": "1", "kontra": "0", "doubled": "0", "laufende": "0",
+            "declarer": players[1].pk, "partner": players[3].pk}  # fmt: skip
+    booked = client.post(reverse("evenings:book", args=[evening.pk]), form, follow=True).text
+
+    assert "Neue Spiele nimmt er keine: er ging an einem neuen Tisch weiter" in closed
+    assert "Der Abend ist wieder offen, zum Korrigieren: neue Spiele nimmt er keine." in reopened
+    assert "Der Abend ging an einem neuen Tisch weiter: hier lässt sich nur noch korrigieren." in (
+        reopened
+    )
+    assert 'id="entry-form"' not in reopened
+    assert "Bockspiel" not in reopened  # lapsed with the table change, not back
+    assert "nur noch korrigieren – nichts gebucht" in booked
+    assert evening.games.count() == 2 and new.games.count() == 0
+    # Its games are corrected as ever.
+    services.correct_game(
+        evening.pk, first.pk, dataclasses.replace(services.GameInput.of(first), laufende=3), admin
+    )
+    assert evening.games.get(pk=first.pk).laufende == 3
+    with pytest.raises(services.EveningError, match="ging an einem neuen Tisch weiter"):
+        services.book_game(evening.pk, uuid.uuid4(), sauspiel(evening), admin)
