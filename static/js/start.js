@@ -1,22 +1,32 @@
 // Starting an evening: the first dealer's chips name whoever has been put at each place
 // ("Vroni" rather than "Platz 2"), and places left empty offer no chip once anyone is
-// seated. Without JavaScript the chips say "Platz 1" to "Platz 6".
+// seated. The first dealer is a person: moved to another place, the choice goes with
+// them. Without JavaScript the chips say "Platz 1" to "Platz 6".
 (function () {
   "use strict";
 
   var form = document.querySelector("form.start-evening");
   if (!form) return;
 
-  function chipOf(place) {
-    var input = form.querySelector("input[name='first_dealer'][value='" + place + "']");
-    return input && input.closest("label");
+  function seats() {
+    return Array.prototype.slice.call(form.querySelectorAll("select[name^='seat']"));
+  }
+
+  function radioOf(place) {
+    return form.querySelector("input[name='first_dealer'][value='" + place + "']");
+  }
+
+  function chosen() {
+    var checked = form.querySelector("input[name='first_dealer']:checked");
+    var select = checked && form.querySelector("select[name='seat" + checked.value + "']");
+    return (select && select.value) || null;
   }
 
   function update() {
-    var seats = form.querySelectorAll("select[name^='seat']");
-    var anyone = Array.prototype.some.call(seats, function (select) { return select.value; });
-    seats.forEach(function (select) {
-      var chip = chipOf(select.name.slice(4));
+    var anyone = seats().some(function (select) { return select.value; });
+    seats().forEach(function (select) {
+      var radio = radioOf(select.name.slice(4));
+      var chip = radio && radio.closest("label");
       if (!chip) return;
       var text = chip.querySelector("span");
       if (!text.dataset.place) text.dataset.place = text.textContent;
@@ -25,8 +35,18 @@
     });
   }
 
+  // Who was chosen to deal first: set by a tap on a chip, kept while seats change (a
+  // swap takes two changes, with the dealer seated nowhere in between).
+  var dealer = chosen();
   form.addEventListener("change", function (event) {
-    if (event.target.matches("select[name^='seat']")) update();
+    if (event.target.matches("input[name='first_dealer']")) {
+      dealer = chosen();
+    } else if (event.target.matches("select[name^='seat']")) {
+      var at = dealer && seats().find(function (select) { return select.value === dealer; });
+      var radio = at && radioOf(at.name.slice(4));
+      if (radio) radio.checked = true;
+      update();
+    }
   });
   update();
 })();

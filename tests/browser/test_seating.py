@@ -116,3 +116,27 @@ def test_the_schreiber_seats_the_table_anew_before_the_first_game(
     )
     expect(spectator.locator(".deal")).to_contain_text("Resi gibt und setzt aus.")
     assert "ledger ok" in verify_ledger()
+
+
+def test_the_first_dealer_moves_with_the_player_as_the_seats_are_swapped(
+    page, log_in, runde, schreiber, players
+):
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    log_in(schreiber).goto(f"/abend/{evening.pk}/sitzordnung/")
+    dealer = page.locator("#id_first_dealer")
+    dealer.get_by_text("Vroni", exact=True).tap()
+
+    # Vroni and Hias swap places: Platz 2 gets Hias (Vroni is seated nowhere for a moment),
+    # then Platz 3 gets Vroni.
+    page.get_by_role("combobox", name="Platz 2", exact=True).select_option(label="Hias")
+    page.get_by_role("combobox", name="Platz 3", exact=True).select_option(label="Vroni")
+
+    expect(dealer.locator("label:visible")).to_have_text(["Sepp", "Hias", "Vroni", "Resi"])
+    expect(dealer.locator("input:checked")).to_have_value("2")  # Platz 3: Vroni still
+    page.get_by_role("button", name="Sitzordnung speichern").click()
+    expect(page.locator(".deal")).to_contain_text("Vroni gibt.")
+    evening.refresh_from_db()
+    assert evening.first_dealer == 2
+    assert [s.player.name for s in evening.seats.order_by("position")] == [
+        "Sepp", "Hias", "Vroni", "Resi"
+    ]  # fmt: skip
