@@ -1323,6 +1323,7 @@ def _settlement_page(request, evening: Evening, membership, typed: dict | None =
             "balances": balances,
             "transfers": transfers,
             "settled_by": settled_by,
+            "continued_at": services.continued_at(evening),
             "open": []
             if settled_by
             else sorted(left.items(), key=lambda line: order.get(line[0], len(order))),

@@ -174,6 +174,15 @@ def test_after_games_a_new_table_closes_the_evening_and_begins_a_new_one(
     page = client.get(reverse("evenings:detail", args=[evening.pk])).text
     assert "Neuer Tisch: der Abend bis hierher ist abgeschlossen. Das Spiel bitte am" in page
     assert onward in page
+    # Its Abrechnung gives its start time, and leads on to the new table's.
+    settlement = client.get(reverse("evenings:settlement", args=[evening.pk])).text
+    started = timezone.localtime(evening.started_at).strftime("%d.%m.%Y · %H:%M")
+    assert started in settlement
+    next_time = timezone.localtime(new.started_at).strftime("%H:%M")
+    assert (
+        f'<a href="{reverse("evenings:settlement", args=[new.pk])}">weiter am neuen Tisch '
+        f"(ab {next_time})</a>" in settlement
+    )
     # Sent again (a double tap, a retry): the same new evening, nothing more.
     assert client.post(url, data)["Location"] == response["Location"]
     assert Evening.objects.count() == 2
