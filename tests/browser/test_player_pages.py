@@ -73,7 +73,7 @@ def test_a_spieler_sees_their_balance_their_row_their_history_a_csv_and_the_prin
     assert_accessible(page, "Runde page")
     # The four columns fit the narrowest phone too; at 200 % text the table scrolls
     # sideways by itself (a region a keyboard can focus), not the page.
-    players["Hias"].name = "Schorschbauer"  # a long name, as clubs have them
+    players["Hias"].name = "Schorsch"  # broke as "Schor|sch" here
     players["Hias"].save()
     page.set_viewport_size({"width": 320, "height": 640})
     page.reload()
@@ -81,6 +81,9 @@ def test_a_spieler_sees_their_balance_their_row_their_history_a_csv_and_the_prin
     # Each name and amount on one line (a name was cut in two: "Schor|sch").
     for cell in page.locator("table.runde-balances tbody :is(th, td)").all():
         assert cell.evaluate(ONE_LINE), cell.inner_text()
+    # ... and all four columns in view: the long header breaks instead ("Zah-lungen").
+    region = page.get_by_role("region", name="Kontostände")
+    assert region.evaluate("el => el.scrollWidth <= el.clientWidth")
     page.evaluate("document.documentElement.style.fontSize = '200%'")
     balances = page.get_by_role("region", name="Kontostände")
     assert balances.evaluate("el => el.scrollWidth > el.clientWidth")
