@@ -1485,7 +1485,8 @@ def runde_balances(request: HttpRequest, club_id: int, runde_id: int) -> HttpRes
     names = {row.player_id: row.name for row in rows}
     # By player id, as the player pages and the Ausgleich settle them.
     balance = {str(row.player_id): row.total for row in sorted(rows, key=lambda r: r.player_id)}
-    suggestion = settle(balance, runde.tariffs.latest().settle_unit) if rows else None
+    tariff = runde.tariffs.latest()
+    suggestion = settle(balance, tariff.settle_unit) if rows else None
     # Nothing played since the last Ausgleich: that one takes the payments still open.
     newest = runde.evenings.order_by("-started_at", "-pk").first()
     ausgleich = newest if newest is not None and newest.settles_runde else None
@@ -1508,6 +1509,13 @@ def runde_balances(request: HttpRequest, club_id: int, runde_id: int) -> HttpRes
                 (names[int(t.payer)], names[int(t.payee)], t.amount)
                 for t in (suggestion.transfers if suggestion else ())
             ],
+            # What rounding leaves open, in the order of the balances above.
+            "open": [
+                (row.name, left)
+                for row in rows
+                if suggestion and (left := suggestion.open.get(str(row.player_id), 0))
+            ],
+            "tariff": tariff,
             "key": uuid.uuid4(),
             "ausgleich": ausgleich,
             "running": running,

@@ -520,3 +520,40 @@ def test_an_evening_s_abrechnung_pairs_equal_debts_as_the_runde_s_accounts_do(
     # The same pairs; the evening lists them around the table (Sepp sits first).
     assert in_runde == ["Resi zahlt Vroni 0,40 €", "Sepp zahlt Hias 0,40 €"]
     assert at_evening == ["Sepp zahlt Hias 0,40 €", "Resi zahlt Vroni 0,40 €"]
+
+
+def test_the_runde_s_accounts_say_what_rounding_leaves_open(
+    client, club, runde, players, admin, set_tariff
+):
+    # Rounded to 50 Cent: Sepp owes 0,60 €, pays 0,50 €, and 0,10 € stays open.
+    set_tariff(runde, settle_unit=50)
+    sepp, vroni, hias, resi = players[:4]
+    evening = services.start_evening(runde, players[:4], 0, admin)
+    data = GameInput(type="farbsolo", suit="herz", declarer=vroni.pk, laufende=0)
+    services.book_game(evening.pk, uuid.uuid4(), data, admin)
+    data = GameInput(type="sauspiel", declarer=resi.pk, partner=hias.pk, laufende=3)
+    services.book_game(evening.pk, uuid.uuid4(), data, admin)
+    client.force_login(admin)
+
+    page = client.get(reverse("evenings:runde_balances", args=[club.pk, runde.pk])).text
+    at_evening = client.get(reverse("evenings:settlement", args=[evening.pk])).text
+
+    said = (
+        "Jede Zahlung ist für sich auf 50 Cent abgerundet, damit niemand mehr bekommt, als ihm "
+        "zusteht. Offen bleibt (weiter auf dem Konto der Runde):"
+    )
+    assert said in page and said in at_evening
+    left = re.search(r"Offen bleibt \(weiter auf dem Konto der Runde\):\s*([^<]*)</p>", page)
+    totals = runde_balances(runde)
+    assert sum(totals.values()) == 0
+    transfers = re.findall(r"(\w+) zahlt (\w+) (\d+),(\d\d) €", page)
+    paid = {name: 0 for name in totals}
+    for payer, payee, euros, cents in transfers:
+        paid[payer] += int(euros) * 100 + int(cents)
+        paid[payee] -= int(euros) * 100 + int(cents)
+    open_after = {name: totals[name] + paid[name] for name in totals if totals[name] + paid[name]}
+    shown = dict(
+        (name, int(amount.replace(",", "").replace("+", "")))
+        for name, amount in re.findall(r"(\w+) ([+-]?\d+,\d\d) €", left[1])
+    )
+    assert shown == open_after and shown  # something is left, and it is what rounding left
