@@ -163,7 +163,8 @@ def reserved(player: Player) -> str:
     anyone (the join form's message and the service's)."""
     return _(
         "Für %(name)s gibt es einen eigenen Einladungslink. Bist du %(name)s, nimm bitte "
-        "diesen; sonst wähle einen anderen Namen."
+        "diesen (hast du ihn nicht, frag den Admin des Vereins danach); sonst wähle einen "
+        "anderen Namen."
     ) % {"name": player.name}
 
 

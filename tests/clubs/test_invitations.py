@@ -435,8 +435,8 @@ def test_a_player_with_a_link_of_their_own_is_not_offered_to_anyone_with_a_link(
     assert "Diesen Spieler gibt es ohne Konto nicht mehr" in picked.text
     error = re.search(r'<div class="error" id="id_name_error">([^<]*)</div>', named.text)
     assert error and error[1] == (
-        "Für Hias gibt es einen eigenen Einladungslink. Bist du Hias, nimm bitte diesen; "
-        "sonst wähle einen anderen Namen."
+        "Für Hias gibt es einen eigenen Einladungslink. Bist du Hias, nimm bitte diesen (hast "
+        "du ihn nicht, frag den Admin des Vereins danach); sonst wähle einen anderen Namen."
     )
     hias.refresh_from_db()
     assert hias.user is None
