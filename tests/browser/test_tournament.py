@@ -362,7 +362,12 @@ def test_the_ranking_with_its_tie_breaks_fits_a_phone(page, log_in, club, admin,
 
 @pytest.mark.parametrize(
     ("size", "screen"),
-    [(36, {"width": 1920, "height": 1080}), (13, {"width": 1280, "height": 800})],
+    [
+        (36, {"width": 1920, "height": 1080}),
+        (13, {"width": 1280, "height": 800}),
+        (10, {"width": 1366, "height": 768}),
+        (10, {"width": 1920, "height": 1080}),
+    ],
 )
 def test_the_hall_display_shows_the_whole_field_on_one_screen(page, club, admin, size, screen):
     """A full hall (36 participants) on a 1080p screen, a field of 13 on a laptop's: every
@@ -379,6 +384,11 @@ def test_the_hall_display_shows_the_whole_field_on_one_screen(page, club, admin,
     rows = page.locator("table.standings tbody tr")
     expect(rows).to_have_count(size)
     expect(rows.last).to_be_in_viewport(ratio=1)
+    if size <= 10:
+        # A small field grows with the screen: its totals read from the tables.
+        total = rows.first.locator("td.total")
+        size_px = total.evaluate("el => parseFloat(getComputedStyle(el).fontSize)")
+        assert size_px >= (36 if screen["width"] == 1920 else 25), size_px
 
 
 def test_a_table_ends_early_and_the_finished_tournament_stays_final_until_reopened(
