@@ -780,7 +780,11 @@ def test_polling_a_dead_read_only_link_says_so_and_stops(client, evening, admin)
 
     response = client.get(poll, {"v": evening.version})
     assert response.status_code == 286  # htmx stops polling on 286
-    assert "gilt nicht mehr" in response.text
+    assert (
+        "Dieser Zuschauer-Link gilt nicht mehr: der Schreiber hat ihn gesperrt oder einen "
+        "neuen erzeugt." in response.text
+    )
+    assert 'id="live-note" hx-swap-oob="delete"' in response.text  # not "neue Spiele …"
 
 
 def test_a_stale_form_books_nothing_and_answers_with_the_current_form_in_german(
