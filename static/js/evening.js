@@ -34,6 +34,15 @@
     status.replaceChildren(alert);
   }
   document.addEventListener("htmx:sendError", function (event) {
+    var elt = event.detail.elt;
+    if (elt && elt.id === "preview" && elt.dataset.offline) {
+      // The preview's request got no answer either: it says so, not "Spieler wählen".
+      var note = document.createElement("span");
+      note.className = "muted";
+      note.textContent = elt.dataset.offline;
+      elt.replaceChildren(note);
+      return;
+    }
     say(event, "offline");
   });
   // 3. A booking's answer sends only what changed (the row, the standing, the next deal,

@@ -675,6 +675,32 @@ def lose_the_first_answer(page: Page, pattern: str) -> list:
     return sent
 
 
+def test_without_a_connection_the_preview_says_so_and_saving_later_books_once(
+    open_phone, runde, schreiber, players
+):
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    phone = open_phone(schreiber)
+    page = phone.page
+    page.goto(f"/abend/{evening.pk}/")
+    expect(page.locator("#preview")).to_contain_text("Vorschau: Spieler wählen")
+
+    page.context.set_offline(True)
+    chip(page, "declarer", "Vroni").tap()
+    chip(page, "partner", "Resi").tap()
+    expect(page.locator("#preview")).to_have_text(
+        "Vorschau: keine Verbindung. Gespeichert wird, sobald wieder Netz ist und „Speichern“ "
+        "getippt wird."
+    )
+    assert Game.objects.count() == 0
+
+    page.context.set_offline(False)
+    save_button(page).tap()
+    expect(flash(page)).to_have_text("Gebucht: 1. Sauspiel (Vroni)")
+    assert Game.objects.count() == 1
+    # The preview's and the polls' requests failed while offline, on purpose.
+    phone.caused(r"net::ERR_INTERNET_DISCONNECTED|htmx:sendError|htmx:afterRequest")
+
+
 def test_saving_again_after_a_lost_answer_books_the_game_once(
     open_phone, runde, schreiber, players
 ):
