@@ -333,6 +333,11 @@ def test_the_ranking_with_its_tie_breaks_fits_a_phone(page, log_in, club, admin,
         return wrap.locator("tbody th", has_text=name).evaluate("cell => cell.clientHeight")
 
     assert height("Schorsch") == height("Kathi") == height("Sepp")
+    # On paper the total is a plain cell: sticky, its background covered the rows' lines.
+    page.emulate_media(media="print")
+    total = wrap.locator("tbody tr").first.locator("td.total")
+    assert total.evaluate("cell => getComputedStyle(cell).position") == "static"
+    page.emulate_media(media="screen")
     # The tournament's page shows the same columns live, and they fit as well.
     page.goto(f"/turnier/{tournament.pk}/")
     live = page.locator("#stand .scroll-wrap")
