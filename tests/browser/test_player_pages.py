@@ -151,3 +151,12 @@ def test_a_spieler_sees_their_balance_their_row_their_history_a_csv_and_the_prin
     expect(page.locator(".print-actions")).to_be_hidden()
     expect(page.locator(".print-sheet")).to_be_visible()
     expect(page.locator(".sign-line")).to_be_visible()
+    # The head repeats on every page; the sums come once, at the end (not as a foot that
+    # every page repeats, which read as a page's subtotal).
+    sheet = page.locator(".print-sheet")
+    assert sheet.locator("thead").evaluate("el => getComputedStyle(el).display") == (
+        "table-header-group"
+    )
+    assert sheet.locator("tfoot").evaluate("el => getComputedStyle(el).display") == (
+        "table-row-group"
+    )
