@@ -396,7 +396,11 @@ def test_only_the_admin_may_download_the_export(client, club, who, request):
 def test_the_club_page_offers_the_download_to_the_admin_only(client, club, admin, scorekeeper):
     label = "Sicherung herunterladen (JSON)"
     client.force_login(admin)
-    assert label in client.get(reverse("clubs:detail", args=[club.pk])).text
+    page = client.get(reverse("clubs:detail", args=[club.pk])).text
+    assert label in page
+    # What it holds, and who can play it back.
+    assert "Spiele, Zahlungen und Turniere (ohne Passwörter)" in page
+    assert "Zurückspielen kann sie, wer die App betreibt (manage.py import_club" in page
     client.force_login(scorekeeper)
     assert label not in client.get(reverse("clubs:detail", args=[club.pk])).text
 
