@@ -34,7 +34,7 @@ from clubs.players import evenings_page, kept_accounts, runde_balances
 from evenings import services as evening_services
 from evenings.models import Evening
 from scoring import worked_examples
-from tournaments.models import Tournament
+from tournaments.models import Participant, Tournament
 
 
 @require_GET
@@ -49,6 +49,10 @@ def start(request: HttpRequest) -> HttpResponse:
         .order_by("club__name")
     )
     accounts = kept_accounts(own, request.user)
+    # Those of the user's players who are in a tournament: a way to their places and points.
+    in_tournaments = set(
+        Participant.objects.filter(player__in=own).values_list("player_id", flat=True)
+    )
     # Tournament tables running now that the user keeps the sheet of (named by the
     # director) or sits at, in clubs they are a member of: one tap to the table. (A money
     # evening they sit at is under "Letzte Abende" of their accounts.)
@@ -65,6 +69,7 @@ def start(request: HttpRequest) -> HttpResponse:
         {
             "memberships": memberships,
             "homes": [(player, accounts[player.pk]) for player in own],
+            "in_tournaments": in_tournaments,
             "tables": tables.select_related("runde").order_by("started_at"),
         },
     )

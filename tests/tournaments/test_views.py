@@ -1332,4 +1332,11 @@ def test_a_player_s_home_names_their_tournaments_with_place_and_points(
     ]
     assert "Tournaments" not in page and "Alle Turniere des Vereins" in page
     assert "Turniere (um Punkte) stehen in der Übersicht." in history.text
-    assert "<h2>Turniere</h2>" not in outsider  # in none: no section
+    assert 'id="turniere"' not in outsider  # in none: no section
+    # The start page leads there, for a player in a tournament only.
+    players[0].user = admin.__class__.objects.create_user("vroni2", password="x-Kartler-91")
+    players[0].save()
+    Membership.objects.create(user=players[0].user, club=club, role=Membership.Role.PLAYER)
+    director.force_login(players[0].user)
+    start = director.get(reverse("start")).text
+    assert f'<a class="button" href="{home}#turniere">Deine Turniere</a>' in start
