@@ -8,11 +8,14 @@ Algorithm:
 
 1. Round every balance towards zero to a multiple of ``unit``: what each debtor can pay
    and what each creditor can receive. The two sides may now differ by a few units.
-2. Trim the larger side one unit at a time, each time from the player who would be left
-   with the least open, until both sides are equal. The untrimmed side is then settled
-   down to less than one unit each, so no further transfer would be possible. Where
-   players tie for a trim, each way of breaking the ties is tried (at a small table)
-   and the one that settles in the fewest transfers is kept; equal ones in mapping order.
+2. Trim the larger side one unit at a time until both sides are equal. The untrimmed side
+   is then settled down to less than one unit each, so no further transfer would be
+   possible. At a small table every way of trimming is tried (up to TIE_WAYS of them) and
+   the one that settles in the fewest transfers is kept: a debt that is a whole number
+   of units may then be paid in full while another debtor is trimmed (Resi's 1,50 € to
+   Hias in one transfer rather than 1,00 € and a transfer more). Where ways need as many
+   transfers, each trim comes from the player who would be left with the least open, and
+   equal ones in mapping order; beyond the small table only that way is taken.
 3. Settle these amounts exactly, in as few transfers as possible: split the players into
    as many groups that sum to zero as possible (each group of k players needs k - 1
    transfers, and no fewer), then within each group the biggest debtor pays the biggest
@@ -166,8 +169,9 @@ def _rank(balances: list[int]) -> list[int]:
 
 def _rounded_targets(balances: list[int], unit: int) -> list[list[int]]:
     """What each player will actually pay (negative) or receive (positive), each list
-    summing to zero: one per way of breaking ties in the trim (the first as the mapping
-    order breaks them); only the first beyond TIE_TABLE players or TIE_WAYS ways."""
+    summing to zero: one per way of trimming, the first trimming whoever is left with the
+    least open (ties in mapping order); only that first beyond TIE_TABLE players, and at
+    most TIE_WAYS ways."""
     # `//` on a non-negative amount: the one place where rounding (down) is wanted.
     first = [(b // unit) * unit if b >= 0 else -((-b // unit) * unit) for b in balances]
     # Exact: every target is a multiple of unit. > 0: creditors would get more than is paid.
@@ -178,10 +182,11 @@ def _rounded_targets(balances: list[int], unit: int) -> list[list[int]]:
         sign = 1 if excess > 0 else -1
         trimmed: list[list[int]] = []
         for targets in ways:
-            # Trim whoever is left with the least open after the trim.
+            # Trim whoever is left with the least open after the trim first; at a small
+            # table every other choice too, as a way of its own (a debt paid in full by
+            # one and a trim from another may settle in fewer transfers).
             opens = {i: abs(balances[i] - t) for i, t in enumerate(targets) if t * sign > 0}
-            least = min(opens.values())
-            for i in (i for i, left in opens.items() if left == least):
+            for i in sorted(opens, key=lambda i: opens[i]):
                 way = list(targets)
                 way[i] -= sign * unit
                 if way not in trimmed:

@@ -386,3 +386,19 @@ def test_a_tie_in_the_trim_is_broken_for_the_fewest_transfers() -> None:
         ("Vroni", "Sepp", 50),
     ]
     assert plan.open == {"Resi": -30, "Sepp": 30, "Hias": 40, "Vroni": -80, "Wast": 40}
+
+
+def test_a_debt_of_whole_units_is_paid_in_full_when_that_takes_fewer_transfers() -> None:
+    """Rounded to 50 cents, Resi owes exactly 1,50 €. Trimming her (the least left open)
+    had her pay 1,00 € and Anton pay Hias 0,50 € besides: four transfers. Trimming Anton
+    instead settles in three, Resi square (found in a walkthrough)."""
+    totals = {"Sepp": 310, "Vroni": 440, "Hias": 190, "Resi": -150, "Anton": -790}
+
+    plan = settle(totals, 50)
+
+    assert sorted((t.payer, t.payee, t.amount) for t in plan.transfers) == [
+        ("Anton", "Sepp", 300),
+        ("Anton", "Vroni", 400),
+        ("Resi", "Hias", 150),
+    ]
+    assert plan.open == {"Sepp": 10, "Vroni": 40, "Hias": 40, "Resi": 0, "Anton": -90}
