@@ -31,7 +31,8 @@ PERSONAL_LABELS = {
 }
 PERSONAL_HELP_TEXTS = {
     "first_name": _(
-        "So grüßt dich die App. Am Tisch und auf den Blättern steht der Name deines Spielers."
+        "So grüßt dich die App. Am Tisch und auf den Blättern steht der Name deines Spielers "
+        "im Verein; den ändert ein Admin des Vereins."
     ),
     "email": _(
         "Wird gebraucht, falls du dein Passwort vergisst; sonst schreibt dir die App nicht."

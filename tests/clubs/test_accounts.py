@@ -447,6 +447,17 @@ def test_a_plain_logout_and_a_stranger_are_not_told_so(client, user):
     assert SIGNED_OUT not in Client().get(reverse("start"), follow=True).text
 
 
+def test_the_profile_says_who_changes_the_name_at_the_table(client, user):
+    client.force_login(user)
+
+    page = client.get(reverse("profile")).text
+
+    assert (
+        "Am Tisch und auf den Blättern steht der Name deines Spielers im Verein; den ändert "
+        "ein Admin des Vereins." in page
+    )
+
+
 def test_a_wrong_old_password_changes_nothing(client, user, password):
     client.force_login(user)
 
