@@ -125,3 +125,26 @@ def test_every_payout_is_whole_and_apart_on_a_narrow_phone(page, path, text):
         expect(first).to_have_text(["+0,10 €", "-0,10 €", "+0,10 €", "-0,10 €"])
         tops = first.evaluate_all("amounts => amounts.map(a => a.getBoundingClientRect().top)")
         assert len(set(tops)) == (1 if text == "100%" else 2)  # one row, or two at 200 %
+
+
+def test_a_runde_s_rules_with_bock_reflow_at_200_percent_on_a_narrow_phone(
+    page, log_in, club, runde, admin
+):
+    """Each worked example's steps ("Spielwert", "Faktor", "Endwert") put the amount under
+    its name at large text; beside it, it ran out of the card and the page scrolled."""
+    from clubs import services as club_services
+
+    tariff = runde.tariffs.latest()
+    tariff.bock, tariff.jungfrau = "ramsch", True
+    assert club_services.change_tariff(runde, tariff, admin) is not None
+    log_in(admin)
+    page.set_viewport_size({"width": 320, "height": 640})
+    page.goto(f"/verein/{club.pk}/runde/{runde.pk}/regeln/")
+    page.evaluate("document.documentElement.style.fontSize = '200%'")
+
+    no_horizontal_scroll(page)
+    value = page.locator(".rule-example .steps .value").first
+    card = page.locator(".rule-example").first
+    assert value.bounding_box()["x"] + value.bounding_box()["width"] <= (
+        card.bounding_box()["x"] + card.bounding_box()["width"]
+    )
