@@ -40,7 +40,20 @@ from tournaments.models import Participant, Tournament
 @require_GET
 @login_required
 def start(request: HttpRequest) -> HttpResponse:
-    memberships = request.user.memberships.select_related("club").order_by("club__name")
+    memberships = list(request.user.memberships.select_related("club").order_by("club__name"))
+    # A Schreiber's or admin's way to the table: each money Runde of their clubs, one tap
+    # to start its evening.
+    scoring = [m.club_id for m in memberships if m.can_score]
+    runden = (
+        list(
+            Runde.objects.money()
+            .filter(club_id__in=scoring)
+            .select_related("club")
+            .order_by(german_order("club__name"), german_order("name"))
+        )
+        if scoring
+        else []
+    )
     # The user's players in the clubs they are a member of (a removed member's player
     # stays in the club, but its pages are no longer theirs to see).
     own = list(
@@ -68,6 +81,8 @@ def start(request: HttpRequest) -> HttpResponse:
         "clubs/start.html",
         {
             "memberships": memberships,
+            "runden": runden,
+            "several_clubs": len({runde.club_id for runde in runden}) > 1,
             "homes": [(player, accounts[player.pk]) for player in own],
             "in_tournaments": in_tournaments,
             "tables": tables.select_related("runde").order_by("started_at"),

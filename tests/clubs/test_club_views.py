@@ -4,6 +4,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from clubs import services
 from clubs.models import Club, Invitation, Membership, Player, Runde, Tariff
 from evenings import services as evening_services
 from tests.conftest import make_user
@@ -71,6 +72,28 @@ def test_the_start_page_lists_the_users_clubs_to_switch_between(client, admin, c
 
     assert reverse("clubs:detail", args=[club.pk]) in response.text
     assert reverse("clubs:detail", args=[services_club.pk]) in response.text
+
+
+def test_the_start_page_starts_an_evening_in_one_tap_for_who_may(
+    client, club, runde, scorekeeper, player_user, other_admin
+):
+    giesing = Club.objects.get(name="Kartler Giesing")
+    elsewhere = services.create_runde(giesing, "Montagsrunde", other_admin)
+    Membership.objects.create(user=scorekeeper, club=giesing, role=Membership.Role.PLAYER)
+    services.create_prohof_runde(club, "Stadtmeisterschaft", scorekeeper)
+
+    client.force_login(scorekeeper)
+    page = client.get("/").text
+    client.force_login(player_user)
+    spieler = client.get("/").text
+
+    start = reverse("evenings:start", args=[club.pk, runde.pk])
+    assert f'<a class="button" href="{start}">{runde.name}</a>' in page
+    # Only where the user may start one: not in a club where they are a Spieler, nor a
+    # tournament's Runde.
+    assert reverse("evenings:start", args=[giesing.pk, elsewhere.pk]) not in page
+    assert "Stadtmeisterschaft" not in page
+    assert "Abend beginnen" not in spieler and start not in spieler
 
 
 def test_an_admin_creates_a_runde_with_the_ordinary_tariff(client, admin, club):
