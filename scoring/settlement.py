@@ -10,7 +10,7 @@ Algorithm:
    and what each creditor can receive. The two sides may now differ by a few units.
 2. Trim the larger side one unit at a time until both sides are equal. The untrimmed side
    is then settled down to less than one unit each, so no further transfer would be
-   possible. At a small table every way of trimming is tried (up to TIE_WAYS of them) and
+   possible. At a small table every way of trimming is tried (up to TRIM_WAYS of them) and
    the one that settles in the fewest transfers is kept: a debt that is a whole number
    of units may then be paid in full while another debtor is trimmed (Resi's 1,50 € to
    Hias in one transfer rather than 1,00 € and a transfer more). Where ways need as many
@@ -40,10 +40,10 @@ UNITS = (1, 10, 50, 100)
 # players take a few milliseconds; beyond that a greedy settles the rest.
 EXACT_LIMIT = 12
 
-# Ties in the trim (step 2) are all tried at a table of up to TIE_TABLE players with a
-# balance, in at most TIE_WAYS ways: each way is one exact search of its groups.
-TIE_TABLE = 8
-TIE_WAYS = 16
+# The ways of trimming (step 2) are all tried at a table of up to TRIM_TABLE players with
+# a balance, at most TRIM_WAYS of them: each way is one exact search of its groups.
+TRIM_TABLE = 8
+TRIM_WAYS = 16
 
 
 @dataclass(frozen=True)
@@ -170,13 +170,13 @@ def _rank(balances: list[int]) -> list[int]:
 def _rounded_targets(balances: list[int], unit: int) -> list[list[int]]:
     """What each player will actually pay (negative) or receive (positive), each list
     summing to zero: one per way of trimming, the first trimming whoever is left with the
-    least open (ties in mapping order); only that first beyond TIE_TABLE players, and at
-    most TIE_WAYS ways."""
+    least open (ties in mapping order); only that first beyond TRIM_TABLE players, and at
+    most TRIM_WAYS ways."""
     # `//` on a non-negative amount: the one place where rounding (down) is wanted.
     first = [(b // unit) * unit if b >= 0 else -((-b // unit) * unit) for b in balances]
     # Exact: every target is a multiple of unit. > 0: creditors would get more than is paid.
     excess = sum(first) // unit
-    explore = sum(1 for b in balances if b) <= TIE_TABLE
+    explore = sum(1 for b in balances if b) <= TRIM_TABLE
     ways = [first]
     while excess != 0:
         sign = 1 if excess > 0 else -1
@@ -193,7 +193,7 @@ def _rounded_targets(balances: list[int], unit: int) -> list[list[int]]:
                     trimmed.append(way)
                 if not explore:
                     break
-        ways = trimmed[:TIE_WAYS]
+        ways = trimmed[:TRIM_WAYS]
         excess -= sign
     return ways
 

@@ -237,8 +237,8 @@ class SwapForm(forms.Form):
 
 class ScorekeepersForm(forms.Form):
     """A scorekeeper for each table (field "tisch_<n>"): a member of the club, those who
-    sit at the table offered first. Preselected: the first at the table with a login, else
-    the director (services.draw_round)."""
+    sit at the table offered first, a Spieler marked as one. Preselected: the first at the
+    table who is a Schreiber or Admin of the club, else the director (services.draw_round)."""
 
     def __init__(
         self,

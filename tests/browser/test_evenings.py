@@ -20,6 +20,7 @@ from tests.browser.evening_screen import (
     NAMES,
     PASSWORD,
     PHONE,
+    Phone,
     Taps,
     amounts,
     book,
@@ -540,11 +541,17 @@ def test_logged_out_elsewhere_the_sheet_says_so_and_follows_on_after_logging_in(
     expect(word).to_have_count(0)
 
 
+def schreiber_at(open_phone, schreiber, evening: Evening) -> tuple[Phone, Page]:
+    """The Schreiber's own phone on the evening's screen. Not the harness's `page`: a test
+    that causes console errors on purpose takes them out of `phone.errors`."""
+    phone = open_phone(schreiber)
+    phone.page.goto(f"/abend/{evening.pk}/")
+    return phone, phone.page
+
+
 def test_with_every_cookie_gone_the_first_tap_says_to_reload(open_phone, runde, schreiber, players):
     evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
-    phone = open_phone(schreiber)
-    page = phone.page
-    page.goto(f"/abend/{evening.pk}/")
+    phone, page = schreiber_at(open_phone, schreiber, evening)
     enter_sauspiel(page, "Vroni", "Resi")
 
     page.context.clear_cookies()  # the session and the CSRF token
@@ -563,9 +570,7 @@ def test_a_schreiber_made_a_spieler_meanwhile_is_told_why_nothing_was_booked(
     open_phone, runde, schreiber, players
 ):
     evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
-    phone = open_phone(schreiber)
-    page = phone.page
-    page.goto(f"/abend/{evening.pk}/")
+    phone, page = schreiber_at(open_phone, schreiber, evening)
     enter_sauspiel(page, "Vroni", "Resi")
 
     Membership.objects.filter(user=schreiber).update(role=Membership.Role.PLAYER)
@@ -614,9 +619,7 @@ def test_a_member_removed_meanwhile_is_told_and_the_sheet_stops_following(
     open_phone, runde, schreiber, players
 ):
     evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
-    phone = open_phone(schreiber)
-    page = phone.page
-    page.goto(f"/abend/{evening.pk}/")
+    phone, page = schreiber_at(open_phone, schreiber, evening)
     expect(page.locator("#poll")).to_have_count(1)
 
     Membership.objects.filter(user=schreiber).delete()
@@ -679,9 +682,7 @@ def test_without_a_connection_the_preview_says_so_and_saving_later_books_once(
     open_phone, runde, schreiber, players
 ):
     evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
-    phone = open_phone(schreiber)
-    page = phone.page
-    page.goto(f"/abend/{evening.pk}/")
+    phone, page = schreiber_at(open_phone, schreiber, evening)
     expect(page.locator("#preview")).to_contain_text("Vorschau: Spieler wählen")
 
     page.context.set_offline(True)
@@ -705,11 +706,7 @@ def test_saving_again_after_a_lost_answer_books_the_game_once(
     open_phone, runde, schreiber, players
 ):
     evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
-    # Not the harness's `page`: the console errors this test causes on purpose must be
-    # taken out, and only `open_phone` hands its error list to the test.
-    phone = open_phone(schreiber)
-    page = phone.page
-    page.goto(f"/abend/{evening.pk}/")
+    phone, page = schreiber_at(open_phone, schreiber, evening)
     key = page.locator("#entry-form input[name='key']").input_value()
 
     # The first booking reaches the server, which books and commits; its answer is lost.
@@ -775,9 +772,7 @@ def test_a_strike_whose_answer_was_lost_says_so_and_striking_again_changes_nothi
     p = {name: player.pk for name, player in players.items()}
     book(evening, schreiber, type="sauspiel", declarer=p["Vroni"], partner=p["Resi"])
     book(evening, schreiber, type="sauspiel", declarer=p["Hias"], partner=p["Sepp"])
-    phone = open_phone(schreiber)
-    page = phone.page
-    page.goto(f"/abend/{evening.pk}/")
+    phone, page = schreiber_at(open_phone, schreiber, evening)
     sent = lose_the_first_answer(page, "**/streichen/")
 
     # 1. Struck, but the phone never hears: the panel says so, and stays open.
