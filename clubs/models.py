@@ -47,19 +47,23 @@ def german_key(name: str) -> str:
 
 def reads_alike(players: Iterable["Player"], name: str) -> "Player | None":
     """The one of `players` whose name reads as `name` on a chip at the table: the same
-    letters in any case, with or without accents ("Weiss" and "Weiß", "Rene" and "René").
-    Spaces and punctuation do not count either ("Hias." and "Hias", "Hans-Peter" and
-    "Hanspeter"). The same name in another case comes first, as the unique constraint
-    sees it."""
-    key = _letters(name)
-    alike = [player for player in players if _letters(player.name) == key]
+    letters in any case, with or without accents ("Weiss" and "Weiß", "Rene" and "René"),
+    or with an umlaut written out ("Oetzi" and "Ötzi"). Spaces and punctuation do not
+    count either ("Hias." and "Hias", "Hans-Peter" and "Hanspeter"). The same name in
+    another case comes first, as the unique constraint sees it."""
+    keys = _letters(name)
+    alike = [player for player in players if _letters(player.name) & keys]
     return next((p for p in alike if p.name.lower() == name.lower()), None) or next(
         iter(alike), None
     )
 
 
-def _letters(name: str) -> str:
-    return "".join(char for char in german_key(name) if char.isalnum())
+def _letters(name: str) -> set[str]:
+    """The letters of `name` with its accents dropped, and with its umlauts written out."""
+    return {
+        "".join(char for char in german_key(spelling) if char.isalnum())
+        for spelling in (name, name.translate(_GERMAN_LETTERS))
+    }
 
 
 # slugify drops what has no ASCII letter in it ("ß") and strips the dots off umlauts; a

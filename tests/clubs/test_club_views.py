@@ -496,6 +496,8 @@ def test_two_players_of_a_club_cannot_share_a_name(client, admin, club):
         ("Weiss", "Weiß"),
         ("René", "rene"),
         ("Jörg", "Jorg"),
+        ("Ötzi Müller", "oetzi mueller"),
+        ("Mueller", "Müller"),
         ("Hias", "Hias."),
         ("Hans-Peter", "Hanspeter"),
     ],

@@ -124,10 +124,16 @@ def test_a_guest_needs_only_a_name_and_comes_back_as_the_same_player(club, admin
     typed_with_an_accent = services.add_guest(
         services.create_tournament(club, admin, name="Hof"), "Férdl aus Rehau"
     )
+    ötzi = services.add_guest(later, "Ötzi Müller")
+    typed_without_umlauts = services.add_guest(
+        services.create_tournament(club, admin, name="Selb"), "oetzi mueller"
+    )
 
     assert guest.player.name == "Ferdl aus Rehau"
     assert guest.player.guest and guest.player.active
     assert again.player == typed_with_an_accent.player == guest.player
+    assert typed_without_umlauts.player == ötzi.player
+    assert club.players.filter(name__icontains="tzi").count() == 1
 
 
 def test_a_guest_taken_off_the_list_before_playing_is_no_player_of_the_club(
