@@ -451,15 +451,21 @@ class JoinForm(forms.Form):
         # Who plays now: a player set inactive (gone, or a name typed by mistake) is not
         # offered to everyone with the link; they come back with a link of their own.
         # Nor is a player with a link of their own still open: it is for them.
-        self.unlinked = list(
+        candidates = list(
             club.players.filter(user=None, active=True).exclude(
                 pk__in=club.invitations.usable().filter(player__isnull=False).values("player")
             )
         )
+        # A guest of the club's tournaments, from anywhere, is offered only to someone of
+        # their name (the account's, or the one typed): a club's link is not a list of
+        # every stranger who once played at its door.
+        same = reads_alike(candidates, name)
+        typed = one_line((data or {}).get("name", ""))
+        named = reads_alike(candidates, typed) if typed else None
+        self.unlinked = [p for p in candidates if not p.guest or p in (same, named)]
         # Preselected: the player of the newcomer's name, if any; "neu im Verein" only if
         # there is nobody else to be. Otherwise nothing: someone the club knows as "Vroni"
         # who signed up as "Veronika" would tap "Beitreten" and become a second player.
-        same = reads_alike(self.unlinked, name)
         who = str(same.pk) if same else None if self.unlinked else self.NEW
         initial = {"who": who, "name": name[:40]}
         if data is not None and "who" not in data:

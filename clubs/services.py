@@ -201,10 +201,11 @@ def _become_player(club: Club, user, player: Player | None, name: str) -> None:
 
 
 def _link(player: Player, user) -> None:
-    if player.user_id != user.pk or not player.active:
-        player.user = user
-        player.active = True
-        player.save(update_fields=["user", "active"])
+    """`player` is `user`'s, and plays: a guest of the club's tournaments who joins is a
+    member now, at its Runden too."""
+    if player.user_id != user.pk or not player.active or player.guest:
+        player.user, player.active, player.guest = user, True, False
+        player.save(update_fields=["user", "active", "guest"])
 
 
 @transaction.atomic

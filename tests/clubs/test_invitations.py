@@ -447,6 +447,32 @@ def test_a_player_with_a_link_of_their_own_is_not_offered_to_anyone_with_a_link(
     assert [label for _, label in offered] == [girgl.name, "Hias", "neu im Verein"]
 
 
+def test_a_tournament_guest_is_offered_only_to_someone_of_their_name(client, admin, club, user):
+    Player.objects.create(club=club, name="Girgl")
+    ferdl = Player.objects.create(club=club, name="Ferdl aus Rehau", guest=True)
+    client.force_login(user)
+    url = join_url(invite(club, admin))
+
+    offered = client.get(url).context["form"].fields["who"].choices
+    named = client.post(url, {"who": "neu", "name": "ferdl aus rehau"})
+    joined = client.post(url, {"who": ferdl.pk, "name": "Ferdl aus Rehau"})
+
+    assert [label for _, label in offered] == ["Girgl", "neu im Verein"]
+    assert [label for _, label in named.context["form"].fields["who"].choices] == [
+        "Ferdl aus Rehau",
+        "Girgl",
+        "neu im Verein",
+    ]
+    assert named.context["form"].errors["name"] == [
+        "Ferdl aus Rehau gibt es im Verein schon. Bist du das? Dann wähle oben „Ferdl aus "
+        "Rehau“, sonst einen anderen Namen."
+    ]
+    assert joined.status_code == 302
+    ferdl.refresh_from_db()
+    assert (ferdl.user, ferdl.guest, ferdl.active) == (user, False, True)
+    assert club.players.count() == 3  # Resi, Girgl and Ferdl: no second Ferdl
+
+
 def test_the_service_refuses_a_player_whose_own_link_came_after_the_page(admin, club, hias, user):
     general = invite(club, admin)
     invite(club, admin, player=hias)
