@@ -275,6 +275,15 @@
   }
   document.addEventListener("htmx:afterSettle", ownPartnersHidden);
   ownPartnersHidden();
+  // 10. A section's script (details[data-script]) is fetched when it is first opened.
+  document.addEventListener("toggle", function (event) {
+    var section = event.target;
+    if (!section.open || !section.hasAttribute || !section.hasAttribute("data-script")) return;
+    var script = document.createElement("script");
+    script.src = section.getAttribute("data-script");
+    section.removeAttribute("data-script");
+    document.head.appendChild(script);
+  }, true);
   // 9. A reload while a game is half entered (a hiccup of the pub's Wi-Fi, a tap on the
   //    wrong spot) keeps what was tapped: kept for this tab (sessionStorage) with the deal
   //    it was for and who sat at the table (the form's `names` and `deal`, first), and put

@@ -136,10 +136,13 @@ def open_phone(browser, app_url):
     because it caused them on purpose."""
     opened: list[tuple[object, Phone]] = []
 
-    def open_phone(user=None) -> Phone:
+    def open_phone(user=None, *, init_script: str = "", permissions: tuple[str, ...] = ()):
         context = browser.new_context(
             viewport=PHONE, is_mobile=True, has_touch=True, locale="de-DE", base_url=app_url
         )
+        context.grant_permissions(list(permissions), origin=app_url)
+        if init_script:
+            context.add_init_script(init_script)
         phone = Phone(context.new_page())
         phone.page.set_default_timeout(10_000)
         phone.page.on(

@@ -851,6 +851,30 @@ def test_a_spectator_follows_by_the_read_only_link_until_it_is_revoked(
     spectator.errors.clear()
 
 
+def test_the_spectator_link_is_copied_and_its_script_comes_only_when_asked_for(
+    open_phone, runde, schreiber, players
+):
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    evening = services.renew_share_link(evening.pk, schreiber)
+    # A phone without a share sheet, allowed to use the clipboard.
+    page = open_phone(
+        schreiber,
+        init_script="delete Navigator.prototype.share;",
+        permissions=("clipboard-read", "clipboard-write"),
+    ).page
+    page.goto(f"/abend/{evening.pk}/")
+    fetched = "performance.getEntriesByType('resource').some(r => /share/.test(r.name))"
+
+    assert page.evaluate(fetched) is False  # the table's screen stays small
+    open_share_section(page)
+    page.get_by_role("button", name="Kopieren").tap()
+
+    expect(page.get_by_role("status").filter(has_text="Kopiert")).to_be_visible()
+    link = page.get_by_label("Zuschauer-Link", exact=True).input_value()
+    assert link.endswith(f"/live/{evening.share_token}/")
+    assert page.evaluate("navigator.clipboard.readText()") == link
+
+
 def test_a_spectator_sees_the_evening_closed_without_the_word_that_games_come(
     open_phone, admin, runde, schreiber, players
 ):
