@@ -42,8 +42,7 @@ from clubs.templatetags.money import euro
 from evenings import wording
 from evenings.models import Evening, EveningTotal, Game, LedgerEntry, Seat
 from evenings.reads import Prepared, columns, from_row, read_together
-from evenings.services import GameInput
-from scoring.settlement import settle
+from evenings.services import GameInput, runde_plans
 from tournaments.models import Tournament
 from tournaments.standings import Standing, tournament_standings
 
@@ -112,13 +111,14 @@ class Home:
 
 
 def homes(players: list[Player], viewer=None) -> list[Home]:
-    """Each player's accounts, one per Runde they sat in, in five queries whatever the
-    number of players, Runden, evenings and games (four once the Runden's sums are kept).
+    """Each player's accounts, one per Runde they sat in, in seven queries whatever the
+    number of players, Runden, evenings and games (six once the Runden's sums are kept).
     Their last evenings include the Runde's Ausgleiche where they paid or were paid.
 
     The settlement suggestion settles the Runde's balances of all its players (games and
-    payments, over all evenings) with the unit of the Runde's current tariff; each account
-    shows the transfers of it that involve its player.
+    payments, over all evenings) with the unit of the Runde's current tariff, or is the
+    plan of the Ausgleich that is the Runde's newest evening (evenings.services.
+    runde_plans); each account shows the transfers of it that involve its player.
     """
     if not players:
         return []
@@ -162,9 +162,7 @@ def homes(players: list[Player], viewer=None) -> list[Home]:
     # 5. The names of the players in the suggestions.
     seen = {player_id for totals in sums.values() for player_id, _kind in totals}
     names = dict(Player.objects.filter(pk__in=seen).values_list("pk", "name"))
-    suggestions = {
-        runde_id: settle(balance, units[runde_id]) for runde_id, balance in balances.items()
-    }
+    suggestions = runde_plans(balances, units)
 
     out = []
     for player in players:

@@ -42,7 +42,7 @@ from scoring import (
     score_after,
     score_evening,
 )
-from scoring.settlement import Settlement, settle, settle_after
+from scoring.settlement import Settlement, settle, settle_after, settle_paid
 
 SEATS = (4, 5, 6)
 
@@ -1097,21 +1097,65 @@ def settlement(evening: Evening, live: list[Change] | None = None) -> Settlement
     # By player id, as the Runde's accounts and the player pages settle: where two plans
     # are equally short, every page proposes the same pairs for the same debts.
     games = {str(pid): base[pid] for pid in sorted(base)}
-    paid = (
-        (str(change.after["payer"]), str(change.after["payee"]), change.after["amount"])
-        for change in (payments(evening) if live is None else live)
-    )
+    paid = _paid(payments(evening) if live is None else live)
     return settle_after(games, paid, evening.tariff.settle_unit)
+
+
+def runde_plans(
+    balances: dict[int, dict[str, int]], units: dict[int, int]
+) -> dict[int, Settlement]:
+    """Who pays whom to settle each Runde's balances (`balances`: by Runde id, each
+    player's games and payments over all its evenings, by player id as text), rounded
+    down to the Runde's unit (`units`). While a Runde's newest evening is an Ausgleich
+    (nothing was played since), the plan its Abrechnung shows (settlement), with its
+    unit: a part payment there leaves its other transfers as they were, and the Runde's
+    accounts and the players' pages name the same pairs. Two queries, whatever the
+    history."""
+    newest = (
+        Evening.objects.filter(runde_id__in=list(balances))
+        .order_by("runde_id", "-started_at", "-pk")
+        .distinct("runde_id")
+        .values("pk")
+    )
+    ausgleiche = {
+        evening.pk: evening
+        for evening in Evening.objects.filter(pk__in=newest, settles_runde=True).select_related(
+            "tariff"
+        )
+    }
+    paid: dict[int, list[Change]] = defaultdict(list)
+    for change in Change.objects.filter(
+        kind=Change.Kind.PAYMENT, evening__in=newest, evening__settles_runde=True
+    ).order_by("pk"):
+        paid[change.evening_id].append(change)
+    plans = {runde_id: settle(balance, units[runde_id]) for runde_id, balance in balances.items()}
+    for evening in ausgleiche.values():
+        plans[evening.runde_id] = settle_paid(
+            balances[evening.runde_id], _paid(_live(paid[evening.pk])), evening.tariff.settle_unit
+        )
+    return plans
 
 
 def payments(evening: Evening) -> list[Change]:
     """The evening's live payments, oldest first: neither cancelled ("Storno") nor a
     cancellation themselves. Read from the payment changes, which say what each one is;
     a cancellation's ledger entries look like a payment the other way."""
-    changes = list(evening.changes.filter(kind=Change.Kind.PAYMENT).order_by("pk"))
+    return _live(list(evening.changes.filter(kind=Change.Kind.PAYMENT).order_by("pk")))
+
+
+def _live(changes: list[Change]) -> list[Change]:
+    """The payments among `changes` (an evening's, oldest first) that stand."""
     cancelled = {change.after["cancels"] for change in changes if "cancels" in change.after}
     return [
         change for change in changes if "cancels" not in change.after and change.pk not in cancelled
+    ]
+
+
+def _paid(payments: list[Change]) -> list[tuple[str, str, int]]:
+    """Payments as the settlement takes them: payer, payee (player ids as text), cents."""
+    return [
+        (str(change.after["payer"]), str(change.after["payee"]), change.after["amount"])
+        for change in payments
     ]
 
 

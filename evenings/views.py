@@ -30,7 +30,6 @@ from evenings.forms import GameForm, PaymentForm, StartForm
 from evenings.models import Change, Evening, Game, LedgerEntry
 from evenings.reads import seats_of
 from scoring.model import MAX_JUNGFRAU_DOUBLINGS
-from scoring.settlement import settle
 
 
 @require_http_methods(["GET", "POST"])
@@ -1486,7 +1485,8 @@ def runde_balances(request: HttpRequest, club_id: int, runde_id: int) -> HttpRes
     # By player id, as the player pages and the Ausgleich settle them.
     balance = {str(row.player_id): row.total for row in sorted(rows, key=lambda r: r.player_id)}
     tariff = runde.tariffs.latest()
-    suggestion = settle(balance, tariff.settle_unit) if rows else None
+    plans = services.runde_plans({runde.pk: balance}, {runde.pk: tariff.settle_unit})
+    suggestion = plans[runde.pk] if rows else None
     # Nothing played since the last Ausgleich: that one takes the payments still open.
     newest = runde.evenings.order_by("-started_at", "-pk").first()
     ausgleich = newest if newest is not None and newest.settles_runde else None

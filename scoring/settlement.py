@@ -126,6 +126,19 @@ def settle_after(
     )
 
 
+def settle_paid(
+    balances: Mapping[str, int], payments: Iterable[tuple[str, str, int]], unit: int = 1
+) -> Settlement:
+    """``settle_after`` for ``balances`` that include ``payments`` already: the proposal
+    made before they were paid, less what was paid along it."""
+    paid = list(payments)
+    before = dict(balances)
+    for payer, payee, amount in paid:
+        before[payer] = before.get(payer, 0) - amount
+        before[payee] = before.get(payee, 0) + amount
+    return settle_after(before, paid, unit)
+
+
 def _after(totals: Mapping[str, int], paid: Mapping[tuple[str, str], int]) -> dict[str, int]:
     """The balances once ``paid`` is paid: a payer owes less, a payee is owed less."""
     balances = dict(totals)

@@ -557,3 +557,49 @@ def test_the_runde_s_accounts_say_what_rounding_leaves_open(
         for name, amount in re.findall(r"(\w+) ([+-]?\d+,\d\d) €", left[1])
     )
     assert shown == open_after and shown  # something is left, and it is what rounding left
+
+
+def test_after_a_part_payment_every_page_names_the_ausgleich_s_pairs(
+    client, club, runde, players, admin
+):
+    # Three evenings of four out of five: Resi, Sepp and Vroni are owed 0,80 € each, Hias
+    # and Wastl owe 1,20 € each. The Ausgleich proposes Hias pays Resi 0,80 € and Vroni
+    # 0,40 €, Wastl pays Sepp 0,80 € and Vroni 0,40 €. Hias pays Resi 0,10 € of his 0,80 €.
+    # Settled afresh, the balances would pair otherwise (Wastl pays Resi): every page
+    # keeps to the Ausgleich's pairs instead, where the payments are marked.
+    sepp, vroni, hias, resi, wastl = players[:5]
+    for winners, losers in [
+        ((sepp, vroni), (hias, wastl)),
+        ((resi, vroni), (hias, wastl)),
+        ((resi, sepp), (hias, wastl)),
+    ]:
+        evening = services.start_evening(runde, [*winners, *losers], 0, admin)
+        sauspiel(evening, *winners, admin)
+        services.close_evening(evening.pk, admin)
+    ausgleich = services.start_ausgleich(runde, admin)
+    services.record_payment(ausgleich.pk, hias.pk, resi.pk, 10, admin)
+    client.force_login(admin)
+
+    def pairs(url) -> set[str]:
+        return set(re.findall(r"\w+ zahlt \w+ [^<]*€", client.get(url).text))
+
+    at_ausgleich = pairs(reverse("evenings:settlement", args=[ausgleich.pk]))
+    in_runde = pairs(reverse("evenings:runde_balances", args=[club.pk, runde.pk]))
+    at_homes = {
+        f"{home.player.name} zahlt {t.other} 0,{t.amount:02} €"
+        for home in player_pages.homes([hias, wastl])
+        for t in home.accounts[0].transfers
+    }
+
+    assert at_ausgleich == {
+        "Hias zahlt Resi 0,70 €",
+        "Hias zahlt Vroni 0,40 €",
+        "Wastl zahlt Sepp 0,80 €",
+        "Wastl zahlt Vroni 0,40 €",
+    }
+    assert in_runde == at_ausgleich == at_homes
+    # Settled afresh, Wastl would pay Resi.
+    ids = {str(player.pk): player.name for player in players}
+    balances = runde_balances(runde)
+    fresh = settle({str(p.pk): balances[p.name] for p in sorted(players[:5], key=lambda p: p.pk)})
+    assert ("Wastl", "Resi") in {(ids[t.payer], ids[t.payee]) for t in fresh.transfers}

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.errors import ScoringError
-from scoring.settlement import UNITS, Settlement, Transfer, settle, settle_after
+from scoring.settlement import UNITS, Settlement, Transfer, settle, settle_after, settle_paid
 
 
 @st.composite
@@ -353,6 +353,22 @@ def test_the_rest_of_the_plan_settles_the_balances_after_the_payments(
     still_owes = [name for name, left in after.open.items() if left <= -unit]
     still_owed = [name for name, left in after.open.items() if left >= unit]
     assert not (still_owes and still_owed)
+
+
+@given(part_payments())
+def test_balances_that_include_the_payments_give_the_same_rest_of_the_plan(
+    case: tuple[dict[str, int], int, dict[tuple[str, str], int]],
+) -> None:
+    # What the Runde's accounts have: the balances now, the payments in them.
+    totals, unit, paid = case
+    balances = dict(totals)
+    for (payer, payee), amount in paid.items():
+        balances[payer] += amount
+        balances[payee] -= amount
+
+    assert settle_paid(balances, in_payments(paid), unit) == settle_after(
+        totals, in_payments(paid), unit
+    )
 
 
 @given(zero_sum_totals(), st.sampled_from(UNITS), st.data())
