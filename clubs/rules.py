@@ -35,11 +35,24 @@ def _unbroken(text: str) -> str:
     return text.replace(" €", "\N{NO-BREAK SPACE}€")
 
 
+def _summands_unbroken(text: str) -> str:
+    """A sum ("Grundwert 1,00 € + 2 Laufende 0,40 € = 1,40 €", maybe a note in brackets
+    after it) that a narrow screen wraps only at its "+" and "=": never between a
+    summand's name and its amount, which would read as "Laufende 0,40 € + Schneider"."""
+    summands, bracket, note = text.partition(" (")
+    parts = re.split(r"( [+=] )", summands)
+    bound = "".join(
+        part if part in (" + ", " = ") else part.replace(" ", "\N{NO-BREAK SPACE}")
+        for part in parts
+    )
+    return bound + bracket + _unbroken(note)
+
+
 def _shown(rules: TariffRules, example: Example) -> dict[str, object]:
     """An example as the page shows it, with its request and payouts for data-*."""
     return {
         "example": example,
-        "value_text": _unbroken(example.value_text),
+        "value_text": _summands_unbroken(example.value_text),
         "distribution": _unbroken(example.distribution),
         "payouts": list(example.result.payouts.items()),
         "request_json": _as_json(example_request(rules, example.games)),

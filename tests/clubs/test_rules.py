@@ -284,6 +284,20 @@ def test_changing_the_tariff_changes_the_page(client, admin, club, runde, player
     assert before["Farbsolo verloren"] == after["Farbsolo verloren"]
 
 
+def test_a_summand_s_name_and_amount_stay_on_one_line(client, club, runde, player_user):
+    client.force_login(player_user)
+    page = client.get(rules_url(club, runde)).text
+
+    sums = re.findall(r'<span class="build muted">([^<]*)</span>', page)
+
+    # A narrow screen may wrap at "+" and "=" only (and in the note in brackets after).
+    assert len(sums) >= 10
+    for text in sums:
+        summands = text.partition(" (")[0]
+        assert " " not in summands.replace(" + ", "").replace(" = ", ""), summands
+    assert "Grundwert\xa00,50\xa0€ + 3\xa0Laufende\xa00,30\xa0€ + Schneider\xa00,10\xa0€" in page
+
+
 # -- the text ----------------------------------------------------------------------------
 
 
