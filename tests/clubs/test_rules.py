@@ -374,6 +374,7 @@ def test_the_runde_s_values_are_filled_in(client, club, runde, player_user, othe
     assert page.find(cls="settle-unit").attrs["data-unit"] == "50"
     assert "Diese Runde rundet auf 50 Cent ab." in text
     assert "Vorschlag: Resi zahlt Sepp 1,00 €. 0,35 € bleiben offen" in text
+    assert "Was beim Abrunden übrig bleibt, bleibt darauf stehen." in text
 
 
 def test_the_default_tariff_s_page_says_the_seed_s_numbers(client, club, runde, player_user):
@@ -392,10 +393,11 @@ def test_the_default_tariff_s_page_says_the_seed_s_numbers(client, club, runde, 
         "verteilt wird durch Malnehmen mit drei, nie durch Teilen",
         "Ein Sauspiel ist als die ganze Zahl 10 gespeichert, in Cent",
         "Diese Runde rechnet auf den Cent genau ab.",
+        "in der Abrechnung eines Abends, in den Konten der Runde und beim Ausgleich der Runde",
         "Vorschlag: Resi zahlt Sepp 1,35 €.",
     ]:
         assert phrase in text
-    assert "bleiben offen" not in text
+    assert "bleiben offen" not in text and "Was beim Abrunden übrig bleibt" not in text
 
 
 # -- who sees it -------------------------------------------------------------------------
