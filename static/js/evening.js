@@ -137,6 +137,18 @@
     var shown = document.getElementById("sheet-version");
     if (event.target.id === "undo" && shown) event.target.elements.v.value = shown.value;
   }, true);
+  //     Its button names the game it takes back, the last one on the sheet that counts,
+  //     and shows while there is one (also where another phone booked it).
+  function nameUndo() {
+    var button = document.querySelector("#undo [data-numbered]");
+    var games = document.querySelectorAll("#sheet tbody.game:not(.taken-back)");
+    var last = games[games.length - 1];
+    if (!button) return;
+    button.form.hidden = !last;
+    if (last) button.textContent = button.dataset.numbered.replace("{n}", last.id.slice(5));
+  }
+  document.addEventListener("htmx:afterSettle", nameUndo);
+  nameUndo();
   // 4. "Abbrechen" closes the correction opened in place on the evening screen.
   document.addEventListener("click", function (event) {
     var button = event.target.closest("[data-close='correction']");

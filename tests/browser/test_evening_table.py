@@ -356,9 +356,9 @@ def test_undo_and_strike_keep_the_row_struck_through_and_can_be_taken_back(
     log_in(schreiber).goto(f"/abend/{evening.pk}/")
     expect(totals(page)).to_have_text(["-0,50", "-0,50", "-0,50", "1,50"])
 
-    # 1. "Letztes Spiel zurücknehmen": game 3 stays on the sheet, struck through, and the
-    # deal goes back to its dealer. One tap brings it back.
-    page.get_by_role("button", name="Letztes Spiel zurücknehmen").tap()
+    # 1. "Letztes Spiel zurücknehmen", named "Spiel 3 zurücknehmen": game 3 stays on the
+    # sheet, struck through, and the deal goes back to its dealer. One tap brings it back.
+    page.get_by_role("button", name="Spiel 3 zurücknehmen").tap()
     bar = page.locator(".restore-bar")
     expect(bar).to_contain_text("Zurückgenommen: 3. Gras-Solo (Resi)")
     expect(sheet_row(page, 3)).to_have_class(re.compile(r"\btaken-back\b"))
@@ -366,6 +366,7 @@ def test_undo_and_strike_keep_the_row_struck_through_and_can_be_taken_back(
     expect(sheet_row(page, 3)).to_contain_text("zurückgenommen")
     expect(totals(page)).to_have_text(["0,00", "0,00", "0,00", "0,00"])
     expect(deal_line(page)).to_contain_text("Spiel 4 · Hias gibt")
+    expect(page.locator("#undo button")).to_have_text("Spiel 2 zurücknehmen")
     third = Game.objects.get(number=3)
     assert third.voided_at is not None and amounts(third) == {
         "Resi": 0, "Vroni": 0, "Hias": 0, "Sepp": 0
@@ -392,6 +393,7 @@ def test_undo_and_strike_keep_the_row_struck_through_and_can_be_taken_back(
     expect(sheet_row(page, 2)).to_contain_text("gestrichen")
     expect(page.locator("#sheet tbody.game .num")).to_have_text(["1.", "2.", "3."])
     expect(totals(page)).to_have_text(["-0,60", "-0,40", "-0,60", "1,60"])
+    expect(page.locator("#undo button")).to_have_text("Spiel 3 zurücknehmen")
     page.locator(".restore-bar").get_by_role("button", name="Rückgängig").tap()
     expect(totals(page)).to_have_text(["-0,50", "-0,50", "-0,50", "1,50"])
 
@@ -401,14 +403,23 @@ def test_undo_and_strike_keep_the_row_struck_through_and_can_be_taken_back(
     assert "ledger ok" in verify_ledger()
 
 
-def test_taking_back_is_offered_once_there_is_a_game(page, log_in, runde, schreiber, players):
+def test_taking_back_is_offered_once_there_is_a_game_and_names_it(
+    page, log_in, open_phone, runde, schreiber, admin, players
+):
     evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
     log_in(schreiber).goto(f"/abend/{evening.pk}/")
-    take_back = page.get_by_role("button", name="Letztes Spiel zurücknehmen")
+    take_back = page.locator("#undo button")
     expect(take_back).to_be_hidden()
+    other = open_phone(admin).page
+    other.goto(f"/abend/{evening.pk}/")
 
     book_sauspiel(page, 1, "Vroni", "Resi")
+    expect(take_back).to_have_text("Spiel 1 zurücknehmen")
     book_sauspiel(page, 2, "Hias", "Sepp")
+    expect(take_back).to_have_text("Spiel 2 zurücknehmen")
+    # The admin's phone at the table follows by its poll and names the same game.
+    expect(other.locator("#undo button")).to_have_text("Spiel 2 zurücknehmen", timeout=10_000)
+    expect(other.locator("#undo button")).to_be_visible()
     take_back.tap()
 
     # The form sent the version the sheet showed after the second booking's answer.
