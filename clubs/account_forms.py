@@ -21,6 +21,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from clubs import throttle
+from clubs.models import one_line
 
 User = get_user_model()
 
@@ -123,6 +124,9 @@ class SignupForm(RulesBesideThePassword, UserCreationForm):
     # it after this one was validated (clubs.forms.save_unless_taken).
     username_taken = User._meta.get_field("username").error_messages["unique"]
 
+    def clean_first_name(self) -> str:
+        return _shown_name(self.cleaned_data["first_name"])
+
     class Meta(UserCreationForm.Meta):
         model = User
         fields = ("username", "first_name", "email")
@@ -153,6 +157,16 @@ class ProfileForm(forms.ModelForm):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         _require_personal_fields(self)
+
+    def clean_first_name(self) -> str:
+        return _shown_name(self.cleaned_data["first_name"])
+
+
+def _shown_name(name: str) -> str:
+    """The name as the app shows it (clubs.models.one_line); empty is required's error."""
+    if name and not one_line(name):
+        raise ValidationError(_("Bitte einen Namen mit sichtbaren Zeichen eingeben."))
+    return one_line(name)
 
 
 class ThrottledAuthenticationForm(AuthenticationForm):

@@ -486,6 +486,8 @@ class JoinForm(forms.Form):
         if cleaned.get("who") != self.NEW:
             return cleaned
         name = cleaned.get("name", "")
+        if "name" in self.errors:  # too long: said at the field already
+            return cleaned
         if not name:
             self.add_error("name", _("Bitte gib den Namen ein, unter dem du spielst."))
         elif taken := reads_alike(self.club.players.all(), name):

@@ -32,11 +32,19 @@ _ACCENTED = "ÀÁÂÃÄÅàáâãäåÇçÈÉÊËèéêëÌÍÎÏìíîïÑñÒ�
 _PLAIN = "AAAAAAaaaaaaCcEEEEeeeeIIIIiiiiNnOOOOOoooooUUUUuuuuYyy"
 
 
+# The joiners that emoji and some scripts are written with; every other invisible format
+# character (Unicode's Cf) goes.
+_JOINERS = {"\N{ZERO WIDTH JOINER}", "\N{ZERO WIDTH NON-JOINER}"}
+
+
 def one_line(text: str) -> str:
     """A name on one line with single spaces: a line break, a tab or a double space typed
     into it would make a name that looks like another's, and a cell of two lines in the
-    CSV."""
-    return " ".join(text.split())
+    CSV. Without invisible format characters either, which a name copied from a chat can
+    carry: a zero-width space makes a second "Hias", and a right-to-left override turns
+    the line it stands in backwards ("Ab€ 04,0 relleuM tlhaz")."""
+    shown = "".join(c for c in text if c in _JOINERS or unicodedata.category(c) != "Cf")
+    return " ".join(shown.split())
 
 
 def german_key(name: str) -> str:

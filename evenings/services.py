@@ -860,8 +860,14 @@ def undo_last(evening_id: int, by, seen: int | None = None) -> Game:
     if seen is not None and seen != evening.version:
         # The one change since was an undo of the same person's: this tap, sent again.
         just_undone = evening.changes.filter(version=seen + 1, kind=Change.Kind.UNDO, by=by)
-        if seen + 1 == evening.version and just_undone.exists():
-            raise AlreadyUndone(_("Schon zurückgenommen: das erste Tippen war angekommen."))
+        if seen + 1 == evening.version and (undone := just_undone.select_related("game").first()):
+            raise AlreadyUndone(
+                _(
+                    "Spiel %(number)s ist schon zurückgenommen: dein Tippen war angekommen, "
+                    "auf diesem oder einem anderen Gerät."
+                )
+                % {"number": undone.game.number}
+            )
         raise EveningError(
             _(
                 "Nichts zurückgenommen: am Abend hat sich inzwischen etwas geändert. "

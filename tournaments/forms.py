@@ -42,8 +42,8 @@ class TournamentForm(forms.Form):
     """A new tournament, or its settings. The defaults are the seed's: 3 rounds of 40
     games. A season is chosen, or made by typing its name."""
 
-    name = forms.CharField(label=_("Name"), max_length=80)
-    venue = forms.CharField(label=_("Spielstätte"), max_length=80, required=False)
+    name = NameField(label=_("Name"), max_length=80)
+    venue = NameField(label=_("Spielstätte"), max_length=80, required=False)
     date = forms.DateField(
         label=_("Datum"),
         widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
@@ -59,7 +59,7 @@ class TournamentForm(forms.Form):
         empty_label=_("keine Saison"),
         error_messages={"invalid_choice": _("Diese Saison gibt es im Verein nicht.")},
     )
-    new_season = forms.CharField(
+    new_season = NameField(
         label=_("oder neue Saison"),
         max_length=80,
         required=False,

@@ -728,6 +728,26 @@ def test_an_invalid_profile_shows_german_errors_and_saves_nothing(client, user):
     assert (user.first_name, user.email) == ("Sepp", "sepp@example.org")
 
 
+def test_invisible_characters_copied_into_a_name_are_dropped(client, user):
+    client.force_login(user)
+
+    # A right-to-left override would show the rest of its line backwards; a zero-width
+    # space would make a name that looks like another's.
+    saved = client.post(
+        reverse("profile"), {"first_name": "\u202eSep\u200bp ", "email": "sepp@example.org"}
+    )
+    invisible = client.post(
+        reverse("profile"), {"first_name": "\u200b\u2066", "email": "sepp@example.org"}
+    )
+
+    assert saved.status_code == 302
+    assert invisible.context["form"].errors["first_name"] == [
+        "Bitte einen Namen mit sichtbaren Zeichen eingeben."
+    ]
+    user.refresh_from_db()
+    assert user.first_name == "Sepp"
+
+
 def test_the_profile_shows_the_current_name_and_email(client, user):
     client.force_login(user)
 

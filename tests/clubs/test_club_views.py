@@ -480,6 +480,23 @@ def test_a_name_too_long_is_refused_at_the_field_not_cut_off(client, admin, club
     assert not club.players.filter(name__startswith="Maximilian").exists()
 
 
+def test_a_name_with_invisible_characters_is_the_name_without_them(client, admin, club):
+    client.force_login(admin)
+
+    client.post(reverse("clubs:players", args=[club.pk]), {"name": "\u202eZenzi\u202c"})
+    again = client.post(reverse("clubs:players", args=[club.pk]), {"name": "Zen\u200bzi"})
+
+    assert "gibt es im Verein schon" in again.text
+    assert list(club.players.filter(name__contains="enz").values_list("name", flat=True)) == [
+        "Zenzi"
+    ]
+    # The joiners an emoji is written with stay.
+    client.post(
+        reverse("clubs:players", args=[club.pk]), {"name": "Hias \U0001f468\u200d\U0001f373"}
+    )
+    assert club.players.filter(name="Hias \U0001f468\u200d\U0001f373").exists()
+
+
 def test_two_players_of_a_club_cannot_share_a_name(client, admin, club):
     client.force_login(admin)
     client.post(reverse("clubs:players", args=[club.pk]), {"name": "Wastl"})

@@ -510,6 +510,17 @@ def test_joining_as_someone_new_makes_one_player_of_the_chosen_name(
     assert hias.user is None
 
 
+def test_a_new_name_too_long_is_told_once_why(client, admin, club, user):
+    client.force_login(user)
+
+    response = client.post(join_url(invite(club, admin)), {"who": "neu", "name": "Sepp" * 1250})
+
+    assert response.context["form"].errors["name"] == [
+        "Höchstens 40 Zeichen, dieser Name hat 5000."
+    ]
+    assert not Membership.objects.filter(user=user).exists()
+
+
 def test_a_new_name_an_unlinked_player_has_is_an_error_at_the_name(client, admin, club, hias, user):
     client.force_login(user)
 

@@ -1564,7 +1564,10 @@ def test_taking_back_the_last_game_takes_back_the_one_the_phone_showed_and_only_
     again = client.post(undo, {"v": shown}, follow=True)  # a double tap, or a reload
 
     assert "Zurückgenommen: 2. Sauspiel" in first.text
-    assert "Schon zurückgenommen: das erste Tippen war angekommen." in again.text
+    assert (
+        "Spiel 2 ist schon zurückgenommen: dein Tippen war angekommen, auf diesem oder einem "
+        "anderen Gerät." in again.text
+    )
     assert "Nichts zurückgenommen" not in again.text
     booked = list(evening.games.booked().values_list("number", flat=True))
     assert booked == [1]

@@ -84,6 +84,26 @@ def test_a_name_another_runde_has_is_an_error_at_the_name(director, club, runde)
     assert not Tournament.objects.exists()
 
 
+def test_a_name_too_long_is_refused_with_its_length_not_cut_off(director, club):
+    long_name = (
+        "Offene Oberfränkische Schafkopfmeisterschaft um den Wanderpokal des Bezirks Hof 2026"
+    )
+    form = director.get(url("create", club.pk))
+
+    response = director.post(
+        url("create", club.pk),
+        {"name": long_name, "venue": "Gasthof Post", "date": "2026-03-14",
+         "new_season": "x" * 81, "round_count": "3", "games_per_round": "40"},
+    )  # fmt: skip
+
+    assert 'maxlength="80"' not in form.text  # a pasted name is not cut off unseen
+    assert response.status_code == 200
+    errors = response.context["form"].errors
+    assert errors["name"] == ["Höchstens 80 Zeichen, dieser Name hat 84."]
+    assert errors["new_season"] == ["Höchstens 80 Zeichen, dieser Name hat 81."]
+    assert not Tournament.objects.exists()
+
+
 @pytest.mark.parametrize(
     ("field", "value", "message"),
     [
