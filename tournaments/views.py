@@ -260,8 +260,9 @@ def _page(request, tournament: Tournament, membership: Membership, **forms) -> H
         # Who is drawn next: a participant who withdrew sits at no table.
         "big_tables": _big_tables(active := sum(p.withdrawn_at is None for p in participants)),
         "cannot_seat": _cannot_seat(active) if directing else "",
-        # At a table of five each plays four games of five (the dealer sits out).
-        "big_table_games": (games * 4 // 5, games % 5 == 0),
+        # At a table of five each plays four games of five (the dealer sits out): of a
+        # round of 6, most play 5, so "etwa" the nearest whole number.
+        "big_table_games": ((games * 4 + 2) // 5, games % 5 == 0),
         "finished": tournament.status == Tournament.Status.FINISHED,
         "directing": directing,
     }

@@ -436,6 +436,10 @@ def test_nine_participants_sit_at_a_table_of_five_and_the_page_says_how_points_c
     assert "5 am Tisch: der Geber setzt aus" in page.text
     assert "jeder spielt 32 von 40 Spielen" in page.text
     assert "Punkte werden nicht umgerechnet" in page.text
+    # A round of 6: four of the five play 5 games, the one who deals twice 4.
+    tournament.games_per_round = 6
+    tournament.save(update_fields=["games_per_round"])
+    assert "jeder spielt etwa 5 von 6 Spielen" in director.get(url("detail", tournament.pk)).text
 
 
 def test_two_players_of_different_tables_swap_before_the_round_starts(
