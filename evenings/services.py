@@ -1213,7 +1213,7 @@ def record_payment(
             # Paid in part already, perhaps from another phone whose page still showed
             # the whole transfer: say so, and what is left.
             message = _(
-                "Schon bezahlt: %(payer)s hat %(payee)s %(paid)s gezahlt. "
+                "So viel ist nicht offen: %(payer)s hat %(payee)s schon %(paid)s gezahlt. "
                 "Offen ist nur noch %(open)s."
             )
         elif still_open:

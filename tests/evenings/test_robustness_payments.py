@@ -103,10 +103,11 @@ def test_a_transfer_paid_in_part_meanwhile_says_so_and_what_is_left(
 
     response = pay(client, after_one_game, sepp.pk, resi.pk, 40)
 
-    assert "Schon bezahlt: Sepp hat Resi 0,25 € gezahlt. Offen ist nur noch 0,15 €." in (
-        response.text
+    assert (
+        "So viel ist nicht offen: Sepp hat Resi schon 0,25 € gezahlt. Offen ist nur noch 0,15 €."
+        in (response.text)
     )
-    assert "So viel ist nicht offen" not in response.text
+    assert "höchstens" not in response.text  # one message, not two
     assert payments(after_one_game) == [(sepp.pk, 25), (resi.pk, -25)]
 
 
