@@ -187,6 +187,17 @@ def homes(players: list[Player], viewer=None) -> list[Home]:
     return out
 
 
+def open_balances(players: list[Player]) -> dict[int, list[tuple[str, int]]]:
+    """By player id, each Runde where the player's balance is not settled: (its name,
+    cents). What leaving the club, or being removed, leaves behind unseen."""
+    return {
+        home.player.pk: [
+            (account.runde.name, account.balance) for account in home.accounts if account.balance
+        ]
+        for home in homes(players)
+    }
+
+
 def kept_accounts(players: list[Player], viewer) -> dict[int, SafeString]:
     """Each player's accounts (templates/clubs/player_home.html#accounts, from homes())
     as HTML by player id, kept (per process, Django's cache) until something they show

@@ -30,7 +30,7 @@ from clubs.forms import (
     save_unless_taken,
 )
 from clubs.models import Invitation, Membership, Player, Runde, german_order
-from clubs.players import evenings_page, kept_accounts, runde_balances
+from clubs.players import evenings_page, kept_accounts, open_balances, runde_balances
 from evenings import services as evening_services
 from evenings.models import Evening
 from scoring import worked_examples
@@ -112,6 +112,7 @@ def club_create(request: HttpRequest) -> HttpResponse:
 def club_detail(request: HttpRequest, club_id: int) -> HttpResponse:
     membership = membership_of(request, club_id)
     club = membership.club
+    player = club.players.filter(user=request.user).first()
     return render(
         request,
         "clubs/club_detail.html",
@@ -122,6 +123,8 @@ def club_detail(request: HttpRequest, club_id: int) -> HttpResponse:
             # A tournament on now is one tap from the club's page, for every member.
             "running": club.tournaments.filter(status=Tournament.Status.RUNNING).order_by("-date"),
             "sole_admin": services.is_last_admin(membership),
+            # Said before leaving: afterwards the member sees none of it.
+            "open_balances": open_balances([player])[player.pk] if player else [],
         },
     )
 
@@ -386,6 +389,13 @@ def members(request: HttpRequest, club_id: int) -> HttpResponse:
     )
     # A link for a player who has a login by now is of no use to anyone.
     invitations = club.invitations.usable().filter(Q(player=None) | Q(player__user=None))
+    # What each member's player has open, said where their access is removed.
+    members = list(members)
+    balances = open_balances([p for member in members for p in member.user.players_here])
+    for member in members:
+        member.open_balances = [
+            line for p in member.user.players_here for line in balances.get(p.pk, [])
+        ]
     return render(
         request,
         "clubs/members.html",

@@ -1,4 +1,5 @@
 import re
+import uuid
 
 import pytest
 from django.urls import reverse
@@ -649,6 +650,7 @@ def test_a_member_leaves_the_club_in_two_taps_and_their_games_stay(
     page = client.get(reverse("clubs:detail", args=[club.pk])).text
     assert "Verein verlassen …" in page
     assert f"Ja, {club.name} verlassen" in page
+    assert "Noch nicht ausgeglichen" not in page  # nothing played, nothing open
 
     answer = client.post(reverse("clubs:leave", args=[club.pk]), follow=True)
 
@@ -658,6 +660,26 @@ def test_a_member_leaves_the_club_in_two_taps_and_their_games_stay(
     player.refresh_from_db()
     assert player.user is None and club.players.filter(pk=player.pk).exists()
     assert client.get(reverse("clubs:detail", args=[club.pk])).status_code == 404
+
+
+def test_leaving_or_being_removed_says_what_is_still_open(client, admin, club, runde, player_user):
+    christl = club.players.create(name="Christl", user=player_user)
+    table = [christl, *(club.players.create(name=name) for name in ("Sepp", "Vroni", "Hias"))]
+    evening = evening_services.start_evening(runde, table, 0, admin)
+    won = evening_services.GameInput("sauspiel", declarer=table[1].pk, partner=table[2].pk)
+    evening_services.book_game(evening.pk, uuid.uuid4(), won, admin)
+    said = (
+        'Noch nicht ausgeglichen: Donnerstagsrunde <span class="amount">-0,10 €</span>. Das '
+        "bleibt auf dem Konto der Runde stehen; am besten vorher ausgleichen."
+    )
+
+    client.force_login(player_user)
+    leaving = client.get(reverse("clubs:detail", args=[club.pk])).text
+    client.force_login(admin)
+    removing = client.get(reverse("clubs:members", args=[club.pk])).text
+
+    assert said in leaving
+    assert removing.count(said) == 1  # at Christl's "Entfernen …", nobody else's
 
 
 def test_the_only_admin_is_told_to_name_another_before_leaving(client, admin, club, scorekeeper):
