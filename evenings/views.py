@@ -726,6 +726,10 @@ def preview(request: HttpRequest, evening_id: int) -> HttpResponse:
         context.update(_preview_of(evening, _bound_again(form)))
     else:
         context.update(_preview_of(evening, form))
+        if context["renamed"]:
+            # The chips come again with the new names and the choices made, not with what
+            # a half-entered game still lacks ("Bitte den Mitspieler wählen.").
+            context["form"] = GameForm.carried_over(request.POST, tariff=evening.tariff, deal=deal)
     response = render(request, "evenings/evening.html#preview_answer", context)
     if notice:
         response["HX-Trigger-After-Settle"] = "dealMoved"

@@ -1736,6 +1736,7 @@ def test_a_rename_reaches_the_phones_that_follow_the_evening(
     refreshed = client.post(preview, form, headers=HTMX).text
     assert 'id="f-declarer" hx-swap-oob="true"' in refreshed
     assert re.search(rf'name="declarer" value="{p[0]}"[^>]*checked', refreshed)
+    assert "Bitte den Mitspieler wählen." not in refreshed  # half entered is no mistake
     assert "Veronika" in refreshed and "Vroni" not in refreshed
     assert 'id="deal" hx-swap-oob="true"' in refreshed
     assert names_of(refreshed) != form["names"]
