@@ -116,6 +116,12 @@
     document.querySelectorAll("#flash .session-expired").forEach(function (word) {
       word.remove();
     });
+    // A booking that got no answer: the connection is back, and the word says so.
+    var form = document.getElementById("entry-form");
+    var alert = document.querySelector("#entry-status .alert");
+    if (form && alert && alert.textContent === form.dataset.offline) {
+      alert.textContent = form.dataset.online;
+    }
   });
   // 3a. Another phone booked while this one was entering a game: the word on it comes
   //     into view, also for whoever had scrolled down to Kontra or Laufende.

@@ -702,6 +702,33 @@ def test_without_a_connection_the_preview_says_so_and_saving_later_books_once(
     phone.caused(r"net::ERR_INTERNET_DISCONNECTED|htmx:sendError|htmx:afterRequest")
 
 
+def test_a_booking_without_a_connection_is_said_and_so_is_the_connection_s_return(
+    open_phone, runde, schreiber, players
+):
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    phone, page = schreiber_at(open_phone, schreiber, evening)
+    enter_sauspiel(page, "Vroni", "Resi")
+
+    page.context.set_offline(True)
+    save_button(page).tap()
+    status = page.locator("#entry-status")
+    expect(status).to_have_text(
+        "Keine Verbindung. Bitte nochmal „Speichern“ tippen – gebucht wird nur einmal."
+    )
+    page.context.set_offline(False)
+
+    # The sheet's next poll gets through.
+    expect(status).to_have_text(
+        "Wieder verbunden. Bitte nochmal „Speichern“ tippen – gebucht wird nur einmal.",
+        timeout=10_000,
+    )
+    assert Game.objects.count() == 0
+    save_button(page).tap()
+    expect(flash(page)).to_have_text("Gebucht: 1. Sauspiel (Vroni)")
+    assert Game.objects.count() == 1
+    phone.caused(r"net::ERR_INTERNET_DISCONNECTED|htmx:sendError|htmx:afterRequest")
+
+
 def test_saving_again_after_a_lost_answer_books_the_game_once(
     open_phone, runde, schreiber, players
 ):
