@@ -37,15 +37,14 @@ def _unbroken(text: str) -> str:
 
 def _summands_unbroken(text: str) -> str:
     """A sum ("Grundwert 1,00 € + 2 Laufende 0,40 € = 1,40 €", maybe a note in brackets
-    after it) that a narrow screen wraps only at its "+" and "=": never between a
-    summand's name and its amount, which would read as "Laufende 0,40 € + Schneider"."""
+    after it) that a narrow screen wraps only before its "+" and "=": never between a
+    summand's name and its amount, which would read as "Laufende 0,40 € + Schneider",
+    nor after a "+" left alone at a line's end."""
     summands, bracket, note = text.partition(" (")
     parts = re.split(r"( [+=] )", summands)
-    bound = "".join(
-        part if part in (" + ", " = ") else part.replace(" ", "\N{NO-BREAK SPACE}")
-        for part in parts
-    )
-    return bound + bracket + _unbroken(note)
+    # Each "+" and "=" begins the line it wraps to, with what it adds up.
+    bound = "".join(part.replace(" ", "\N{NO-BREAK SPACE}") for part in parts)
+    return re.sub("\N{NO-BREAK SPACE}([+=])", r" \1", bound) + bracket + _unbroken(note)
 
 
 def _shown(rules: TariffRules, example: Example) -> dict[str, object]:

@@ -172,7 +172,7 @@ class GuestForm(forms.Form):
         error_messages={"required": _("Bitte den Namen des Gasts eingeben.")},
         help_text=_(
             "Wer schon einmal als Gast dabei war, wird am Namen wiedererkannt "
-            "(Groß- und Kleinschreibung, Akzente und Leerzeichen sind egal)."
+            "(Groß- und Kleinschreibung, Akzente und Leerzeichen sind egal, „oe“ ist „ö“)."
         ),
     )
 

@@ -680,6 +680,16 @@ def test_leaving_or_being_removed_says_what_is_still_open(client, admin, club, r
 
     assert said in leaving
     assert removing.count(said) == 1  # at Christl's "Entfernen …", nobody else's
+    # Open in two Runden: both, and the plural.
+    saturday = services.create_runde(club, "Samstagsrunde", admin)
+    evening = evening_services.start_evening(saturday, table, 0, admin)
+    evening_services.book_game(evening.pk, uuid.uuid4(), won, admin)
+    client.force_login(player_user)
+    leaving = client.get(reverse("clubs:detail", args=[club.pk])).text
+    assert (
+        'Donnerstagsrunde <span class="amount">-0,10 €</span>, Samstagsrunde <span '
+        'class="amount">-0,10 €</span>. Das bleibt auf den Konten der Runden stehen' in leaving
+    )
 
 
 def test_the_only_admin_is_told_to_name_another_before_leaving(client, admin, club, scorekeeper):

@@ -290,12 +290,14 @@ def test_a_summand_s_name_and_amount_stay_on_one_line(client, club, runde, playe
 
     sums = re.findall(r'<span class="build muted">([^<]*)</span>', page)
 
-    # A narrow screen may wrap at "+" and "=" only (and in the note in brackets after).
+    # A narrow screen may wrap before a "+" or "=" only (and in the note in brackets).
     assert len(sums) >= 10
     for text in sums:
         summands = text.partition(" (")[0]
-        assert " " not in summands.replace(" + ", "").replace(" = ", ""), summands
-    assert "Grundwert\xa00,50\xa0€ + 3\xa0Laufende\xa00,30\xa0€ + Schneider\xa00,10\xa0€" in page
+        assert " " not in summands.replace(" +\xa0", "").replace(" =\xa0", ""), summands
+    assert (
+        "Grundwert\xa00,50\xa0€ +\xa03\xa0Laufende\xa00,30\xa0€ +\xa0Schneider\xa00,10\xa0€" in page
+    )
 
 
 # -- the text ----------------------------------------------------------------------------
@@ -392,7 +394,7 @@ def test_the_default_tariff_s_page_says_the_seed_s_numbers(client, club, runde, 
         "Die Beträge eines Spiels ergeben zusammen genau null.",
         "verteilt wird durch Malnehmen mit drei, nie durch Teilen",
         "Ein Sauspiel ist als die ganze Zahl 10 gespeichert, in Cent",
-        "Diese Runde rechnet auf den Cent genau ab.",
+        "Diese Runde rundet nicht ab: sie rechnet auf den Cent genau ab.",
         "in der Abrechnung eines Abends, in den Konten der Runde und beim Ausgleich der Runde",
         "Vorschlag: Resi zahlt Sepp 1,35 €.",
     ]:
