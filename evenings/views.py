@@ -1519,7 +1519,8 @@ def runde_balances(request: HttpRequest, club_id: int, runde_id: int) -> HttpRes
                 for row in rows
                 if suggestion and (left := suggestion.open.get(str(row.player_id), 0))
             ],
-            "tariff": tariff,
+            # The unit the proposal rounds to: an Ausgleich's own (runde_plans).
+            "tariff": ausgleich.tariff if ausgleich is not None else tariff,
             "key": uuid.uuid4(),
             "ausgleich": ausgleich,
             "running": running,

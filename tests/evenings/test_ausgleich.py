@@ -603,3 +603,30 @@ def test_after_a_part_payment_every_page_names_the_ausgleich_s_pairs(
     balances = runde_balances(runde)
     fresh = settle({str(p.pk): balances[p.name] for p in sorted(players[:5], key=lambda p: p.pk)})
     assert ("Wastl", "Resi") in {(ids[t.payer], ids[t.payee]) for t in fresh.transfers}
+
+
+def test_the_runde_s_accounts_round_as_the_ausgleich_they_show(
+    client, club, runde, players, admin, set_tariff
+):
+    # The Ausgleich was made at 50 Cent; the tariff rounds to 10 Cent since. Until the
+    # next evening, the accounts show the Ausgleich's plan, and say its unit.
+    set_tariff(runde, settle_unit=50)
+    sepp, vroni, hias, resi = players[:4]
+    evening = services.start_evening(runde, players[:4], 0, admin)
+    data = GameInput(type="farbsolo", suit="herz", declarer=vroni.pk, laufende=0)
+    services.book_game(evening.pk, uuid.uuid4(), data, admin)
+    data = GameInput(type="sauspiel", declarer=resi.pk, partner=hias.pk, laufende=3)
+    services.book_game(evening.pk, uuid.uuid4(), data, admin)
+    services.close_evening(evening.pk, admin)
+    ausgleich = services.start_ausgleich(runde, admin)
+    set_tariff(runde, settle_unit=10)
+    client.force_login(admin)
+
+    page = client.get(reverse("evenings:runde_balances", args=[club.pk, runde.pk])).text
+    at_ausgleich = client.get(reverse("evenings:settlement", args=[ausgleich.pk])).text
+
+    def pairs(text) -> list[str]:
+        return sorted(re.findall(r"\w+ zahlt \w+ [^<]*€", text))
+
+    assert pairs(page) == pairs(at_ausgleich) and pairs(page)
+    assert "Jede Zahlung ist für sich auf 50 Cent abgerundet" in page
