@@ -127,12 +127,18 @@ class Evening(models.Model):
         games, or the director ended it early, or a later round has started (its players
         sit at other tables now). A money evening: it went on at a new table (its Bock
         games lapsed there). Opened again, such an evening takes corrections only."""
+        return self.all_played or self.closed_for_play
+
+    @cached_property
+    def closed_for_play(self) -> bool:
+        """Play is over here for good, whatever is taken back: a tournament table the
+        director ended early, or whose round a later one followed; a money evening that
+        went on at a new table. Taking back its last game ("Letztes Spiel zurücknehmen")
+        would lose it: no game is booked here again."""
         if not self.is_table:
             if self.state is not None:  # read with the state (a booking's read)
                 return self.state.went_on
             return Evening.objects.filter(continues=self).exists()
-        if self.all_played:
-            return True
         try:
             table = self.table  # type: ignore[attr-defined]  # tournaments.Table's one-to-one
         except ObjectDoesNotExist:  # a table evening outside a tournament (tests)

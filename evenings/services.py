@@ -648,14 +648,7 @@ def _book(evening: Evening, state: State, key, data: GameInput, by, deal_token, 
         raise StaleDeal(_("Inzwischen hat sich am Abend etwas geändert."))
     _require_room(evening)
     if evening.play_over:
-        raise EveningError(
-            _("Dieser Tisch ist beendet: hier lässt sich nur noch korrigieren, nichts buchen.")
-            if evening.is_table
-            else _(
-                "Dieser Abend ging an einem neuen Tisch weiter: hier lässt sich nur noch "
-                "korrigieren, nichts buchen."
-            )
-        )
+        raise EveningError(_play_over(evening))
     game = Game(
         evening=evening,
         number=deal.number,
@@ -874,6 +867,8 @@ def undo_last(evening_id: int, by, seen: int | None = None) -> Game:
                 "Bitte prüfen, welches Spiel jetzt das letzte ist, und nochmal tippen."
             )
         )
+    if evening.closed_for_play:
+        raise EveningError(_play_over(evening))
     game = evening.games.booked().order_by("-number").first()
     if game is None:
         raise EveningError(_("Es gibt noch kein Spiel zum Zurücknehmen."))
@@ -898,6 +893,16 @@ def restorable(evening: Evening) -> Change | None:
     if latest is None or latest.kind not in (Change.Kind.VOID, Change.Kind.UNDO):
         return None
     return latest
+
+
+def _play_over(evening: Evening) -> str:
+    """Why an evening whose play is over takes no game (Evening.play_over)."""
+    if evening.is_table:
+        return _("Dieser Tisch ist beendet: hier lässt sich nur noch korrigieren, nichts buchen.")
+    return _(
+        "Dieser Abend ging an einem neuen Tisch weiter: hier lässt sich nur noch korrigieren, "
+        "nichts buchen."
+    )
 
 
 def _require_room(evening: Evening) -> None:

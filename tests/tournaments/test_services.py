@@ -61,6 +61,32 @@ def play_out(round_, by) -> None:
             evenings.book_game(table.evening_id, uuid.uuid4(), data, by, deal.token)
 
 
+def test_a_table_takes_back_its_last_game_while_its_round_runs_and_not_after(
+    client, tournament, players, admin
+):
+    tournament.games_per_round = 2
+    tournament.save()
+    with_participants(tournament, players, 4)
+    first = services.start_round(services.draw_round(tournament), admin)
+    play_out(first, admin)
+    table = first.tables.get().evening
+
+    # Played out, the round still on: the last game is taken back, and entered again.
+    evenings.undo_last(table.pk, admin)
+    book_one(first.tables.get(), admin)
+    assert table.games.booked().count() == 2
+    client.force_login(admin)
+    assert 'id="undo"' in client.get(f"/abend/{table.pk}/").text
+
+    # Round 2 has started: no game is booked at this table again, so none is taken back
+    # (it would be lost); a correction still can strike or change it.
+    services.start_round(services.draw_round(tournament), admin)
+    with pytest.raises(evenings.EveningError, match="Dieser Tisch ist beendet"):
+        evenings.undo_last(table.pk, admin)
+    assert table.games.booked().count() == 2
+    assert 'id="undo"' not in client.get(f"/abend/{table.pk}/").text
+
+
 # -- creating and setting up ------------------------------------------------------------
 
 
@@ -694,7 +720,9 @@ def test_a_table_of_a_round_gone_by_takes_no_new_game_once_the_next_has_begun(
     play_out(first, admin)
     table = first.tables.select_related("evening").order_by("number").first()
     services.start_round(services.draw_round(tournament, seed=6), admin)
-    evenings.undo_last(table.evening_id, admin)  # a late correction: game 2 did not count
+    # A late correction: game 2 did not count (struck; "Letztes Spiel zurücknehmen" is not
+    # offered here, where what it took back could not be booked again).
+    evenings.void_game(table.evening_id, table.evening.games.get(number=2).pk, admin)
 
     with pytest.raises(evenings.EveningError, match="nur noch korrigieren"):
         book_one(table, admin)
