@@ -381,6 +381,15 @@ def test_a_table_prints_and_downloads_its_points_and_has_no_settlement(
     # The closing lines are the points: nothing paid, Vroni and Resi stand at 40.
     assert printed.context["paid"] is False
     assert [balance for _games, _paid, balance in printed.context["closing"]] == [0, 40, 0, 40, 0]
+    assert '<th scope="row" colspan="2">Punkte</th>' in printed.text
+    assert "Punkte; je Spieler der Stand nach dem Spiel" in printed.text
+    assert "€" not in printed.text and "läuft noch" in printed.text  # 1 of 3 played
+    for _ in range(2):
+        deal = services.next_deal(table)
+        data = GameInput(type="rufspiel", declarer=deal.playing[0].pk, partner=deal.playing[2].pk)
+        book(table, data, admin)
+    printed = client.get(f"/abend/{table.pk}/drucken/")
+    assert "Tisch fertig" in printed.text and "läuft noch" not in printed.text
     header, line, total = csv.splitlines()
     assert header == "Nr.;Abend;Spiel;Sepp;Vroni;Hias;Resi;Wastl"
     assert line.endswith(";;40;0;40;0")
