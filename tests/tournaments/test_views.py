@@ -6,6 +6,7 @@ import uuid
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from clubs.models import Membership, Player
 from evenings import services as evenings
@@ -828,6 +829,11 @@ def test_a_pair_meeting_a_third_time_is_one_pair_on_the_page(director, tournamen
     assert "12 Paare" not in page.text
     assert "3 Runden zu 1 Spiel ·" in page.text  # not "zu je 1 Spielen"
     assert page.context["rounds"][-1].repeated == 6
+    assert "Tausch von Hand" not in page.text
+    # Swapped by hand since the draw: the pairs are the swap's doing, not the draw's.
+    tournament.rounds.filter(number=3).update(swapped_at=timezone.now())
+    page = director.get(url("detail", tournament.pk))
+    assert "zusammensaßen (nach einem Tausch von Hand)." in page.text
 
 
 # -- standings, print, CSV -------------------------------------------------------------
