@@ -117,6 +117,12 @@ class Evening(models.Model):
         return self.games.booked().count()
 
     @property
+    def not_counted(self) -> int:
+        """How many of its games numbered so far were struck or taken back: a tournament
+        table's next game is numbered beyond its counter by as many."""
+        return self.last_number - self.counted_games
+
+    @property
     def all_played(self) -> bool:
         """Whether a tournament table has played its round's games: no entry form."""
         return self.is_table and self.counted_games >= self.game_limit
