@@ -382,6 +382,8 @@ def test_the_runde_page_says_which_evenings_play_by_an_earlier_tariff(client, ad
     assert cards[0][1].strip() == started
     history = VERSION_EVENINGS.findall(page)
     assert history == ["1 Abend", "1 Abend"]
+    # The evenings come before the statistics, which grow long with thirty players.
+    assert page.index('id="evenings"') < page.index('id="statistik"') < page.index("Tarifverlauf")
 
 
 def test_the_tarifverlauf_names_who_saved_a_version_as_the_club_plays_them(
