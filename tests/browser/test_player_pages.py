@@ -160,3 +160,29 @@ def test_a_spieler_sees_their_balance_their_row_their_history_a_csv_and_the_prin
     assert sheet.locator("tfoot").evaluate("el => getComputedStyle(el).display") == (
         "table-row-group"
     )
+
+
+def test_big_balances_fit_the_narrowest_phone_with_the_own_row_marked(
+    page, log_in, club, runde, players, admin
+):
+    # Ten years of a club: names like "Spieler 07", balances in the hundreds. The own
+    # row's bold name and marker took the few pixels that pushed "Stand" out of view.
+    from clubs import services as club_services
+
+    proposed = runde.tariffs.latest()
+    proposed.farbsolo = 12_345
+    club_services.change_tariff(runde, proposed, admin)
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], admin)
+    p = {name: player.pk for name, player in players.items()}
+    for declarer in ("Resi", "Resi", "Sepp"):
+        book(evening, admin, type="farbsolo", suit="herz", declarer=p[declarer], won=False)
+    for number, name in zip((7, 19, 23, 1), ("Sepp", "Vroni", "Hias", "Resi"), strict=True):
+        players[name].name = f"Spieler {number:02}"
+        players[name].save()
+    log_in(admin).set_viewport_size({"width": 320, "height": 640})
+
+    page.goto(f"/verein/{club.pk}/runde/{runde.pk}/")
+
+    expect(page.locator("table.runde-balances tr.own td.total")).to_have_text("-617,25 €")
+    region = page.get_by_role("region", name="Kontostände")
+    assert region.evaluate("el => el.scrollWidth <= el.clientWidth")
