@@ -5,6 +5,7 @@ statistics and plot), so that "dieses Jahr" means the same everywhere. A period 
 from the query string (`?zeitraum=…`); anything else there means all of it.
 """
 
+import re
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -30,20 +31,30 @@ class Period:
         return queryset
 
 
-def periods(now: datetime | None = None) -> list[Period]:
-    """The periods on offer, in the order a filter shows them (the default last)."""
+def periods(now: datetime | None = None, since: int | None = None) -> list[Period]:
+    """The periods on offer, in the order a filter shows them (the default last); with
+    `since`, a year, each year before last back to it too ("2019"), for a long history."""
     now = timezone.localtime(now)
     this_year = now.replace(month=1, day=1, hour=0, minute=0, second=0, microsecond=0)
     last_year = this_year.replace(year=this_year.year - 1)
+    earlier = range(now.year - 2, (since or now.year) - 1, -1)
     return [
         Period("dieses-jahr", str(_("dieses Jahr")), this_year, None),
         Period("letztes-jahr", str(_("letztes Jahr")), last_year, this_year),
+        *(_year(this_year, year) for year in earlier),
         Period("alles", str(_("alles")), None, None),
     ]
 
 
+def _year(new_years_day: datetime, year: int) -> Period:
+    start = new_years_day.replace(year=year)
+    return Period(str(year), str(year), start, start.replace(year=year + 1))
+
+
 def chosen(request, now: datetime | None = None) -> Period:
-    """The period the request asks for (?zeitraum=…); all of it if it names none."""
-    offered = periods(now)
+    """The period the request asks for (?zeitraum=…): this year, last year, a year
+    before ("2019", from 1990 on); all of it if it names none."""
     key = request.GET.get(PARAMETER, "")
+    since = int(key) if re.fullmatch(r"(19[89]|20\d)\d", key) else None
+    offered = periods(now, since)
     return next((p for p in offered if p.key == key), offered[-1])

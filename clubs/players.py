@@ -23,7 +23,7 @@ from typing import cast
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, Max, QuerySet, Sum
+from django.db.models import Count, Max, Min, QuerySet, Sum
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
@@ -581,6 +581,12 @@ def tournaments_of(player: Player) -> list[tuple[Tournament, Standing]]:
     return shown
 
 
+def _first_year(player: Player) -> int | None:
+    """The year of the player's first evening, in the club's time; None before any."""
+    first = player.seats.aggregate(first=Min("evening__started_at"))["first"]
+    return None if first is None else timezone.localtime(first).year
+
+
 @require_GET
 @login_required
 def player_history(request: HttpRequest, club_id: int, player_id: int) -> HttpResponse:
@@ -623,7 +629,8 @@ def player_history(request: HttpRequest, club_id: int, player_id: int) -> HttpRe
             "yours": player.user_id == request.user.pk,
             "runden": runden,
             "runde": runde,
-            "periods": periods.periods(),
+            # Each year since the player's first evening, for a history of many pages.
+            "periods": periods.periods(since=_first_year(player)),
             "period": period,
             "page": page,
             "result": result,

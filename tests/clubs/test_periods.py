@@ -24,3 +24,27 @@ def test_the_query_string_chooses_a_period_and_anything_else_means_all():
     assert periods.chosen(rf.get("/", {"zeitraum": "letztes-jahr"}), NOW).key == "letztes-jahr"
     assert periods.chosen(rf.get("/", {"zeitraum": "1999\x00"}), NOW).key == "alles"
     assert periods.chosen(rf.get("/"), NOW).label == "alles"
+
+
+def test_a_year_before_last_is_a_period_of_its_own():
+    rf = RequestFactory()
+
+    chosen = periods.chosen(rf.get("/", {"zeitraum": "2019"}), NOW)
+    offered = periods.periods(NOW, since=2022)
+
+    assert (chosen.key, chosen.label) == ("2019", "2019")
+    assert (chosen.start, chosen.end) == (
+        datetime(2019, 1, 1, tzinfo=BERLIN),
+        datetime(2020, 1, 1, tzinfo=BERLIN),
+    )
+    assert [p.key for p in offered] == [
+        "dieses-jahr",
+        "letztes-jahr",
+        "2024",
+        "2023",
+        "2022",
+        "alles",
+    ]
+    # This year and last have their own names; a year to come or long gone is all of it.
+    for key in ("2026", "2025", "2027", "1899", "20199"):
+        assert periods.chosen(rf.get("/", {"zeitraum": key}), NOW).key == "alles", key

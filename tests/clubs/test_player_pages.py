@@ -643,6 +643,28 @@ def test_the_history_filters_by_period(client, history, player_user):
     assert '3 Spiele · zusammen <span class="amount negative">-0,30 €</span>' in last_year_.text
 
 
+def test_a_long_history_is_filtered_by_each_year_since_the_player_s_first(
+    client, history, player_user
+):
+    # The first evening moved back three years more: "dieses Jahr", "letztes Jahr", the
+    # three years before that, and "alles".
+    long_ago = history.first.started_at.replace(year=history.first.started_at.year - 3)
+    moved_to(history.first, long_ago)
+    client.force_login(player_user)
+    url = history_url(history.runde.club_id, history.vroni)
+    year = str(timezone.localtime(long_ago).year)
+
+    offered = client.get(url).context["periods"]
+    that_year = client.get(url, {"zeitraum": year})
+
+    assert [p.label for p in offered] == [
+        "dieses Jahr", "letztes Jahr", str(int(year) + 2), str(int(year) + 1), year, "alles"
+    ]  # fmt: skip
+    assert [r[:2] for r in rows_of(that_year)] == [(history.first.pk, n) for n in (3, 2, 1)]
+    assert f'<option value="{year}" selected>' in that_year.text
+    assert '3 Spiele · zusammen <span class="amount negative">-0,30 €</span>' in that_year.text
+
+
 def test_the_history_filters_by_runde(client, history, admin, player_user):
     club = history.runde.club
     friday = club_services.create_runde(club, "Freitagsrunde", admin)
