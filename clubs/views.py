@@ -228,6 +228,8 @@ def runde_detail(request: HttpRequest, club_id: int, runde_id: int) -> HttpRespo
             ),
             "period": period,
             "stats": stats.cached_runde_stats(runde, period, state),
+            # The viewer's player, whose line the plot draws over the others (plot.js).
+            "own": own,
         },
     )
 

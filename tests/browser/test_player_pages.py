@@ -101,6 +101,12 @@ def test_a_spieler_sees_their_balance_their_row_their_history_a_csv_and_the_prin
     assert plot.bounding_box()["width"] <= 390
     line = plot.locator(f'path[data-player="{players["Vroni"].pk}"]')
     expect(line).to_have_attribute("data-final", "-40")
+    # Her own line is drawn over the others, which fade; her name in the legend stands out.
+    expect(line).to_have_class("own")
+    assert line.evaluate("el => el === el.parentNode.lastElementChild")
+    other = plot.locator(f'path[data-player="{players["Sepp"].pk}"]')
+    assert other.evaluate("el => getComputedStyle(el).opacity") == "0.35"
+    expect(page.locator(".plot-legend li.own .name")).to_have_text("Vroni")
     expect(page.locator("#statistik")).to_contain_text("Vroni")
 
     # 3. The Runde's whole history as CSV, for a German spreadsheet.
