@@ -12,6 +12,8 @@ import re
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
 from django.views.decorators.http import require_GET
 
 from clubs.access import membership_of
@@ -35,24 +37,24 @@ def _unbroken(text: str) -> str:
     return text.replace(" €", "\N{NO-BREAK SPACE}€")
 
 
-def _summands_unbroken(text: str) -> str:
+def _summands(text: str) -> SafeString:
     """A sum ("Grundwert 1,00 € + 2 Laufende 0,40 € = 1,40 €", maybe a note in brackets
-    after it) that a narrow screen wraps only before its "+" and "=": never between a
-    summand's name and its amount, which would read as "Laufende 0,40 € + Schneider",
-    nor after a "+" left alone at a line's end."""
+    after it) as boxes a narrow screen wraps between: each summand whole, with its "+" or
+    "=" before it, never "Laufende 0,40 € + Schneider" on a line and its amount on the
+    next; inside one only where it is wider than the screen (static/css/app.css)."""
     summands, bracket, note = text.partition(" (")
-    parts = re.split(r"( [+=] )", summands)
-    # Each "+" and "=" begins the line it wraps to, with what it adds up.
-    bound = "".join(part.replace(" ", "\N{NO-BREAK SPACE}") for part in parts)
-    return re.sub("\N{NO-BREAK SPACE}([+=])", r" \1", bound) + bracket + _unbroken(note)
+    parts = re.split(r" (?=[+=] )", summands)
+    boxes = format_html_join(" ", '<span class="summand">{}</span>', ((p,) for p in parts))
+    return format_html("{}{}", boxes, _unbroken(bracket + note))
 
 
 def _shown(rules: TariffRules, example: Example) -> dict[str, object]:
     """An example as the page shows it, with its request and payouts for data-*."""
     return {
         "example": example,
-        "value_text": _summands_unbroken(example.value_text),
-        "distribution": _unbroken(example.distribution),
+        "value_text": _summands(example.value_text),
+        # "3 × 0,90 € = 2,70 €": the sum with what it comes to.
+        "distribution": _unbroken(example.distribution).replace(" = ", " =\N{NO-BREAK SPACE}"),
         "payouts": list(example.result.payouts.items()),
         "request_json": _as_json(example_request(rules, example.games)),
         "payouts_json": _as_json(dict(example.result.payouts)),

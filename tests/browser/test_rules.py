@@ -148,3 +148,23 @@ def test_a_runde_s_rules_with_bock_reflow_at_200_percent_on_a_narrow_phone(
     assert value.bounding_box()["x"] + value.bounding_box()["width"] <= (
         card.bounding_box()["x"] + card.bounding_box()["width"]
     )
+
+
+def test_a_sum_wraps_between_its_summands_on_a_narrow_phone(page):
+    page.set_viewport_size({"width": 320, "height": 640})
+    page.goto("/regeln/")
+
+    summands = page.locator(".rule-example .build .summand")
+    expect(summands.first).to_be_visible()
+    broken = summands.evaluate_all(
+        """boxes => boxes.filter(box => {
+          const range = document.createRange();
+          range.selectNodeContents(box);
+          return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size > 1;
+        }).map(box => box.textContent)"""
+    )
+
+    assert broken == []
+    assert summands.count() > 20
+    # "+ 3 Laufende 0,30 €" went onto two lines at 320 px, its "€" alone on the second.
+    expect(summands.filter(has_text="Laufende").first).to_contain_text("Laufende 0,")

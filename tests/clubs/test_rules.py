@@ -284,20 +284,22 @@ def test_changing_the_tariff_changes_the_page(client, admin, club, runde, player
     assert before["Farbsolo verloren"] == after["Farbsolo verloren"]
 
 
-def test_a_summand_s_name_and_amount_stay_on_one_line(client, club, runde, player_user):
+def test_a_sum_is_shown_as_its_summands_each_with_its_sign(client, club, runde, player_user):
     client.force_login(player_user)
     page = client.get(rules_url(club, runde)).text
 
-    sums = re.findall(r'<span class="build muted">([^<]*)</span>', page)
+    sums = re.findall(r'<span class="build muted">(.*?)</span>\s*</dd>', page)
 
-    # A narrow screen may wrap before a "+" or "=" only (and in the note in brackets).
+    # A narrow screen wraps between the boxes (static/css/app.css), never inside one.
     assert len(sums) >= 10
-    for text in sums:
-        summands = text.partition(" (")[0]
-        assert " " not in summands.replace(" +\xa0", "").replace(" =\xa0", ""), summands
     assert (
-        "Grundwert\xa00,50\xa0€ +\xa03\xa0Laufende\xa00,30\xa0€ +\xa0Schneider\xa00,10\xa0€" in page
+        '<span class="summand">Grundwert 0,50 €</span> <span class="summand">+ 3 Laufende '
+        '0,30 €</span> <span class="summand">+ Schneider 0,10 €</span>' in page
     )
+    for text in sums:
+        boxes = re.sub(r'<span class="summand">[^<]*</span>', "", text.partition(" (")[0])
+        assert boxes.strip(" ") == "", text  # nothing outside a box but the spaces between
+    assert "3 × 0,90\xa0€ =\xa02,70\xa0€" in page  # "=" with what it comes to
 
 
 # -- the text ----------------------------------------------------------------------------
