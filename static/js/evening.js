@@ -32,6 +32,8 @@
     alert.setAttribute("role", "alert");
     alert.textContent = form.dataset[which];
     status.replaceChildren(alert);
+    // Above a long form: the word comes into view, not only the "Speichern" just tapped.
+    status.scrollIntoView({ block: "nearest" });
   }
   document.addEventListener("htmx:sendError", function (event) {
     var elt = event.detail.elt;

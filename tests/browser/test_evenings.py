@@ -708,13 +708,16 @@ def test_a_booking_without_a_connection_is_said_and_so_is_the_connection_s_retur
     evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
     phone, page = schreiber_at(open_phone, schreiber, evening)
     enter_sauspiel(page, "Vroni", "Resi")
+    page.locator("[name='kontra']").last.scroll_into_view_if_needed()  # down the long form
+    status = page.locator("#entry-status")
+    expect(status).not_to_be_in_viewport()
 
     page.context.set_offline(True)
     save_button(page).tap()
-    status = page.locator("#entry-status")
     expect(status).to_have_text(
         "Keine Verbindung. Bitte nochmal „Speichern“ tippen – gebucht wird nur einmal."
     )
+    expect(status).to_be_in_viewport()  # above the form, not only where "Speichern" was
     page.context.set_offline(False)
 
     # The sheet's next poll gets through.
