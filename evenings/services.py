@@ -397,7 +397,12 @@ def _locked(evening_id: int) -> Evening:
 
 def _require_open(evening: Evening) -> None:
     if not evening.is_open:
-        raise EveningError(_("Der Abend ist abgeschlossen."))
+        # A tournament table is ended (by the director, or with its tournament).
+        raise EveningError(
+            _("Dieser Tisch ist beendet.")
+            if evening.is_table
+            else _("Der Abend ist abgeschlossen.")
+        )
 
 
 def score(

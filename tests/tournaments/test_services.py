@@ -596,7 +596,7 @@ def test_finishing_closes_every_table_on_the_record_and_the_ranking_stays_final(
     assert sorted(closes.values_list("evening_id", flat=True)) == sorted(evening_ids)
     assert {change.by for change in closes} == {admin}
     # Nothing at a table changes the final ranking: no undo, and the table stays closed.
-    with pytest.raises(evenings.EveningError, match="abgeschlossen"):
+    with pytest.raises(evenings.EveningError, match="Dieser Tisch ist beendet"):
         evenings.undo_last(evening_ids[0], scorekeeper)
     with pytest.raises(evenings.EveningError, match="Das Turnier ist abgeschlossen"):
         evenings.reopen_evening(evening_ids[0], admin)
