@@ -167,9 +167,8 @@
   });
   // 5. A field's error ("Bitte auswählen.") goes once one of its chips is tapped; the next
   //    "Speichern" says again whatever is still missing.
-  document.addEventListener("change", function (event) {
-    var field = event.target.closest && event.target.closest(".field.invalid");
-    if (!field) return;
+  //    A game booked in the end leaves none of the errors of the taps before it.
+  function valid(field) {
     field.classList.remove("invalid");
     field.querySelectorAll(".error").forEach(function (error) {
       error.remove();
@@ -177,6 +176,13 @@
     field.querySelectorAll("[aria-invalid]").forEach(function (input) {
       input.removeAttribute("aria-invalid");
     });
+  }
+  document.addEventListener("change", function (event) {
+    var field = event.target.closest && event.target.closest(".field.invalid");
+    if (field) valid(field);
+  });
+  document.addEventListener("entryBooked", function () {
+    document.querySelectorAll("#entry-form .field.invalid").forEach(valid);
   });
   // 6. A correction or a struck game, saved from the panel down by the sheet, answers with
   //    a word at the top ("Korrigiert …", "Gestrichen: … Rückgängig"): the screen goes there.
@@ -242,7 +248,9 @@
     return href && document.querySelector("a[href='" + CSS.escape(href) + "']");
   }
   function firstInvalid(container) {
-    var field = container && container.querySelector("[aria-invalid='true']");
+    // Not a chip hidden from its group (the declarer's among the partners).
+    var field = container && [].find.call(container.querySelectorAll("[aria-invalid='true']"),
+      function (input) { return !input.closest("[hidden]"); });
     if (field) {
       field.focus({ preventScroll: true });
       field.scrollIntoView({ block: "center" });

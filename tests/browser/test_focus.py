@@ -50,6 +50,34 @@ def test_a_sauspiel_is_booked_by_keyboard_and_the_focus_follows_the_answers(
     assert (game.declarer_id, game.partner_id) == (sepp, vroni)
 
 
+def test_an_error_goes_to_a_chip_that_can_be_chosen_and_a_booked_game_leaves_none(
+    page, log_in, club, runde, schreiber, players
+):
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    sepp, vroni = players["Sepp"].pk, players["Vroni"].pk
+    log_in(schreiber).goto(f"/abend/{evening.pk}/")
+    save = page.get_by_role("button", name="Speichern")
+
+    # 1. Sepp, the first at the table, declares and nobody is named his partner: the
+    #    error goes to the first partner who can be chosen (his own chip is not among them).
+    page.locator(f"#entry-fields input[name='declarer'][value='{sepp}']").check()
+    save.focus()
+    page.keyboard.press("Enter")
+    partner = page.get_by_role("radiogroup", name="Mitspieler (Ass)")
+    expect(page.locator("#id_partner_error")).to_have_text("Bitte den Mitspieler wählen.")
+    expect(partner.locator(f"input[value='{vroni}']")).to_be_focused()
+
+    # 2. A Herz-Solo booked instead: none of the Sauspiel's errors stay on the fresh form,
+    #    and the focus goes to the next deal's line, as after any booking.
+    page.locator("#entry-fields label").filter(has_text="Herz-Solo").click()
+    save.focus()
+    page.keyboard.press("Enter")
+    expect(flash(page)).to_have_text("Gebucht: 1. Herz-Solo (Sepp)")
+    expect(page.locator("#entry-fields .error")).to_have_count(0)
+    expect(page.locator("#entry-fields [aria-invalid]")).to_have_count(0)
+    expect(page.locator("#deal")).to_be_focused()
+
+
 def test_a_correction_opened_by_keyboard_takes_the_focus_and_gives_it_back(
     page, log_in, club, runde, schreiber, players
 ):
