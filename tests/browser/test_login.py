@@ -27,6 +27,8 @@ def test_a_wrong_password_gets_a_german_message_and_no_session(page, user):
     expect(page.get_by_role("alert")).to_have_text(
         "Benutzername oder Passwort stimmt nicht. Beim Passwort zählt Groß- und Kleinschreibung."
     )
+    # The page opens on the message, which a screen reader then reads (not on the name).
+    expect(page.get_by_role("alert")).to_be_focused()
     assert not any(c["name"] == "sessionid" for c in page.context.cookies())
 
 
