@@ -200,6 +200,11 @@ def test_removing_a_member_takes_a_second_tap_that_names_who_loses_access(
     card = page.locator(".card.member").filter(has_text=user.get_short_name())
     remove = card.get_by_role("button", name=f"Zugang von {user.get_short_name()} entfernen")
     expect(remove).to_be_hidden()
+    # Each control says whose it is, for a screen reader going through the list.
+    name = user.get_short_name()
+    expect(page.get_by_role("combobox", name=f"Rolle von {name}", exact=True)).to_be_visible()
+    expect(page.get_by_role("button", name=f"Ändern ({name})", exact=True)).to_be_visible()
+    expect(page.locator("summary").filter(has_text=f"Entfernen … ({name})")).to_have_count(1)
 
     card.get_by_text("Entfernen …").click()  # a slip of the thumb ends here
     assert Membership.objects.filter(club=club, user=user).exists()
