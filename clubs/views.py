@@ -6,7 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.db import connection
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -34,7 +34,7 @@ from clubs.players import evenings_page, kept_accounts, open_balances, runde_bal
 from evenings import services as evening_services
 from evenings.models import Evening
 from scoring import worked_examples
-from tournaments.models import Participant, Tournament
+from tournaments.models import Participant, Round, Tournament
 
 
 @require_GET
@@ -70,10 +70,18 @@ def start(request: HttpRequest) -> HttpResponse:
     # director) or sits at, in clubs they are a member of: one tap to the table. (A money
     # evening they sit at is under "Letzte Abende" of their accounts.)
     sits = Q(seats__player__user=request.user, runde__kind=Runde.Kind.PROHOF)
+    # Not a table whose play is over for good: ended early, or its round followed by one.
+    later = Round.objects.filter(
+        tournament=OuterRef("table__round__tournament"),
+        number__gt=OuterRef("table__round__number"),
+        started_at__isnull=False,
+    )
     tables = (
         Evening.objects.open()
         .filter(runde__club__memberships__user=request.user)
         .filter(Q(scorekeeper=request.user) | sits)
+        .exclude(Exists(later))
+        .exclude(table__ended_early_at__isnull=False)
         .distinct()
     )
     return render(

@@ -85,6 +85,10 @@ def test_a_table_takes_back_its_last_game_while_its_round_runs_and_not_after(
         evenings.undo_last(table.pk, admin)
     assert table.games.booked().count() == 2
     assert 'id="undo"' not in client.get(f"/abend/{table.pk}/").text
+    # The start page leads to the table of round 2 only.
+    start = client.get("/").text
+    assert f'href="/abend/{table.pk}/"' not in start
+    assert f'href="/abend/{tournament.rounds.get(number=2).tables.get().evening_id}/"' in start
 
 
 # -- creating and setting up ------------------------------------------------------------
