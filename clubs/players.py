@@ -111,8 +111,9 @@ class Home:
 
 
 def homes(players: list[Player], viewer=None) -> list[Home]:
-    """Each player's accounts, one per Runde they sat in, in seven queries whatever the
-    number of players, Runden, evenings and games (six once the Runden's sums are kept).
+    """Each player's accounts, one per Runde they sat in, in six queries whatever the
+    number of players, Runden, evenings and games (five once the Runden's sums are kept;
+    one more where a Runde's newest evening is its Ausgleich).
     Their last evenings include the Runde's Ausgleiche where they paid or were paid.
 
     The settlement suggestion settles the Runde's balances of all its players (games and

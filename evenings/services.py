@@ -1125,30 +1125,32 @@ def runde_plans(
     down to the Runde's unit (`units`). While a Runde's newest evening is an Ausgleich
     (nothing was played since), the plan its Abrechnung shows (settlement), with its
     unit: a part payment there leaves its other transfers as they were, and the Runde's
-    accounts and the players' pages name the same pairs. Two queries, whatever the
-    history."""
+    accounts and the players' pages name the same pairs. One query, whatever the
+    history; a second for the payments of such Ausgleiche."""
     newest = (
         Evening.objects.filter(runde_id__in=list(balances))
         .order_by("runde_id", "-started_at", "-pk")
         .distinct("runde_id")
         .values("pk")
     )
-    ausgleiche = {
-        evening.pk: evening
-        for evening in Evening.objects.filter(pk__in=newest, settles_runde=True).select_related(
-            "tariff"
-        )
-    }
+    ausgleiche = list(
+        Evening.objects.filter(pk__in=newest, settles_runde=True).select_related("tariff")
+    )
     paid: dict[int, list[Change]] = defaultdict(list)
-    for change in Change.objects.filter(
-        kind=Change.Kind.PAYMENT, evening__in=newest, evening__settles_runde=True
-    ).order_by("pk"):
-        paid[change.evening_id].append(change)
-    plans = {runde_id: settle(balance, units[runde_id]) for runde_id, balance in balances.items()}
-    for evening in ausgleiche.values():
-        plans[evening.runde_id] = settle_paid(
+    if ausgleiche:
+        for change in Change.objects.filter(
+            kind=Change.Kind.PAYMENT, evening__in=ausgleiche
+        ).order_by("pk"):
+            paid[change.evening_id].append(change)
+    plans = {
+        evening.runde_id: settle_paid(
             balances[evening.runde_id], _paid(_live(paid[evening.pk])), evening.tariff.settle_unit
         )
+        for evening in ausgleiche
+    }
+    for runde_id, balance in balances.items():
+        if runde_id not in plans:
+            plans[runde_id] = settle(balance, units[runde_id])
     return plans
 
 
