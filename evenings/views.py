@@ -299,7 +299,10 @@ def detail(request: HttpRequest, evening_id: int) -> HttpResponse:
     evening, membership = evening_of(request, evening_id)
     if evening.settles_runde:  # no games, no sheet: its payments are all it has
         return redirect("evenings:settlement", evening_id=evening.pk)
-    context = _live_context(evening, membership) | {"continued_at": services.continued_at(evening)}
+    context = _live_context(evening, membership) | {
+        "continued_at": services.continued_at(evening),
+        "taken_back": "zurueckgenommen" in request.GET,  # the answer to a take-back
+    }
     # Settled by a later Ausgleich of the Runde: said instead of "Wieder öffnen".
     if (
         not evening.is_open
@@ -1100,6 +1103,9 @@ def undo(request: HttpRequest, evening_id: int) -> HttpResponse:
         messages.info(request, str(error))
     except services.EveningError as error:
         messages.error(request, str(error))
+    else:
+        # The page opens on "Rückgängig", which a screen reader reads with what was taken back.
+        return redirect(reverse("evenings:detail", args=[evening.pk]) + "?zurueckgenommen")
     return redirect("evenings:detail", evening_id=evening.pk)
 
 

@@ -361,6 +361,11 @@ def test_undo_and_strike_keep_the_row_struck_through_and_can_be_taken_back(
     page.get_by_role("button", name="Spiel 3 zurücknehmen").tap()
     bar = page.locator(".restore-bar")
     expect(bar).to_contain_text("Zurückgenommen: 3. Gras-Solo (Resi)")
+    # The page opens on "Rückgängig", described by what was taken back (a screen reader
+    # reads both; the reload left the focus nowhere).
+    undo_it = bar.get_by_role("button", name="Rückgängig")
+    expect(undo_it).to_be_focused()
+    expect(undo_it).to_have_accessible_description("Zurückgenommen: 3. Gras-Solo (Resi)")
     expect(sheet_row(page, 3)).to_have_class(re.compile(r"\btaken-back\b"))
     expect(sheet_row(page, 3).locator("s")).to_have_text("Gras-Solo Resi")
     expect(sheet_row(page, 3)).to_contain_text("zurückgenommen")
