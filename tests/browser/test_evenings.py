@@ -678,6 +678,16 @@ def lose_the_first_answer(page: Page, pattern: str) -> list:
     return sent
 
 
+def booked_once_back_online(phone, page) -> None:
+    """Back online, "Speichern" books the Sauspiel entered while offline, once. The
+    preview's and the polls' requests failed while offline, on purpose."""
+    assert Game.objects.count() == 0
+    save_button(page).tap()
+    expect(flash(page)).to_have_text("Gebucht: 1. Sauspiel (Vroni)")
+    assert Game.objects.count() == 1
+    phone.caused(r"net::ERR_INTERNET_DISCONNECTED|htmx:sendError|htmx:afterRequest")
+
+
 def test_without_a_connection_the_preview_says_so_and_saving_later_books_once(
     open_phone, runde, schreiber, players
 ):
@@ -695,11 +705,7 @@ def test_without_a_connection_the_preview_says_so_and_saving_later_books_once(
     assert Game.objects.count() == 0
 
     page.context.set_offline(False)
-    save_button(page).tap()
-    expect(flash(page)).to_have_text("Gebucht: 1. Sauspiel (Vroni)")
-    assert Game.objects.count() == 1
-    # The preview's and the polls' requests failed while offline, on purpose.
-    phone.caused(r"net::ERR_INTERNET_DISCONNECTED|htmx:sendError|htmx:afterRequest")
+    booked_once_back_online(phone, page)
 
 
 def test_a_booking_without_a_connection_is_said_and_so_is_the_connection_s_return(
@@ -725,11 +731,7 @@ def test_a_booking_without_a_connection_is_said_and_so_is_the_connection_s_retur
         "Wieder verbunden. Bitte nochmal „Speichern“ tippen – gebucht wird nur einmal.",
         timeout=10_000,
     )
-    assert Game.objects.count() == 0
-    save_button(page).tap()
-    expect(flash(page)).to_have_text("Gebucht: 1. Sauspiel (Vroni)")
-    assert Game.objects.count() == 1
-    phone.caused(r"net::ERR_INTERNET_DISCONNECTED|htmx:sendError|htmx:afterRequest")
+    booked_once_back_online(phone, page)
 
 
 def test_saving_again_after_a_lost_answer_books_the_game_once(

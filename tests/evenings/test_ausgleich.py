@@ -522,10 +522,9 @@ def test_an_evening_s_abrechnung_pairs_equal_debts_as_the_runde_s_accounts_do(
     assert at_evening == ["Sepp zahlt Hias 0,40 €", "Resi zahlt Vroni 0,40 €"]
 
 
-def test_the_runde_s_accounts_say_what_rounding_leaves_open(
-    client, club, runde, players, admin, set_tariff
-):
-    # Rounded to 50 Cent: Sepp owes 0,60 €, pays 0,50 €, and 0,10 € stays open.
+def rounded_to_50_cents(runde, players, admin, set_tariff):
+    """An evening of a Runde that settles to 50 Cent: Vroni wins a Herz-Solo, Resi and Hias
+    a Sauspiel with 3 Laufende; Sepp owes 0,60 € and pays 0,50 €, 0,10 € stays open."""
     set_tariff(runde, settle_unit=50)
     sepp, vroni, hias, resi = players[:4]
     evening = services.start_evening(runde, players[:4], 0, admin)
@@ -533,6 +532,14 @@ def test_the_runde_s_accounts_say_what_rounding_leaves_open(
     services.book_game(evening.pk, uuid.uuid4(), data, admin)
     data = GameInput(type="sauspiel", declarer=resi.pk, partner=hias.pk, laufende=3)
     services.book_game(evening.pk, uuid.uuid4(), data, admin)
+    return evening
+
+
+def test_the_runde_s_accounts_say_what_rounding_leaves_open(
+    client, club, runde, players, admin, set_tariff
+):
+    # Rounded to 50 Cent: Sepp owes 0,60 €, pays 0,50 €, and 0,10 € stays open.
+    evening = rounded_to_50_cents(runde, players, admin, set_tariff)
     client.force_login(admin)
 
     page = client.get(reverse("evenings:runde_balances", args=[club.pk, runde.pk])).text
@@ -610,13 +617,7 @@ def test_the_runde_s_accounts_round_as_the_ausgleich_they_show(
 ):
     # The Ausgleich was made at 50 Cent; the tariff rounds to 10 Cent since. Until the
     # next evening, the accounts show the Ausgleich's plan, and say its unit.
-    set_tariff(runde, settle_unit=50)
-    sepp, vroni, hias, resi = players[:4]
-    evening = services.start_evening(runde, players[:4], 0, admin)
-    data = GameInput(type="farbsolo", suit="herz", declarer=vroni.pk, laufende=0)
-    services.book_game(evening.pk, uuid.uuid4(), data, admin)
-    data = GameInput(type="sauspiel", declarer=resi.pk, partner=hias.pk, laufende=3)
-    services.book_game(evening.pk, uuid.uuid4(), data, admin)
+    evening = rounded_to_50_cents(runde, players, admin, set_tariff)
     services.close_evening(evening.pk, admin)
     ausgleich = services.start_ausgleich(runde, admin)
     set_tariff(runde, settle_unit=10)

@@ -315,6 +315,15 @@ def in_payments(paid: dict[tuple[str, str], int]) -> list[tuple[str, str, int]]:
     return payments
 
 
+def balances_after(totals: dict[str, int], paid: dict[tuple[str, str], int]) -> dict[str, int]:
+    """The balances once `paid` is paid: a payer owes less, a payee is owed less."""
+    balances = dict(totals)
+    for (payer, payee), amount in paid.items():
+        balances[payer] += amount
+        balances[payee] -= amount
+    return balances
+
+
 @given(part_payments())
 def test_what_was_paid_along_the_plan_comes_off_it_and_nothing_else_changes(
     case: tuple[dict[str, int], int, dict[tuple[str, str], int]],
@@ -336,10 +345,7 @@ def test_the_rest_of_the_plan_settles_the_balances_after_the_payments(
     case: tuple[dict[str, int], int, dict[tuple[str, str], int]],
 ) -> None:
     totals, unit, paid = case
-    balances = dict(totals)
-    for (payer, payee), amount in paid.items():
-        balances[payer] += amount
-        balances[payee] -= amount
+    balances = balances_after(totals, paid)
 
     after = settle_after(totals, in_payments(paid), unit)
     transferred, received = paid_and_received(after)
@@ -361,10 +367,7 @@ def test_balances_that_include_the_payments_give_the_same_rest_of_the_plan(
 ) -> None:
     # What the Runde's accounts have: the balances now, the payments in them.
     totals, unit, paid = case
-    balances = dict(totals)
-    for (payer, payee), amount in paid.items():
-        balances[payer] += amount
-        balances[payee] -= amount
+    balances = balances_after(totals, paid)
 
     assert settle_paid(balances, in_payments(paid), unit) == settle_after(
         totals, in_payments(paid), unit
