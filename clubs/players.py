@@ -189,13 +189,22 @@ def homes(players: list[Player], viewer=None) -> list[Home]:
 
 
 def open_balances(players: list[Player]) -> dict[int, list[tuple[str, int]]]:
-    """By player id, each Runde where the player's balance is not settled: (its name,
-    cents). What leaving the club, or being removed, leaves behind unseen."""
+    """By player id, each money Runde of their club where the player's balance (games and
+    payments) is not settled: (its name, cents). What leaving the club, or being removed,
+    leaves behind unseen. The Runden's kept sums (runde_sums): two light queries."""
+    runden = list(Runde.objects.money().filter(club__in={player.club_id for player in players}))
+    sums = runde_sums([runde.pk for runde in runden])
+    balances: dict[tuple[int, int], int] = defaultdict(int)  # (Runde, player): cents
+    for runde_id, totals in sums.items():
+        for (player_id, _kind), total in totals.items():
+            balances[runde_id, player_id] += total
     return {
-        home.player.pk: [
-            (account.runde.name, account.balance) for account in home.accounts if account.balance
+        player.pk: [
+            (runde.name, balance)
+            for runde in runden
+            if runde.club_id == player.club_id and (balance := balances[runde.pk, player.pk])
         ]
-        for home in homes(players)
+        for player in players
     }
 
 
