@@ -53,7 +53,7 @@ class TournamentForm(forms.Form):
         },
     )
     season = forms.ModelChoiceField(
-        label=_("Saison"),
+        label=_("Bestehende Saison"),
         queryset=Season.objects.none(),
         required=False,
         empty_label=_("keine Saison"),

@@ -75,6 +75,13 @@ class TableProgress:
         """The game being played now: "Spiel n von 40" (the last one once complete)."""
         return min(self.booked + 1, self.limit)
 
+    @property
+    def not_counted(self) -> int:
+        """Games numbered at the table that were struck or taken back: "Spiel 3 von 40
+        (1 Spiel zählt nicht)", as the table's own screen says."""
+        evening = self.table.evening
+        return evening.last_number - self.booked if evening else 0
+
 
 @dataclass(frozen=True)
 class RoundProgress:

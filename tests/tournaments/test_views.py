@@ -767,6 +767,8 @@ def test_the_director_ends_a_table_early_and_the_page_says_so(
     )
     assert Evening.objects.get(pk=second.evening_id).games.count() == 1
     assert "1 von 2 Spielen · vorzeitig beendet" in director.get(url("detail", tournament.pk)).text
+    printed = director.get(reverse("evenings:print", args=[second.evening_id])).text
+    assert "· Tisch vorzeitig beendet<br>" in printed
 
 
 def test_a_withdrawal_asks_first_and_is_taken_back_with_wieder_aufnehmen(
@@ -964,6 +966,22 @@ def test_the_hall_display_needs_no_login_and_refreshes_its_board(client, tournam
     assert tie_break_cells(board.text) == [("0", "0", "0")] * 8
     assert board.text.lstrip().startswith('<div id="board"')
     assert "<html" not in board.text
+
+
+def test_the_directors_counter_says_how_many_games_at_a_table_do_not_count(
+    director, tournament, players, admin
+):
+    round_ = drawn(tournament, players)
+    services.start_round(round_, admin)
+    table = round_.tables.select_related("evening").get(number=1)
+    book_one(table, admin)
+    book_one(table, admin)
+    evenings.undo_last(table.evening_id, admin)  # game 2 taken back: game 3 is next
+
+    page = director.get(url("detail", tournament.pk)).text
+
+    assert "Spiel 2 von 40 (1 Spiel zählt nicht)" in page
+    assert "Spiel 1 von 40<" in page  # the other table: nothing struck, nothing said
 
 
 def test_the_hall_board_answers_nothing_new_until_something_on_it_changes(
