@@ -836,11 +836,14 @@ def _changes_context(seen: str, evening: Evening, membership, deal) -> dict:
     """The sheet's rows that changed since version `seen` (all of them if that says
     nothing usable), for an answer that sends them out of band."""
     first, known, rewritten = _first_changed(evening, seen)
+    heard = None
     if first is None:
         rows = sheet.whole(evening, membership)
     else:
         rows = sheet.parts(sheet.build(evening, first=first), membership, known)
+        heard = _heard(rows["sheet"].rows, known, rewritten)
     return rows | {
+        "heard": heard,
         "evening": evening,
         "membership": membership,
         "deal": deal,
@@ -850,6 +853,21 @@ def _changes_context(seen: str, evening: Evening, membership, deal) -> dict:
         # a game ("Gebucht: 8. Sauspiel") may be out of date, so it goes.
         "rewritten": rewritten,
     }
+
+
+def _heard(rows: list[sheet.Row], known: int, rewritten: bool) -> str | None:
+    """What a following phone is told, and its screen reader reads out, of what changed
+    elsewhere: "Neu gebucht: Spiel 8, Sauspiel Sepp mit Hias" or "Geändert: Spiel 5, …
+    (gestrichen)". None when no game changed (a payment)."""
+    new = [row for row in rows if row.game.number > known and not row.taken_back]
+    if rewritten and rows and rows[0].game.number <= known:
+        row, said = rows[0], _("Geändert: Spiel %(n)s, %(game)s")
+    elif new:
+        row, said = new[-1], _("Neu gebucht: Spiel %(n)s, %(game)s")
+    else:
+        return None
+    game = " · ".join(filter(None, [row.caption, row.details, str(row.taken_back_label)]))
+    return said % {"n": row.game.number, "game": game}
 
 
 REWRITING = {Change.Kind.CORRECT, Change.Kind.VOID, Change.Kind.UNDO, Change.Kind.RESTORE}

@@ -855,6 +855,9 @@ def test_a_spectator_follows_by_the_read_only_link_until_it_is_revoked(
     book_sauspiel(page, 1, "Vroni", "Resi")
     expect(sheet_row(other, 1)).to_contain_text("Sauspiel", timeout=10_000)
     expect(sheet_row(other, 1)).to_contain_text("Vroni")
+    expect(other.get_by_role("status")).to_have_text(
+        "Neu gebucht: Spiel 1, Sauspiel Vroni mit Resi"
+    )
     expect(totals(other)).to_have_text(["-0,10", "0,10", "-0,10", "0,10"])
     expect(sheet_row(other, 1).get_by_role("link")).to_have_count(0)  # nothing to correct
     assert other.evaluate("window.stillTheSamePage") is True
@@ -1015,6 +1018,10 @@ def test_a_player_follows_the_evening_on_their_own_phone(
     expect(flash(page)).to_have_text("Gebucht: 1. Wenz (Resi)")
 
     expect(sheet_row(follower, 1)).to_contain_text("Wenz", timeout=10_000)
+    # Said in the page's live region too, so that a screen reader reads it out.
+    expect(follower.get_by_role("status").filter(has_text="Neu")).to_have_text(
+        "Neu gebucht: Spiel 1, Wenz Resi"
+    )
     # Sepp sat out as the dealer; Resi won 3 × 0,50 €.
     expect(totals(follower)).to_have_text(["0,00", "-0,50", "-0,50", "1,50", "-0,50"])
     assert follower.evaluate("window.stillTheSamePage") is True

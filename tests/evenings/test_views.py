@@ -980,31 +980,43 @@ def test_the_poll_tells_a_phone_with_a_stale_form_and_its_preview_brings_the_new
     assert Game.objects.count() == 1
 
 
-def test_a_poll_after_a_game_taken_back_elsewhere_clears_this_phone_s_word_on_it(
+def test_a_poll_tells_a_following_phone_what_changed_elsewhere(
     client, scorekeeper, admin, evening, players
 ):
-    """Phone B said "Gebucht: 1. Sauspiel"; phone A takes the game back: B's next poll
-    takes that word away with the struck row. A plain booking elsewhere leaves it."""
+    """Phone B said "Gebucht: 1. Sauspiel"; phone A books game 2, then takes it back: B's
+    polls say so in its live region (a screen reader reads it out), and the word on game
+    1 goes. A phone with an entry form is told of a new game by its form's notice."""
     client.force_login(scorekeeper)
     poll = reverse("evenings:sheet", args=[evening.pk])
+    names = {player.pk: player.name for player in players}
     p = [x.pk for x in services.next_deal(evening).playing]
     services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
         "sauspiel", declarer=p[0], partner=p[2]), admin)  # fmt: skip
     evening.refresh_from_db()
     booked_at = evening.version
-    p = [x.pk for x in services.next_deal(evening).playing]
+    deal = services.next_deal(evening)
+    p = [x.pk for x in deal.playing]
     services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
-        "sauspiel", declarer=p[0], partner=p[2]), admin)  # fmt: skip
+        "sauspiel", declarer=p[0], partner=p[2], won=False), admin)  # fmt: skip
 
     after_booking = client.get(poll, {"v": booked_at}, headers=HTMX)
+    with_form = client.get(poll, {"v": booked_at, "deal": deal.token}, headers=HTMX)
     evening.refresh_from_db()
     seen = evening.version
     services.undo_last(evening.pk, admin)
     after_undo = client.get(poll, {"v": seen}, headers=HTMX)
 
+    game_2 = f"Spiel 2, Sauspiel {names[p[0]]} mit {names[p[2]]} · verloren"
     assert after_booking.status_code == after_undo.status_code == 200
-    assert 'id="flash"' not in after_booking.text
-    assert after_undo.text.startswith('<div id="flash" hx-swap-oob="innerHTML"></div>')
+    assert after_booking.text.startswith(
+        f'<div id="flash" hx-swap-oob="innerHTML"><ul class="messages inline-messages">'
+        f'<li class="message info">Neu gebucht: {game_2}</li></ul></div>'
+    )
+    assert 'id="flash"' not in with_form.text and with_form["HX-Trigger"] == "dealChanged"
+    assert after_undo.text.startswith(
+        f'<div id="flash" hx-swap-oob="innerHTML"><ul class="messages inline-messages">'
+        f'<li class="message info">Geändert: {game_2} · zurückgenommen</li></ul></div>'
+    )
     assert '<tbody id="game-2"' in after_undo.text
 
 
