@@ -84,7 +84,7 @@ class Sheet:
     def standing_html(self) -> SafeString:
         return mark_safe(
             "".join(
-                f'<div class="standing-cell"><span class="name">{escape(player.name)}</span> '
+                f'<div class="standing-cell"><bdi class="name">{escape(player.name)}</bdi> '
                 f'<span class="amount{" negative" if total < 0 else ""}">'
                 f"{amount_plain(total, self.points)}</span></div>"
                 for player, total in self.standing

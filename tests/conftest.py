@@ -113,3 +113,9 @@ def scorekeeper(club):
     user = make_user("hias", "Hias")
     Membership.objects.create(user=user, club=club, role=Membership.Role.SCOREKEEPER)
     return user
+
+
+def page_text(response) -> str:
+    """A page's HTML without the <bdi> that isolates a name beside an amount (the `bdi`
+    filter), so that a test reads "Hias zahlt Vroni 0,80 €" as a person does."""
+    return response.content.decode().replace("<bdi>", "").replace("</bdi>", "")

@@ -2,6 +2,8 @@
 become "40 P.")."""
 
 from django import template
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 from scoring import format_cents
@@ -58,3 +60,10 @@ def paid_or_received(cents: int | None) -> str:
     if cents < 0:
         return _("erhalten %(amount)s") % {"amount": format_cents(-cents)}
     return _("keine Zahlungen")
+
+
+@register.filter
+def bdi(name: str) -> SafeString:
+    """A name beside an amount, isolated: "<bdi>שרה</bdi> zahlt Sepp 1,20 €", so that a
+    name written right to left does not carry the amount along with it."""
+    return format_html("<bdi>{}</bdi>", name)

@@ -44,6 +44,7 @@ from evenings import services as evening_services
 from evenings.models import Evening, Game, LedgerEntry, Seat
 from evenings.services import GameInput
 from tests.clubs.conftest import bulk_ledger
+from tests.conftest import page_text
 
 
 @dataclass
@@ -193,7 +194,7 @@ def test_a_spieler_sees_their_balance_and_who_pays_them_on_the_start_page(
     response = client.get(reverse("start"))
 
     assert response.status_code == 200
-    text = response.text
+    text = page_text(response)
     assert "Deine Konten: Schafkopffreunde Au" in text
     assert '<span class="amount big">+1,20 €</span>' in text
     assert "Spiele 1,20 € · keine Zahlungen" in text
@@ -229,10 +230,10 @@ def test_a_debtor_reads_whom_they_pay_and_a_payment_shows_on_the_evening(
     client, history, scorekeeper, admin
 ):
     client.force_login(scorekeeper)
-    assert "Du zahlst Vroni 0,80 €" in client.get(reverse("start")).text
+    assert "Du zahlst Vroni 0,80 €" in page_text(client.get(reverse("start")))
 
     client.force_login(admin)
-    text = client.get(reverse("start")).text
+    text = page_text(client.get(reverse("start")))
 
     assert "Wastl zahlt dir 0,10 €" in text
     assert '<span class="amount big">+0,10 €</span>' in text
@@ -325,8 +326,8 @@ def test_a_spieler_sees_their_own_overview_but_not_anothers(client, history, pla
     other_history = client.get(history_url(club_id, history.hias))
 
     assert own.status_code == 200
-    assert "Deine Übersicht" in own.text
-    assert "Hias zahlt dir 0,80 €" in own.text
+    assert "Deine Übersicht" in page_text(own)
+    assert "Hias zahlt dir 0,80 €" in page_text(own)
     assert other.status_code == other_history.status_code == 404
 
 
@@ -338,10 +339,10 @@ def test_admins_and_schreiber_see_any_player_in_the_third_person(client, history
     listing = client.get(history_url(history.runde.club_id, history.wastl))
 
     assert response.status_code == listing.status_code == 200
-    assert "Übersicht: Wastl" in response.text
-    assert "Wastl zahlt Vroni 0,40 €" in response.text
-    assert "Wastl zahlt Resi 0,10 €" in response.text
-    assert "-0,50 €" in response.text
+    assert "Übersicht: Wastl" in page_text(response)
+    assert "Wastl zahlt Vroni 0,40 €" in page_text(response)
+    assert "Wastl zahlt Resi 0,10 €" in page_text(response)
+    assert "-0,50 €" in page_text(response)
     assert "Spiele von Wastl" in listing.text
 
 
@@ -1007,7 +1008,7 @@ def test_the_kept_accounts_show_every_change_at_once(client, history, player_use
 
     def accounts(user, url) -> str:
         client.force_login(user)
-        text = client.get(url).text
+        text = page_text(client.get(url))
         return re.search(r'<section class="account".*</section>', text, re.S)[0]
 
     def shown() -> list[str]:

@@ -25,7 +25,7 @@ from evenings import services
 from evenings.models import Change, Evening, LedgerEntry
 from evenings.services import EveningError, GameInput
 from scoring.settlement import settle
-from tests.conftest import make_user
+from tests.conftest import make_user, page_text
 from tests.evenings.test_ledger_properties import PROPERTY, play, rolled_back
 
 
@@ -365,7 +365,7 @@ def test_the_runde_s_accounts_lead_to_the_ausgleich_and_its_payment(
     client.force_login(scorekeeper)
     accounts = reverse("evenings:runde_balances", args=[club.pk, runde.pk])
 
-    page = client.get(accounts).text
+    page = page_text(client.get(accounts))
     assert "Hias zahlt Vroni 0,80 €" in page
     key = re.search(r'name="key" value="([0-9a-f-]+)"', page)[1]
 
@@ -376,11 +376,11 @@ def test_the_runde_s_accounts_lead_to_the_ausgleich_and_its_payment(
     again = client.post(reverse("evenings:ausgleich", args=[club.pk, runde.pk]), {"key": key})
     assert again["Location"] == answer["Location"]
     # The Runde's accounts lead to it while nothing was played since.
-    page = client.get(accounts).text
+    page = page_text(client.get(accounts))
     assert f'href="{answer["Location"]}">Zum Ausgleich der Runde vom' in page
     assert "Ausgleich der Runde eintragen" not in page
 
-    page = client.get(answer["Location"]).text
+    page = page_text(client.get(answer["Location"]))
     assert "Ausgleich der Runde" in page and "Kontostand in der Runde" in page
     assert f'href="{reverse("evenings:history", args=[ausgleich.pk])}">Verlauf</a>' in page
     # Everyone of the Runde, highest first as in the Runde's accounts (nobody sat here).
@@ -395,16 +395,16 @@ def test_the_runde_s_accounts_lead_to_the_ausgleich_and_its_payment(
     for name in ("detail", "print"):
         shown = client.get(reverse(f"evenings:{name}", args=[ausgleich.pk]))
         assert shown["Location"] == reverse("evenings:settlement", args=[ausgleich.pk])
-    history = client.get(reverse("evenings:history", args=[ausgleich.pk])).text
+    history = page_text(client.get(reverse("evenings:history", args=[ausgleich.pk])))
     assert "Ausgleich der Runde begonnen" in history and "Hias zahlt Vroni 0,80 €" in history
     assert client.get(reverse("evenings:csv", args=[ausgleich.pk])).status_code == 200
 
     # The evenings before it say where their open amounts went, and offer no "bezahlt".
-    page = client.get(reverse("evenings:settlement", args=[two_evenings[0].pk])).text
+    page = page_text(client.get(reverse("evenings:settlement", args=[two_evenings[0].pk])))
     assert "Die Runde wurde am" in page and 'id="transfer-' not in page
     assert reverse("evenings:settlement", args=[ausgleich.pk]) in page
     # The Runde's page lists it among the evenings; its statistics count the two played.
-    page = client.get(reverse("clubs:runde", args=[club.pk, runde.pk])).text
+    page = page_text(client.get(reverse("clubs:runde", args=[club.pk, runde.pk])))
     assert "Ausgleich der Runde" in page and "Zahlungen über alle Abende davor" in page
     assert "2 Abende" in page and "3 Abende" not in page
 
@@ -432,7 +432,7 @@ def test_while_an_evening_runs_the_accounts_lead_to_it_instead_of_the_ausgleich(
     client.force_login(scorekeeper)
     url = reverse("evenings:runde_balances", args=[club.pk, runde.pk])
 
-    page = client.get(url).text
+    page = page_text(client.get(url))
 
     assert "Ein Abend läuft noch: ausgeglichen wird, wenn er abgeschlossen ist." in page
     when = timezone.localtime(running.started_at).strftime("%d.%m.%Y · %H:%M")
@@ -441,13 +441,13 @@ def test_while_an_evening_runs_the_accounts_lead_to_it_instead_of_the_ausgleich(
     assert "Ja, zum Ausgleich" not in page and "Hias zahlt Vroni" in page
     # Another table of the Runde plays too: each is named, with a way to it.
     other = services.start_evening(runde, players[1:5], 0, admin)
-    page = client.get(url).text
+    page = page_text(client.get(url))
     assert "2 Abende laufen noch: ausgeglichen wird, wenn sie abgeschlossen sind." in page
     assert link in page and reverse("evenings:detail", args=[other.pk]) in page
     # Both closed, the Ausgleich is offered again.
     services.close_evening(running.pk, admin)
     services.close_evening(other.pk, admin)
-    page = client.get(url).text
+    page = page_text(client.get(url))
     assert "Ja, zum Ausgleich" in page and "läuft noch" not in page
 
 
@@ -496,8 +496,8 @@ def test_only_the_club_s_schreiber_and_admins_make_one(client, club, runde, two_
     assert answer.status_code == 404
     assert not Evening.objects.filter(settles_runde=True).exists()
     if role == "player":  # sees who pays whom, but no button to settle it
-        assert "Hias zahlt Vroni 0,80 €" in page.text
-        assert "Ausgleich der Runde eintragen" not in page.text
+        assert "Hias zahlt Vroni 0,80 €" in page_text(page)
+        assert "Ausgleich der Runde eintragen" not in page_text(page)
 
 
 def test_an_evening_s_abrechnung_pairs_equal_debts_as_the_runde_s_accounts_do(
@@ -512,7 +512,7 @@ def test_an_evening_s_abrechnung_pairs_equal_debts_as_the_runde_s_accounts_do(
     client.force_login(admin)
 
     def pairs(url) -> list[str]:
-        return re.findall(r"\w+ zahlt \w+ [^<]*€", client.get(url).text)
+        return re.findall(r"\w+ zahlt \w+ [^<]*€", page_text(client.get(url)))
 
     at_evening = pairs(reverse("evenings:settlement", args=[evening.pk]))
     in_runde = pairs(reverse("evenings:runde_balances", args=[club.pk, runde.pk]))
@@ -542,8 +542,8 @@ def test_the_runde_s_accounts_say_what_rounding_leaves_open(
     evening = rounded_to_50_cents(runde, players, admin, set_tariff)
     client.force_login(admin)
 
-    page = client.get(reverse("evenings:runde_balances", args=[club.pk, runde.pk])).text
-    at_evening = client.get(reverse("evenings:settlement", args=[evening.pk])).text
+    page = page_text(client.get(reverse("evenings:runde_balances", args=[club.pk, runde.pk])))
+    at_evening = page_text(client.get(reverse("evenings:settlement", args=[evening.pk])))
 
     said = (
         "Jede Zahlung ist für sich auf 50 Cent abgerundet, damit niemand mehr bekommt, als ihm "
@@ -588,7 +588,7 @@ def test_after_a_part_payment_every_page_names_the_ausgleich_s_pairs(
     client.force_login(admin)
 
     def pairs(url) -> set[str]:
-        return set(re.findall(r"\w+ zahlt \w+ [^<]*€", client.get(url).text))
+        return set(re.findall(r"\w+ zahlt \w+ [^<]*€", page_text(client.get(url))))
 
     at_ausgleich = pairs(reverse("evenings:settlement", args=[ausgleich.pk]))
     in_runde = pairs(reverse("evenings:runde_balances", args=[club.pk, runde.pk]))
@@ -623,8 +623,8 @@ def test_the_runde_s_accounts_round_as_the_ausgleich_they_show(
     set_tariff(runde, settle_unit=10)
     client.force_login(admin)
 
-    page = client.get(reverse("evenings:runde_balances", args=[club.pk, runde.pk])).text
-    at_ausgleich = client.get(reverse("evenings:settlement", args=[ausgleich.pk])).text
+    page = page_text(client.get(reverse("evenings:runde_balances", args=[club.pk, runde.pk])))
+    at_ausgleich = page_text(client.get(reverse("evenings:settlement", args=[ausgleich.pk])))
 
     def pairs(text) -> list[str]:
         return sorted(re.findall(r"\w+ zahlt \w+ [^<]*€", text))

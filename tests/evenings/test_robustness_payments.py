@@ -18,7 +18,7 @@ from clubs.models import Membership
 from evenings import services
 from evenings.models import Change, LedgerEntry
 from evenings.services import GameInput
-from tests.conftest import make_user
+from tests.conftest import make_user, page_text
 from tests.evenings.test_concurrency import run_at_once
 
 BIGINT = 2**63 - 1
@@ -492,18 +492,18 @@ def test_a_part_payment_is_booked_exactly_and_the_rest_stays_open(
 
     response = pay_typed(client, after_one_game, sepp.pk, resi.pk, "0,25")
 
-    assert "Zahlung eingetragen:" in response.text
+    assert "Zahlung eingetragen:" in page_text(response)
     assert payments(after_one_game) == [(sepp.pk, 25), (resi.pk, -25)]
     assert payment_changes(after_one_game) == [{"payer": sepp.pk, "payee": resi.pk, "amount": 25}]
     assert services.balances(after_one_game)[sepp.pk] == -15
-    assert "Sepp zahlt Resi 0,15 €" in response.text
-    assert "Sepp hat Resi 0,25 € gezahlt" in response.text
+    assert "Sepp zahlt Resi 0,15 €" in page_text(response)
+    assert "Sepp hat Resi 0,25 € gezahlt" in page_text(response)
 
     pay_typed(client, after_one_game, sepp.pk, resi.pk, "0,15")
     response = pay_typed(client, after_one_game, sepp.pk, resi.pk, "0,01")
 
     # Both part payments together: nothing left, and the answer says what was paid.
-    assert "Schon bezahlt: Sepp hat Resi 0,40 € gezahlt." in response.text
+    assert "Schon bezahlt: Sepp hat Resi 0,40 € gezahlt." in page_text(response)
     assert services.balances(after_one_game)[sepp.pk] == 0
     assert len(payment_changes(after_one_game)) == 2
 

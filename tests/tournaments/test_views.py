@@ -1178,7 +1178,7 @@ def shown_standings(text: str) -> list[tuple[str, str, str, list[str]]]:
     """(rank, start number, name, [points per round..., total]) of each line."""
     rows = re.findall(
         r'<td class="num rank">(\d+)\.</td>\s*<th scope="row"><span class="start-number">'
-        r'(\d+)</span> <span class="name">([^<]+)</span></th>(.*?)</tr>',
+        r'(\d+)</span> <bdi class="name">([^<]+)</bdi></th>(.*?)</tr>',
         text,
         re.S,
     )
