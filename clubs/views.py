@@ -62,6 +62,18 @@ def start(request: HttpRequest) -> HttpResponse:
         .order_by("club__name")
     )
     accounts = kept_accounts(own, request.user)
+    # The money evenings running in those clubs: one tap back to the table, also for a
+    # Schreiber who writes without playing (a player finds theirs under their accounts).
+    running = (
+        list(
+            Evening.objects.open()
+            .filter(runde__club_id__in=scoring, runde__kind=Runde.Kind.MONEY, settles_runde=False)
+            .select_related("runde__club")
+            .order_by("started_at")
+        )
+        if scoring
+        else []
+    )
     # Those of the user's players who are in a tournament: a way to their places and points.
     in_tournaments = set(
         Participant.objects.filter(player__in=own).values_list("player_id", flat=True)
@@ -91,6 +103,7 @@ def start(request: HttpRequest) -> HttpResponse:
             "memberships": memberships,
             "runden": runden,
             "several_clubs": len({runde.club_id for runde in runden}) > 1,
+            "running": running,
             "homes": [(player, accounts[player.pk]) for player in own],
             "in_tournaments": in_tournaments,
             "tables": tables.select_related("runde").order_by("started_at"),
@@ -233,6 +246,9 @@ def runde_detail(request: HttpRequest, club_id: int, runde_id: int) -> HttpRespo
                     "history": _tariff_history(runde),
                     "tariff": tariff,
                 },
+            ),
+            "running": list(
+                runde.evenings.open().filter(settles_runde=False).order_by("started_at")
             ),
             "period": period,
             "stats": stats.cached_runde_stats(runde, period, state),

@@ -97,6 +97,39 @@ def test_the_start_page_starts_an_evening_in_one_tap_for_who_may(
     assert "Abend beginnen" not in spieler and start not in spieler
 
 
+def test_a_schreiber_who_writes_without_playing_finds_the_running_evening(
+    client, club, runde, scorekeeper, player_user, admin, other_admin
+):
+    players = [
+        Player.objects.create(club=club, name=n) for n in ("Sepp", "Vroni", "Wastl", "Kathi")
+    ]
+    evening = evening_services.start_evening(runde, players, 0, scorekeeper)
+    giesing = Club.objects.get(name="Kartler Giesing")
+    other = services.create_runde(giesing, "Montagsrunde", other_admin)
+    there = evening_services.start_evening(
+        other, [Player.objects.create(club=giesing, name=n) for n in "ABCD"], 0, other_admin
+    )
+    link = f'href="{reverse("evenings:detail", args=[evening.pk])}"'
+
+    client.force_login(scorekeeper)
+    start = client.get("/").text
+    at_runde = client.get(reverse("clubs:runde", args=[club.pk, runde.pk])).text
+    client.force_login(player_user)
+    spieler_start = client.get("/").text
+    spieler_runde = client.get(reverse("clubs:runde", args=[club.pk, runde.pk])).text
+    evening_services.close_evening(evening.pk, admin)
+    client.force_login(scorekeeper)
+    closed = client.get("/").text
+
+    assert "<h2>Läuft gerade</h2>" in start and link in start
+    assert reverse("evenings:detail", args=[there.pk]) not in start  # another club's
+    assert f'<a class="button primary" {link}>Laufender Abend vom' in at_runde
+    assert 'class="button" href="/verein/' in at_runde  # "Abend beginnen", no longer primary
+    # A Spieler not at the table: no way in from the start page, one from the Runde's.
+    assert "Läuft gerade" not in spieler_start and link in spieler_runde
+    assert "Läuft gerade" not in closed
+
+
 def test_an_admin_creates_a_runde_with_the_ordinary_tariff(client, admin, club):
     client.force_login(admin)
 
