@@ -483,6 +483,16 @@ def test_played_on_after_an_ausgleich_with_payments_open_both_pages_say_why_they
     assert "weitergespielt" not in client.get(its_page).text
 
 
+def test_a_new_runde_s_accounts_say_nobody_pays(client, club, runde, admin):
+    client.force_login(admin)
+
+    page = client.get(reverse("evenings:runde_balances", args=[club.pk, runde.pk])).text
+
+    assert "Noch nichts gebucht." in page
+    assert "Wer zahlt wem</h2>" in page and "Niemand muss etwas zahlen." in page
+    assert "Ausgleich der Runde eintragen" not in page
+
+
 @pytest.mark.parametrize("role", ["player", "other club"])
 def test_only_the_club_s_schreiber_and_admins_make_one(client, club, runde, two_evenings, role):
     someone = make_user("vroni", "Vroni")
