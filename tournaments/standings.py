@@ -12,13 +12,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection
-from django.db.models import QuerySet, Sum
+from django.db.models import Exists, OuterRef, QuerySet, Sum
 from django.utils.translation import gettext_lazy
 
 from clubs.models import Player, german_key
 from evenings.models import EveningTotal, Game, LedgerEntry
 from scoring.model import PAIR_GAMES, SOLO_GAMES
-from tournaments.models import Participant, Season, TableSeat, Tournament
+from tournaments.models import Participant, Round, Season, TableSeat, Tournament
 
 TIE_BREAK = gettext_lazy(
     "Bei Punktgleichheit entscheiden die gewonnenen Soli (Solo und Wenz, Spalte „Soli“), "
@@ -141,10 +141,13 @@ def season_standings(season: Season) -> tuple[list[Tournament], list[SeasonStand
     # 1. The tournaments, in the order of the columns.
     tournaments = list(season.tournaments.order_by("date", "pk"))
     column = {t.pk: i for i, t in enumerate(tournaments)}
-    # 2. Everyone who took part in one of them, with 0 points in those they were in.
+    # 2. Everyone who took part in one of them, with 0 points in those they were in; not
+    # yet in one that has not begun (its column says "–" for all, as a table not played).
     players = {}
     points: dict[int, list[int | None]] = {}
-    for p in Participant.objects.filter(tournament__season=season).select_related("player"):
+    begun = Round.objects.filter(tournament=OuterRef("tournament"), started_at__isnull=False)
+    taking_part = Participant.objects.filter(Exists(begun), tournament__season=season)
+    for p in taking_part.select_related("player"):
         players[p.player_id] = p.player
         points.setdefault(p.player_id, [None] * len(tournaments))[column[p.tournament_id]] = 0
     # 3. Each player's points per tournament, summed over its tables by the database.

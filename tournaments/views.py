@@ -259,6 +259,7 @@ def _page(request, tournament: Tournament, membership: Membership, **forms) -> H
         "tie_break": TIE_BREAK,
         # Who is drawn next: a participant who withdrew sits at no table.
         "big_tables": _big_tables(active := sum(p.withdrawn_at is None for p in participants)),
+        "active": active,
         "cannot_seat": _cannot_seat(active) if directing else "",
         # At a table of five each plays four games of five (the dealer sits out): of a
         # round of 6, most play 5, so "etwa" the nearest whole number.

@@ -5,6 +5,7 @@ import re
 import uuid
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
@@ -349,6 +350,7 @@ def test_a_participant_is_removed_until_they_have_played_then_withdraws(
     page = director.get(url("detail", tournament.pk))
     assert "zieht zurück: die Punkte bleiben" in page.text
     assert "dort „Tisch vorzeitig beenden“" in page.text
+    assert ">Teilnehmer (4, 3 spielen weiter)</h2>" in page.text
     # Still at the running table: marked there, for the director to end it early.
     assert f'{played.player.name} <span class="pill">zurückgezogen</span>' in page.text
     assert page.text.count("Zurückziehen …</summary>") == 3
@@ -631,6 +633,14 @@ def test_starting_a_round_opens_each_table_and_the_page_counts_its_games(
     assert Evening.objects.filter(runde=tournament.runde).count() == 2
     assert [t.evening.label for t in tables] == ["Runde 1 · Tisch 1", "Runde 1 · Tisch 2"]
     assert page.text.count("Spiel 1 von 40") == 2
+    assert page.text.count("Zum Tisch (Eingabe)") == 2
+    # A Spieler who keeps no sheet there is shown the tables' sheets, not "Eingabe".
+    spieler = make_user("wastl", "Wastl")
+    Membership.objects.create(user=spieler, club=tournament.club, role=Membership.Role.PLAYER)
+    watching = Client()
+    watching.force_login(spieler)
+    watched = watching.get(url("detail", tournament.pk)).text
+    assert watched.count("Zum Tisch (Blatt)") == 2 and "Eingabe" not in watched
     assert reverse("evenings:detail", args=[tables[0].evening_id]) in page.text
     assert "Zwei Spieler tauschen" not in page.text
     # A table's screen reads its standing out as points (a money evening's: in Euro).
