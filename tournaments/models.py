@@ -137,7 +137,8 @@ class Round(models.Model):
     # this seed give the same tables (tournaments.draw.draw).
     seed = models.BigIntegerField()
     drawn_at = models.DateTimeField(default=timezone.now)
-    # Two players swapped by hand since the draw: the seed alone no longer gives the tables.
+    # Changed by hand since the draw (two players swapped, one taken off the list): the
+    # seed alone no longer gives the tables.
     swapped_at = models.DateTimeField(null=True, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
 

@@ -293,7 +293,10 @@ def remove_participant(participant: Participant) -> bool:
     if participant is None:
         return False  # the other request of a double tap removed them
     played = participant.seats.filter(round__started_at__isnull=False).exists()
-    participant.seats.filter(round__started_at__isnull=True).delete()
+    drawn = participant.seats.filter(round__started_at__isnull=True)
+    # The round drawn for them no longer follows from its seed: said beside it, as a swap.
+    Round.objects.filter(pk__in=drawn.values("round")).update(swapped_at=timezone.now())
+    drawn.delete()
     if played:
         if participant.withdrawn_at is None:
             participant.withdrawn_at = timezone.now()

@@ -481,7 +481,7 @@ def test_a_table_s_scorekeeper_removed_from_the_club_is_said_to_enter_nothing(
     assert f"Schreiber: Veronika <strong>{gone}</strong>" in page
 
 
-SWAPPED = "danach von Hand getauscht: der Seed allein ergibt diese Tische nicht mehr."
+SWAPPED = "danach von Hand geändert: der Seed allein ergibt diese Tische nicht mehr."
 
 
 def test_after_a_swap_the_seed_is_said_to_give_the_tables_no_more_until_a_new_draw(
@@ -500,6 +500,20 @@ def test_after_a_swap_the_seed_is_said_to_give_the_tables_no_more_until_a_new_dr
     assert '<strong class="seed">5</strong>' in page
     assert SWAPPED not in page
     assert Round.objects.get(pk=round_.pk).swapped_at is None
+
+
+def test_taking_someone_off_a_table_of_five_after_the_draw_says_the_seed_gives_it_no_more(
+    director, tournament, players
+):
+    round_ = drawn(tournament, players, count=9)  # a table of five and one of four
+    five = next(t for t in round_.tables.all() if t.seats.count() == 5)
+    leaving = five.seats.last().participant
+
+    director.post(url("remove", tournament.pk, leaving.pk))
+
+    page = director.get(url("detail", tournament.pk)).text
+    assert five.seats.count() == 4  # still a table: no new draw asked for
+    assert SWAPPED in page
 
 
 def test_a_swap_at_one_table_is_an_error_on_the_page(director, tournament, players):
@@ -845,7 +859,7 @@ def test_a_pair_meeting_a_third_time_is_one_pair_on_the_page(director, tournamen
     # Swapped by hand since the draw: the pairs are the swap's doing, not the draw's.
     tournament.rounds.filter(number=3).update(swapped_at=timezone.now())
     page = director.get(url("detail", tournament.pk))
-    assert "zusammensaßen (nach einem Tausch von Hand)." in page.text
+    assert "zusammensaßen (nach einer Änderung von Hand)." in page.text
 
 
 # -- standings, print, CSV -------------------------------------------------------------
