@@ -69,8 +69,9 @@ class DrawCost:
     time costs 1, a third time 4, a fourth 9: the draw seats four pairs together a
     second time rather than one pair a third time, and with as many repeats either way
     it never seats a pair together a third time where it need not.
-    ``repeated_big_tables``: for each player at a table of 5, the number of earlier
-    rounds in which they already sat at one (``repeated_big_tables``).
+    ``repeated_big_tables``: for each player at a table of 5, the square of the number
+    of earlier rounds in which they already sat at one (``repeated_big_tables``): as
+    with pairs, two players there a second time rather than one a third time.
     One more unit of ``repeats`` outweighs any number of repeated tables of 5.
     """
 
@@ -107,7 +108,8 @@ def draw(participants: Sequence[int], seed: int, earlier: Sequence[Round] = ()) 
     1. Sort the participants, so the draw depends on who plays and not on the order
        the app happened to list them in; refuse duplicates and impossible counts.
     2. Count from ``earlier`` how often each two participants sat at one table (their
-       cost together is the square of that), and how often each sat at a table of 5.
+       cost together is the square of that), and how often each sat at a table of 5
+       (the square of that too).
     3. Shuffle the participants with the seeded generator and seat them in that order,
        table by table: this is the draw of round 1, where nobody has sat together yet.
     4. Swap two players of different tables whenever that lowers the cost, until no
@@ -128,8 +130,9 @@ def draw(participants: Sequence[int], seed: int, earlier: Sequence[Round] = ()) 
     sizes = table_sizes(len(ids))
 
     # 2. The history, as matrices over the positions in ``ids``.
-    met, big_before = _history(ids, earlier)
+    met, big_times = _history(ids, earlier)
     together = [[times * times for times in row] for row in met]
+    big_before = [times * times for times in big_times]
     n = len(ids)
     big_seats = sum(size for size in sizes if size == BIG_TABLE)
     # The least the tables of 5 can cost; and a weight that makes one repeated pair
@@ -188,8 +191,9 @@ def _met(earlier: Sequence[Round]) -> Counter[tuple[int, int]]:
 
 
 def repeated_big_tables(tables: Round, earlier: Sequence[Round] = ()) -> int:
-    """For each player at a table of 5 in ``tables``, the earlier rounds in which they
-    also sat at a table of 5, summed. 0 means nobody sits out a second time."""
+    """For each player at a table of 5 in ``tables``, the square of the earlier rounds
+    in which they also sat at a table of 5, summed. 0 means nobody sits out a second
+    time; a third time costs 4, as two players there a second time do."""
     before = Counter(
         player
         for tables_before in earlier
@@ -197,7 +201,9 @@ def repeated_big_tables(tables: Round, earlier: Sequence[Round] = ()) -> int:
         if len(table) == BIG_TABLE
         for player in table
     )
-    return sum(before[player] for table in tables if len(table) == BIG_TABLE for player in table)
+    return sum(
+        before[player] ** 2 for table in tables if len(table) == BIG_TABLE for player in table
+    )
 
 
 def cost(tables: Round, earlier: Sequence[Round] = ()) -> DrawCost:
@@ -234,7 +240,8 @@ def _improve(
 ) -> int:
     """Swap players between ``tables`` (in place) while a swap lowers the cost; return
     the cost reached, ``weight * repeats + repeated tables of 5``, where ``met[p][q]``
-    is what seating ``p`` and ``q`` together costs (the square of their meetings).
+    is what seating ``p`` and ``q`` together costs (the square of their meetings), and
+    ``big_before[p]`` what seating ``p`` at a table of 5 does (the square of theirs).
 
     ``at[p][t]`` keeps the sum of ``met[p][x]`` over the players ``x`` at table ``t``,
     so a swap is judged in constant time and applied in time linear in the players.

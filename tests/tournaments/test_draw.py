@@ -58,7 +58,7 @@ def _least_cost(players: Sequence[int], earlier: Sequence[Sequence[Sequence[int]
     return min(
         DrawCost(
             sum(met[pair] ** 2 for pair in pairs(tables)),
-            sum(big[player] for table in tables if len(table) == 5 for player in table),
+            sum(big[player] ** 2 for table in tables if len(table) == 5 for player in table),
         )
         for tables in _seatings(sorted(players), table_sizes(len(players)))
     )
