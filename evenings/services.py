@@ -1239,6 +1239,12 @@ def record_payment(
             message = _("Zwischen %(payer)s und %(payee)s ist in der Runde nichts offen.")
         else:
             message = _("Zwischen %(payer)s und %(payee)s ist an diesem Abend nichts offen.")
+        if seen is not None and seen != evening.version and not paid:
+            # A game booked or corrected since the page was shown moved the debts.
+            message += " " + _(
+                "Seit die Seite geladen wurde, hat sich am Abend etwas geändert: hier steht, "
+                "was jetzt offen ist."
+            )
         raise EveningError(
             message
             % {

@@ -1365,6 +1365,7 @@ def _settlement_page(request, evening: Evening, membership, typed: dict | None =
                 for change in live
             ],
             "can_score": membership.can_score,
+            "changed_after_paying": _changed_after_paying(evening, live),
             # An Ausgleich with evenings played after it: the Runde's accounts add those up
             # with what is open here, so their amounts differ (runde_balances says so too).
             "played_since": evening.settles_runde
@@ -1375,6 +1376,30 @@ def _settlement_page(request, evening: Evening, membership, typed: dict | None =
             else _open_ausgleich(evening.runde, before=evening),
         },
     )
+
+
+# What a change after a payment did to a game, as the Abrechnung says it.
+CHANGED = {
+    Change.Kind.CORRECT: gettext_lazy("Spiel %(n)s korrigiert"),
+    Change.Kind.VOID: gettext_lazy("Spiel %(n)s gestrichen"),
+    Change.Kind.UNDO: gettext_lazy("Spiel %(n)s zurückgenommen"),
+    Change.Kind.RESTORE: gettext_lazy("Spiel %(n)s wiederhergestellt"),
+}
+
+
+def _changed_after_paying(evening: Evening, live: list[Change]) -> list[str]:
+    """The games corrected, struck or restored after the first payment that stands: the
+    Abrechnung says so, as what is open moved while what was paid stays ("Spiel 6
+    korrigiert"). A query only where something was paid."""
+    if not live:
+        return []
+    first = min(change.version or 0 for change in live)
+    later = evening.changes.filter(kind__in=CHANGED, version__gt=first).order_by("version")
+    return [
+        CHANGED[kind] % {"n": number}
+        for kind, number in later.values_list("kind", "game__number")
+        if number is not None
+    ]
 
 
 def _open_ausgleich(runde, before: Evening | None = None) -> Evening | None:

@@ -585,3 +585,54 @@ def test_a_part_paid_on_another_phone_meanwhile_is_not_paid_again_from_a_stale_p
         answer.text
     )
     assert payments(after_one_game) == [(sepp.pk, 10), (vroni.pk, -10)]
+
+
+def test_a_bezahlt_from_a_page_shown_before_a_game_moved_the_debts_says_why(
+    client, scorekeeper, after_one_game, players, admin
+):
+    """The page proposes "Sepp zahlt Vroni 0,40 €"; another phone books a Sauspiel that
+    Sepp and Hias win, and Sepp owes nothing. The old tap books nothing and says that the
+    evening changed since, not only that nothing is open."""
+    sepp, vroni, hias = players[:3]
+    client.force_login(scorekeeper)
+    page = client.get(reverse("evenings:settlement", args=[after_one_game.pk])).text
+    [shown] = set(re.findall(r'name="seen" value="(\d+)"', page))
+    data = GameInput(type="sauspiel", declarer=sepp.pk, partner=hias.pk, laufende=3)
+    services.book_game(after_one_game.pk, uuid.uuid4(), data, admin)
+
+    answer = client.post(
+        reverse("evenings:payment", args=[after_one_game.pk]),
+        {"payer": sepp.pk, "payee": vroni.pk, "amount": 40, "seen": shown, "key": uuid.uuid4()},
+        follow=True,
+    )
+
+    assert (
+        "Zwischen Sepp und Vroni ist an diesem Abend nichts offen. Seit die Seite geladen "
+        "wurde, hat sich am Abend etwas geändert: hier steht, was jetzt offen ist."
+    ) in answer.text
+    assert payments(after_one_game) == []
+
+
+def test_the_abrechnung_says_which_games_changed_after_the_first_payment(
+    client, scorekeeper, after_one_game, players, admin
+):
+    sepp, vroni, hias, resi = players[:4]
+    services.book_game(after_one_game.pk, uuid.uuid4(), GameInput(
+        type="sauspiel", declarer=sepp.pk, partner=hias.pk), admin)  # fmt: skip
+    client.force_login(scorekeeper)
+    url = reverse("evenings:settlement", args=[after_one_game.pk])
+    before_paying = client.get(url).text
+    services.record_payment(after_one_game.pk, hias.pk, resi.pk, 30, admin)
+    first = after_one_game.games.get(number=1)
+    services.correct_game(after_one_game.pk, first.pk, GameInput(
+        type="sauspiel", declarer=vroni.pk, partner=resi.pk, laufende=4), admin)  # fmt: skip
+    services.void_game(after_one_game.pk, after_one_game.games.get(number=2).pk, admin)
+
+    page = client.get(url).text
+
+    assert "Nach der ersten Zahlung" not in before_paying
+    assert (
+        "Nach der ersten Zahlung geändert: Spiel 1 korrigiert, Spiel 2 gestrichen. Was offen "
+        "ist, ist neu gerechnet; eingetragene Zahlungen bleiben, wie sie sind."
+    ) in page
+    assert "Hias hat Resi 0,30 € gezahlt" in page
