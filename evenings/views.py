@@ -1620,6 +1620,8 @@ def evening_print(request: HttpRequest, evening_id: int) -> HttpResponse:
                 for player, total in built.standing
             ],
             "paid": any(balances[p.pk] != total for p, total in built.standing),
+            # A sheet in the club's file must not read as if that money were still owed.
+            "settled_by": None if evening.tariff.is_prohof else services.settled_by(evening),
         },
     )
 

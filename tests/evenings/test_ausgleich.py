@@ -409,6 +409,26 @@ def test_the_runde_s_accounts_lead_to_the_ausgleich_and_its_payment(
     assert "2 Abende" in page and "3 Abende" not in page
 
 
+def test_an_evening_s_print_says_its_balance_went_into_the_ausgleich(client, runde, players, admin):
+    sepp, vroni, hias, resi = players[:4]
+    evening = services.start_evening(runde, players[:4], 0, admin)
+    sauspiel(evening, vroni, resi, admin)
+    services.record_payment(evening.pk, sepp.pk, vroni.pk, 10, admin)
+    services.close_evening(evening.pk, admin)
+    client.force_login(admin)
+    url = reverse("evenings:print", args=[evening.pk])
+    before = client.get(url).text
+
+    ausgleich = services.start_ausgleich(runde, admin)
+    after = client.get(url).text
+
+    day = timezone.localtime(ausgleich.started_at).strftime("%d.%m.%Y")
+    went = f"Was an diesem Abend offen war, ging in den Ausgleich der Runde vom {day} ein."
+    assert '<th scope="row" colspan="2">Stand</th>' in before and went not in before
+    assert '<th scope="row" colspan="2">Stand vor dem Ausgleich der Runde</th>' in after
+    assert went in after
+
+
 def test_the_ausgleich_is_refused_with_the_reason_at_the_accounts(
     client, club, runde, players, scorekeeper, admin
 ):
@@ -477,10 +497,14 @@ def test_played_on_after_an_ausgleich_with_payments_open_both_pages_say_why_they
     evening_page = client.get(reverse("evenings:settlement", args=[later.pk])).text
     assert f"Im Ausgleich vom {day} ist noch etwas offen: das wird dort bezahlt" in evening_page
     assert f'<a href="{its_page}">Zum Ausgleich vom {day}</a>' in evening_page
-    # A new Ausgleich takes over: the notes go.
+    # A new Ausgleich takes over: the notes go, and the old one says what it shows.
     services.start_ausgleich(runde, admin)
     assert "weitergespielt" not in client.get(accounts).text
-    assert "weitergespielt" not in client.get(its_page).text
+    old = client.get(its_page).text
+    assert "weitergespielt" not in old
+    assert "<h2>Stand bei diesem Ausgleich (mit seinen Zahlungen)</h2>" in old
+    assert "was bei diesem Ausgleich offen war, ging in den neuen ein." in old
+    assert "Kontostand in der Runde" not in old and "an diesem Abend" not in old
 
 
 def test_a_new_runde_s_accounts_say_nobody_pays(client, club, runde, admin):
