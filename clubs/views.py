@@ -429,6 +429,8 @@ def members(request: HttpRequest, club_id: int) -> HttpResponse:
             "membership": membership,
             "club": club,
             "members": members,
+            # The club's one admin cannot give up the role nor leave: not offered.
+            "only_admin": sum(m.role == Membership.Role.ADMIN for m in members) == 1,
             "roles": Membership.Role.choices,
             "invitations": invitations.select_related("player"),
             "invitation_form": InvitationForm(club=club),

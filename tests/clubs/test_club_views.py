@@ -895,6 +895,18 @@ def test_an_admin_who_steps_down_lands_on_the_club_page_not_a_404(client, admin,
     assert client.get(members).status_code == 404
 
 
+def test_the_only_admin_is_not_offered_to_give_up_the_role_or_leave(client, admin, club):
+    own = Membership.objects.get(user=admin, club=club)
+    Membership.objects.create(user=make_user("sepp", "Sepp"), club=club, role="spieler")
+    client.force_login(admin)
+
+    page = client.get(reverse("clubs:members", args=[club.pk])).text
+
+    assert "Admin, der einzige: um die Rolle abzugeben, zuerst einem anderen Mitglied" in page
+    assert "Eigene Rolle abgeben" not in page and f'id="role-{own.pk}"' not in page
+    assert page.count("Entfernen …") == 1  # Sepp's card only
+
+
 def test_the_tariff_form_says_what_a_jungfrau_is(client, admin, club, runde):
     client.force_login(admin)
 
