@@ -186,6 +186,9 @@ def test_signup_requires_a_name_and_a_valid_email(client, db):
     errors = response.context["form"].errors
     assert errors["first_name"] == ["Dieses Feld ist zwingend erforderlich."]
     assert errors["email"] == ["Bitte gültige E-Mail-Adresse eingeben."]
+    # The passwords come back empty: said where they are typed again.
+    assert errors["password1"] == ["Bitte das Passwort hier und darunter noch einmal eingeben."]
+    assert 'name="password1"' in response.text and NEW_PASSWORD not in response.text
     assert not User.objects.exists()
 
 
