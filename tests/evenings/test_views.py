@@ -111,6 +111,20 @@ def test_a_scorekeeper_seats_someone_new_to_the_club_without_an_admin(
     ]  # fmt: skip
 
 
+def test_a_new_club_with_fewer_than_four_players_is_pointed_to_neu_am_tisch(
+    client, admin, club, runde, players
+):
+    client.force_login(admin)
+    url = reverse("evenings:start", args=[club.pk, runde.pk])
+    full = client.get(url).text
+    Player.objects.filter(club=club).exclude(pk=players[0].pk).update(active=False)
+
+    page = client.get(url).text
+
+    assert "Im Verein" not in full
+    assert "Im Verein ist erst 1 Spieler: wer noch am Tisch sitzt, unten bei „Neu am Tisch“" in page
+
+
 def test_a_name_typed_and_los_gehts_tapped_seats_the_newcomer_and_begins_nothing(
     client, scorekeeper, club, runde, players
 ):
