@@ -400,7 +400,7 @@ def test_the_club_page_offers_the_download_to_the_admin_only(client, club, admin
     assert label in page
     # What it holds, and who can play it back.
     assert "Spiele, Zahlungen und Turniere (ohne Passwörter)" in page
-    assert "Zurückspielen kann sie, wer die App betreibt (manage.py import_club" in page
+    assert "Zurückspielen kann sie, wer die App betreibt, in eine leere Datenbank." in page
     client.force_login(scorekeeper)
     assert label not in client.get(reverse("clubs:detail", args=[club.pk])).text
 
