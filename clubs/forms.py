@@ -19,7 +19,7 @@ from clubs.models import (
     reads_alike,
 )
 from clubs.services import reserved
-from scoring import BockMode, ScoringError, TariffRules, validate_rules
+from scoring import BockMode, ScoringError, TariffRules, format_cents, validate_rules
 from scoring.validation import laufende_range_de
 
 # The largest amount a tariff field takes: 10.000,00 € (and a PositiveIntegerField fits it).
@@ -255,6 +255,10 @@ class PlayerEditForm(PlayerForm):
         self.fields["user"].empty_label = _("kein Konto")
 
 
+# A base value above this many cents is asked about in the tariff's preview (unusual).
+UNUSUAL_BASE = 1000
+
+
 class TariffForm(forms.ModelForm):
     """Every parameter of seed 001's tariff; amounts typed in euros, stored in cents.
 
@@ -374,6 +378,35 @@ class TariffForm(forms.ModelForm):
                     }
                 )
         return typed_cents
+
+    @property
+    def unusual(self) -> list[str]:
+        """What a slip of the thumb may have made of the tariff (bound, valid forms): a
+        Solo or Wenz cheaper than a Sauspiel, a base value above 10 €. Not an error, as
+        a club may mean it: the preview asks. (A bare "50" is asked about as cents.)"""
+        data = getattr(self, "cleaned_data", {})
+        asked = {str(amount["label"]) for amount in self.maybe_cents}
+        said = []
+        sauspiel = data.get("sauspiel")
+        for name in ("farbsolo", "wenz"):
+            value = data.get(name)
+            if sauspiel is not None and value is not None and value < sauspiel:
+                said.append(
+                    _("%(label)s: %(amount)s, weniger als ein Sauspiel (%(sauspiel)s). So gewollt?")
+                    % {
+                        "label": self[name].label,
+                        "amount": format_cents(value),
+                        "sauspiel": format_cents(sauspiel),
+                    }
+                )
+        for name in ("sauspiel", "farbsolo", "wenz", "ramsch"):
+            value = data.get(name)
+            if value is not None and value > UNUSUAL_BASE and str(self[name].label) not in asked:
+                said.append(
+                    _("%(label)s: %(amount)s je Gegenspieler. So gewollt?")
+                    % {"label": self[name].label, "amount": format_cents(value)}
+                )
+        return said
 
     @property
     def invalid_labels(self) -> list[str]:

@@ -156,6 +156,28 @@ def test_the_full_list_names_every_part_of_each_example(client, admin, club, run
     assert "Farbsolo gewonnen mit 3 Laufenden, Schneider" in titles
 
 
+def test_a_solo_cheaper_than_a_sauspiel_or_a_base_above_ten_euro_is_asked_about(
+    client, admin, club, runde
+):
+    client.force_login(admin)
+
+    asked = preview(client, club, runde, sauspiel="0,20", farbsolo="0,10", wenz="1.000,00")
+    saved = client.post(
+        reverse("clubs:tariff", args=[club.pk, runde.pk]),
+        TARIFF | {"sauspiel": "0,20", "farbsolo": "0,10"},
+    )
+
+    notes = re.findall(
+        r'<p class="note maybe-cents">([^<]*)</p>', oob(asked.text, "preview-summary")
+    )
+    assert notes == [
+        "Farbsolo: 0,10 €, weniger als ein Sauspiel (0,20 €). So gewollt?",
+        "Wenz: 1.000,00 € je Gegenspieler. So gewollt?",
+    ]
+    # Asked, not refused: saved as typed.
+    assert saved.status_code == 302 and runde.tariffs.latest().farbsolo == 10
+
+
 def test_a_whole_number_that_may_mean_cents_is_asked_about_not_refused(client, admin, club, runde):
     client.force_login(admin)
 
