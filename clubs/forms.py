@@ -382,7 +382,7 @@ class TariffForm(forms.ModelForm):
     @property
     def unusual(self) -> list[str]:
         """What a slip of the thumb may have made of the tariff (bound, valid forms): a
-        Solo or Wenz cheaper than a Sauspiel, a base value above 10 €. Not an error, as
+        Solo or Wenz cheaper than a Sauspiel, a base value of 0 or above 10 €. Not an error, as
         a club may mean it: the preview asks. (A bare "50" is asked about as cents.)"""
         data = getattr(self, "cleaned_data", {})
         asked = {str(amount["label"]) for amount in self.maybe_cents}
@@ -405,6 +405,11 @@ class TariffForm(forms.ModelForm):
                 said.append(
                     _("%(label)s: %(amount)s je Gegenspieler. So gewollt?")
                     % {"label": self[name].label, "amount": format_cents(value)}
+                )
+            elif value == 0:
+                said.append(
+                    _("%(label)s: 0,00 €, so ein Spiel kostet nichts. So gewollt?")
+                    % {"label": self[name].label}
                 )
         return said
 

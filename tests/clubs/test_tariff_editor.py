@@ -161,7 +161,9 @@ def test_a_solo_cheaper_than_a_sauspiel_or_a_base_above_ten_euro_is_asked_about(
 ):
     client.force_login(admin)
 
-    asked = preview(client, club, runde, sauspiel="0,20", farbsolo="0,10", wenz="1.000,00")
+    asked = preview(
+        client, club, runde, sauspiel="0,20", farbsolo="0,10", wenz="1.000,00", ramsch="0"
+    )
     saved = client.post(
         reverse("clubs:tariff", args=[club.pk, runde.pk]),
         TARIFF | {"sauspiel": "0,20", "farbsolo": "0,10"},
@@ -173,6 +175,7 @@ def test_a_solo_cheaper_than_a_sauspiel_or_a_base_above_ten_euro_is_asked_about(
     assert notes == [
         "Farbsolo: 0,10 €, weniger als ein Sauspiel (0,20 €). So gewollt?",
         "Wenz: 1.000,00 € je Gegenspieler. So gewollt?",
+        "Ramsch: 0,00 €, so ein Spiel kostet nichts. So gewollt?",
     ]
     # Asked, not refused: saved as typed.
     assert saved.status_code == 302 and runde.tariffs.latest().farbsolo == 10
