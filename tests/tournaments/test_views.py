@@ -373,7 +373,7 @@ def test_drawing_a_round_shows_its_seed_tables_and_who_deals_first(director, tou
     assert f'<strong class="seed">{round_.seed}</strong>' in response.text
     first = TableSeat.objects.get(table__round=round_, table__number=1, position=0)
     assert "Tisch 1" in response.text and "Tisch 2" in response.text
-    assert f'{first.participant.player.name} <span class="deals">gibt zuerst</span>' in (
+    assert f'{first.participant.player.name} <span class="pill">gibt zuerst</span>' in (
         response.text
     )
     assert round_.tables.filter(scorekeeper=tournament.created_by).count() == 2
