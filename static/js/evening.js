@@ -157,13 +157,18 @@
   }
   document.addEventListener("htmx:afterSettle", nameUndo);
   nameUndo();
-  // 4. "Abbrechen" closes the correction opened in place on the evening screen.
-  document.addEventListener("click", function (event) {
-    var button = event.target.closest("[data-close='correction']");
-    if (!button) return;
+  // 4. "Abbrechen" closes the correction opened in place on the evening screen, and so
+  //    does Escape inside it.
+  function closeCorrection() {
     var panel = document.getElementById("correction");
     if (panel) panel.replaceChildren();
     focus(opener());
+  }
+  document.addEventListener("click", function (event) {
+    if (event.target.closest("[data-close='correction']")) closeCorrection();
+  });
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "Escape" && event.target.closest("#correction")) closeCorrection();
   });
   // 5. A field's error ("Bitte auswählen.") goes once one of its chips is tapped; the next
   //    "Speichern" says again whatever is still missing.

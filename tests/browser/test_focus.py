@@ -103,6 +103,13 @@ def test_a_correction_opened_by_keyboard_takes_the_focus_and_gives_it_back(
     expect(page.locator("#correction")).to_be_empty()
     expect(row).to_be_focused()
     expect(page.locator("#entry-form")).to_be_visible()
+    # Escape, anywhere in the panel, closes it the same way.
+    page.keyboard.press("Enter")
+    expect(heading).to_be_focused()
+    page.keyboard.press("Tab")
+    page.keyboard.press("Escape")
+    expect(page.locator("#correction")).to_be_empty()
+    expect(row).to_be_focused()
 
     # 2. Struck: the focus is on "Rückgängig", and the live region that stays on the page
     #    says which game was struck.
