@@ -1175,6 +1175,36 @@ def test_with_large_text_the_save_bar_leaves_the_chips_in_reach(
     assert cut == [], cut
 
 
+@pytest.mark.parametrize("text", ["100%", "200%"])
+def test_a_chip_reached_by_tab_is_not_hidden_under_the_save_bar(
+    page, log_in, runde, schreiber, players, text
+):
+    evening = start(runde, players, NAMES, schreiber)
+    log_in(schreiber).goto(f"/abend/{evening.pk}/")
+    page.evaluate(f"document.documentElement.style.fontSize = '{text}'")
+    tap = Taps(page)
+    for name, label in [("spiel", "Sauspiel"), ("declarer", "Hias"), ("partner", "Wastl")]:
+        tap(chip(page, name, label))
+    expect(preview(page)).to_have_count(4)
+    chip(page, "spiel", "Sauspiel").focus()
+
+    covered = []
+    for _ in range(40):  # through the chips and checkboxes below, by keyboard
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.closest('.savebar') !== null"):
+            break
+        covered += page.evaluate(COVERED_BY_THE_BAR)
+    assert covered == [], covered
+
+
+# The focused control's chip, if the sticky save bar covers any of it.
+COVERED_BY_THE_BAR = """() => {
+  const el = document.activeElement.closest('label') || document.activeElement;
+  const bar = document.querySelector('#entry-form .savebar').getBoundingClientRect();
+  const box = el.getBoundingClientRect();
+  return box.bottom > bar.top + 1 ? [el.textContent.trim()] : []; }"""
+
+
 # An amount in the preview that reaches past the bar's visible edge (1 px leeway).
 CUT_AMOUNTS = """() => { const line = document.querySelector('#preview');
   const edge = line.getBoundingClientRect().right + 1;
