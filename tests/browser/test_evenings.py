@@ -1205,6 +1205,20 @@ COVERED_BY_THE_BAR = """() => {
   return box.bottom > bar.top + 1 ? [el.textContent.trim()] : []; }"""
 
 
+def test_in_a_high_contrast_mode_a_chosen_chip_stands_out_by_more_than_bold_type(
+    page, log_in, runde, schreiber, players
+):
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    page.emulate_media(forced_colors="active")
+    log_in(schreiber).goto(f"/abend/{evening.pk}/")
+    chip(page, "spiel", "Sauspiel").tap()
+
+    def background(label: str) -> str:
+        return chip(page, "spiel", label).evaluate("el => getComputedStyle(el).backgroundColor")
+
+    assert background("Sauspiel") != background("Wenz")
+
+
 # An amount in the preview that reaches past the bar's visible edge (1 px leeway).
 CUT_AMOUNTS = """() => { const line = document.querySelector('#preview');
   const edge = line.getBoundingClientRect().right + 1;
