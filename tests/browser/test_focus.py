@@ -143,3 +143,16 @@ def test_the_first_tab_offers_to_skip_the_header_to_the_content(
     page.keyboard.press("Tab")
     # Past "Schafkopf" and the account's links, on the first link of the page's own.
     assert page.evaluate("document.activeElement.closest('main') !== null")
+
+
+def test_the_start_form_first_says_that_an_evening_runs_in_the_runde(
+    page, log_in, club, runde, schreiber, players
+):
+    start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+
+    log_in(schreiber).goto(f"/verein/{club.pk}/runde/{runde.pk}/abend/neu/")
+
+    # Read first: a live region there as the page loads is not read out by itself.
+    expect(
+        page.get_by_role("status").filter(has_text="In dieser Runde läuft schon")
+    ).to_be_focused()
