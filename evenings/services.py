@@ -25,7 +25,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Q, Sum
+from django.db.models import Exists, OuterRef, Q, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -245,10 +245,12 @@ class SeatsMoved(EveningError):
 
 def reseatable(evening_id: int) -> bool:
     """Whether the evening's table can be seated anew (change_seats before its first
-    game, continue_at_new_table after): an open money evening."""
+    game, continue_at_new_table after): an open money evening that did not go on at a
+    new table already (opened again, it takes corrections only)."""
     return (
         Evening.objects.open()
         .filter(pk=evening_id, game_limit__isnull=True, settles_runde=False)
+        .exclude(Exists(Evening.objects.filter(continues=OuterRef("pk"))))
         .exists()
     )
 
@@ -363,6 +365,15 @@ def _require_reseatable(evening: Evening, seen: int | None) -> None:
     _require_open(evening)
     if evening.is_table or evening.settles_runde:
         raise EveningError(_("An diesem Tisch lässt sich die Sitzordnung nicht ändern."))
+    if evening.closed_for_play:
+        # Opened again after it went on at a new table: a second table of the same
+        # players would run beside the one that plays on.
+        raise EveningError(
+            _(
+                "Dieser Abend ging schon an einem neuen Tisch weiter: hier lässt sich nur "
+                "noch korrigieren, die Sitzordnung nicht."
+            )
+        )
 
 
 def _seat(evening: Evening, players: list[Player]) -> None:

@@ -180,6 +180,12 @@ def seats(request: HttpRequest, evening_id: int) -> HttpResponse:
     if not evening.is_open and request.method == "GET":
         messages.error(request, _("Der Abend ist abgeschlossen."))
         return redirect("evenings:detail", evening_id=evening.pk)
+    if evening.closed_for_play and request.method == "GET":
+        messages.error(
+            request,
+            _("Dieser Abend ging schon an einem neuen Tisch weiter: hier nur noch korrigieren."),
+        )
+        return redirect("evenings:detail", evening_id=evening.pk)
     seated = seats_of(evening)
     played = bool(evening.last_number)
     first_dealer = evening.first_dealer

@@ -425,3 +425,16 @@ def test_an_evening_that_went_on_at_a_new_table_opened_again_takes_corrections_o
     assert evening.games.get(pk=first.pk).laufende == 3
     with pytest.raises(services.EveningError, match="ging an einem neuen Tisch weiter"):
         services.book_game(evening.pk, uuid.uuid4(), sauspiel(evening), admin)
+    # Nor is it seated anew: a second table of the same players would run beside the one
+    # that plays on.
+    assert "Sitzordnung ändern" not in client.get(page).text
+    seats_url = reverse("evenings:seats", args=[evening.pk])
+    assert client.get(seats_url, follow=True).redirect_chain == [(page, 302)]
+    evening.refresh_from_db()
+    refused = client.post(seats_url, seating(players[1:5], v=evening.version) | {
+        "key": str(uuid.uuid4())})  # fmt: skip
+    assert "hier lässt sich nur noch korrigieren, die Sitzordnung nicht." in refused.text
+    with pytest.raises(services.EveningError, match="die Sitzordnung nicht"):
+        services.continue_at_new_table(evening.pk, players[1:5], 0, admin, key=uuid.uuid4())
+    assert Evening.objects.open().count() == 2  # this one, for corrections, and the new one
+    assert services.continued_at(Evening.objects.get(pk=new.pk)) is None
