@@ -66,8 +66,8 @@ def start(request: HttpRequest) -> HttpResponse:
     # Schreiber who writes without playing (a player finds theirs under their accounts).
     running = (
         list(
-            Evening.objects.open()
-            .filter(runde__club_id__in=scoring, runde__kind=Runde.Kind.MONEY, settles_runde=False)
+            Evening.objects.playing()
+            .filter(runde__club_id__in=scoring, runde__kind=Runde.Kind.MONEY)
             .select_related("runde__club")
             .order_by("started_at")
         )
@@ -247,9 +247,7 @@ def runde_detail(request: HttpRequest, club_id: int, runde_id: int) -> HttpRespo
                     "tariff": tariff,
                 },
             ),
-            "running": list(
-                runde.evenings.open().filter(settles_runde=False).order_by("started_at")
-            ),
+            "running": list(runde.evenings.playing().order_by("started_at")),
             "period": period,
             "stats": stats.cached_runde_stats(runde, period, state),
             # The viewer's player, whose line the plot draws over the others (plot.js).

@@ -31,6 +31,12 @@ class EveningQuerySet(models.QuerySet):
     def open(self):
         return self.filter(status=Evening.Status.OPEN)
 
+    def playing(self):
+        """Open evenings at which games are played: not an Ausgleich, nor an evening
+        opened again for corrections after it went on at a new table."""
+        went_on = Evening.objects.filter(continues=models.OuterRef("pk"))
+        return self.open().filter(settles_runde=False).exclude(models.Exists(went_on))
+
 
 class Evening(models.Model):
     class Status(models.TextChoices):

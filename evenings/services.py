@@ -25,7 +25,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Exists, OuterRef, Q, Sum
+from django.db.models import Q, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -247,12 +247,7 @@ def reseatable(evening_id: int) -> bool:
     """Whether the evening's table can be seated anew (change_seats before its first
     game, continue_at_new_table after): an open money evening that did not go on at a
     new table already (opened again, it takes corrections only)."""
-    return (
-        Evening.objects.open()
-        .filter(pk=evening_id, game_limit__isnull=True, settles_runde=False)
-        .exclude(Exists(Evening.objects.filter(continues=OuterRef("pk"))))
-        .exists()
-    )
+    return Evening.objects.playing().filter(pk=evening_id, game_limit__isnull=True).exists()
 
 
 @transaction.atomic

@@ -128,6 +128,16 @@ def test_a_schreiber_who_writes_without_playing_finds_the_running_evening(
     # A Spieler not at the table: no way in from the start page, one from the Runde's.
     assert "Läuft gerade" not in spieler_start and link in spieler_runde
     assert "Läuft gerade" not in closed
+    # Opened again for corrections after it went on at a new table: not where play goes on.
+    evening_services.reopen_evening(evening.pk, admin)
+    client.force_login(scorekeeper)
+    assert link in client.get("/").text  # opened again, before it went on
+    evening_services.continue_at_new_table(
+        evening.pk, players[1:] + [Player.objects.create(club=club, name="Girgl")], 0, admin
+    )
+    evening_services.reopen_evening(evening.pk, admin)
+    start = client.get("/").text
+    assert link not in start and start.count('<a class="card" href="/abend/') == 1
 
 
 def test_an_admin_creates_a_runde_with_the_ordinary_tariff(client, admin, club):
