@@ -133,7 +133,7 @@ def test_a_schreiber_who_writes_without_playing_finds_the_running_evening(
     client.force_login(scorekeeper)
     assert link in client.get("/").text  # opened again, before it went on
     evening_services.continue_at_new_table(
-        evening.pk, players[1:] + [Player.objects.create(club=club, name="Girgl")], 0, admin
+        evening.pk, [*players[1:], Player.objects.create(club=club, name="Girgl")], 0, admin
     )
     evening_services.reopen_evening(evening.pk, admin)
     start = client.get("/").text
