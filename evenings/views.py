@@ -918,8 +918,20 @@ def live(request: HttpRequest, token: str) -> HttpResponse:
             "membership": None,
             "deal": services.next_deal(evening),
             "token": token,
+            "before": _table_before(evening),
         },
     )
+
+
+def _table_before(evening: Evening) -> list[tuple[str, int]]:
+    """Where the link's table went on from an earlier evening (someone joined or left):
+    how that one ended, (name, cents) in its seating order, so that a spectator's sheet
+    does not just start again at 0,00 without a word."""
+    if evening.continues_id is None:
+        return []
+    earlier = Evening.objects.get(pk=evening.continues_id)
+    names = _names(earlier)
+    return [(names[pid], cents) for pid, cents in services.standing(earlier).items()]
 
 
 @require_GET

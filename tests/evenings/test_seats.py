@@ -11,6 +11,7 @@ from django.utils import timezone
 from clubs.models import Membership
 from evenings import services
 from evenings.models import Change, Evening, LedgerEntry, Seat
+from scoring import format_cents
 from tests.conftest import make_user
 
 HTMX = {"HX-Request": "true"}
@@ -232,6 +233,13 @@ def test_the_table_s_spectator_link_goes_on_with_it_to_the_new_evening(
     assert [p.name for p in page.context["sheet"].players] == [p.name for p in players[:5]]
     assert f"{poll}?e={new.pk}&amp;v={new.version}" in page.text
     assert client.get(poll, {"e": new.pk, "v": new.version}, headers=HTMX).status_code == 204
+    # The sheet starts again at 0,00 with a word on how the table before ended.
+    began = timezone.localtime(new.started_at).strftime("%H:%M")
+    ended = " · ".join(
+        f"<bdi>{p.name}</bdi> {format_cents(cents)}"
+        for p, cents in zip(players[:4], services.standing(evening).values(), strict=True)
+    )
+    assert f"Neuer Tisch seit {began}. Der Abend davor endete so: {ended}</p>" in page.text
     evening.refresh_from_db()
     new.refresh_from_db()
     assert (evening.share_token, new.share_token) == (None, token)
