@@ -1268,7 +1268,11 @@ def _changes_html(
         item = f'<li class="change {escape(change.kind)}">\n<div>{head}</div>'
         line = wording.summarize(change, names)
         # A game booked (corrected, struck ...) as a Bock game: its amounts are doubled.
-        if change.pk in bock_then:
+        # A correction's line reads "before → after": a Bock game on both sides says so
+        # first, not after the new version as if the correction had made it one.
+        if change.pk in bock_then and change.kind == Change.Kind.CORRECT:
+            line = f"{_('Bockspiel')}: {line}"
+        elif change.pk in bock_then:
             line += f" · {_('Bock')}"
         if line:
             item += f"<div>{escape(line)}</div>"

@@ -1,3 +1,4 @@
+import dataclasses
 import io
 import re
 import uuid
@@ -1688,6 +1689,12 @@ def test_the_history_says_bock_and_which_games_a_strike_scored_anew(
     assert Game.objects.filter(evening=evening, bock=True).count() == 3
     assert [text.count("· Bock") for text in changes()] == [0, 0, 1, 1, 0, 0, 1, 1]
     assert "Dazu neu gewertet" not in " ".join(booked)
+    # A Bock game corrected: Bock on both sides of its "before → after", said first.
+    second = Game.objects.get(evening=evening, number=2)
+    services.correct_game(evening.pk, second.pk, dataclasses.replace(
+        services.GameInput.of(second), won=False), admin)  # fmt: skip
+    corrected = changes()[-1]
+    assert "Bockspiel: Sauspiel" in corrected and "→" in corrected and "· Bock" not in corrected
 
 
 def test_an_admin_opens_a_closed_evening_again_in_two_taps(client, admin, scorekeeper, evening):
