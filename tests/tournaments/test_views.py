@@ -763,6 +763,8 @@ def test_the_director_ends_a_table_early_and_the_page_says_so(
     assert Change.objects.get(evening_id=second.evening_id, kind=Change.Kind.CLOSE).by == admin
     hall = client.get(url("hall", tournament.display_token))
     assert '<span class="hall-counter">vorzeitig beendet</span>' in hall.text
+    closed = director.get(reverse("evenings:print", args=[second.evening_id])).text
+    assert "· vorzeitig beendet um " in closed and "abgeschlossen um" not in closed
     # A phone at the table with its form loads the page again, told why in the
     # tournament's words (not "Der Abend wurde abgeschlossen").
     poll = director.get(
