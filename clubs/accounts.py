@@ -49,9 +49,9 @@ def signup(request: HttpRequest) -> HttpResponse:
         if user is not None:
             login(request, user)
             return redirect(next_url or resolve_url(settings.LOGIN_REDIRECT_URL))
-    if form.errors and "password1" not in form.errors:
+    if form.errors and not {"password1", "password2"} & form.errors.keys():
         # The password fields come back empty (never sent back): said where it is typed
-        # again, which the page focuses when it is the first field in error.
+        # again (a password refused says so at its own field, and is typed again there).
         form.add_error("password1", _("Bitte das Passwort hier und darunter noch einmal eingeben."))
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
 

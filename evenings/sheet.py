@@ -204,7 +204,7 @@ def rows_html(
         head = f'<tr class="caption"><th colspan="{columns}" scope="rowgroup">'
         if row.taken_back:
             title = (
-                f'<span class="num">{n}.</span> <s>{caption}</s> · '
+                f'<span class="num">{n}.</span> <s><bdi>{caption}</bdi></s> · '
                 f"{escape(str(row.taken_back_label))}"
             )
             if correct and row.taken_back == Change.Kind.VOID:
@@ -218,7 +218,9 @@ def rows_html(
         # One box for the words, so that where the caption is a row of boxes (the link to
         # correct it) "Bock" wraps with them rather than standing beside them.
         # "0,80 €" and "40 P." stay on one line (a no-break space) as the words wrap.
-        what = f"{caption} · {amount(row.unit, points).replace(' ', NBSP)}"
+        # The caption in its own box for the direction of writing: a name written right to
+        # left at its end would take the amount after it along (the names are isolated).
+        what = f"<bdi>{caption}</bdi> · {amount(row.unit, points).replace(' ', NBSP)}"
         what += f" · {escape(row.details)}" if row.details else ""
         what += bock if row.bock else ""
         title = f'<span class="num">{n}.</span> <span class="what">{what}</span>'

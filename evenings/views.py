@@ -1282,7 +1282,7 @@ def _changes_html(
             item += (
                 '<div class="moved">'
                 + " ".join(
-                    f'<span class="who-gets">{escape(name)} '
+                    f'<span class="who-gets"><bdi>{escape(name)}</bdi> '
                     f'<span class="amount{" negative" if cents < 0 else ""}">'
                     f"{'+' if cents > 0 else ''}{amount(cents, points)}</span></span>"
                     for name, cents in moved[change.pk]

@@ -746,14 +746,14 @@ def test_the_runde_page_shows_each_evenings_results_newest_first(client, history
         [("Vroni", 150), ("Hias", -50), ("Resi", -50), ("Wastl", -50)],
         [("Resi", 130), ("Hias", -30), ("Vroni", -30), ("Sepp", -70)],
     ]
-    assert 'Resi&nbsp;<span class="amount">+1,30</span>' in response.text
+    assert 'Resi&nbsp;<span class="amount">+1,30</span>' in page_text(response)
     # What the page showed before stays: the tariff, its history, the stats' place.
-    assert "Tarifverlauf" in response.text and "gültig ab" in response.text
+    assert "Tarifverlauf" in page_text(response) and "gültig ab" in page_text(response)
     assert reverse("evenings:runde_csv", args=[history.runde.club_id, history.runde.pk]) in (
-        response.text
+        page_text(response)
     )
     assert reverse("clubs:player_home", args=[history.runde.club_id, history.wastl.pk]) in (
-        response.text
+        page_text(response)
     )
 
 

@@ -16,7 +16,7 @@ from clubs.models import Membership, Player
 from evenings import services
 from evenings.models import LedgerEntry
 from evenings.services import EveningError, GameInput
-from tests.conftest import make_user
+from tests.conftest import make_user, page_text
 
 
 @pytest.fixture
@@ -240,9 +240,9 @@ def test_a_table_s_game_opened_for_correction_shows_its_points_at_once(
     game = book(table, dataclasses.replace(data, declarer=vroni.pk), admin)
     client.force_login(admin)
 
-    panel = client.get(
-        reverse("evenings:game", args=[table.pk, game.pk]), HTTP_HX_REQUEST="true"
-    ).text
+    panel = page_text(
+        client.get(reverse("evenings:game", args=[table.pk, game.pk]), HTTP_HX_REQUEST="true")
+    )
 
     # Both Laufende fields stand on a chip of the table's (from 1), the unused one too, so
     # the preview of the game as it is shows before anything is tapped.

@@ -344,7 +344,7 @@ def test_storno_on_the_settlement_page_takes_a_payment_back(
     client.force_login(scorekeeper)
     pay(client, after_one_game, sepp.pk, resi.pk, 40)
     payment = after_one_game.changes.get(kind="payment")
-    page = client.get(reverse("evenings:settlement", args=[after_one_game.pk])).text
+    page = page_text(client.get(reverse("evenings:settlement", args=[after_one_game.pk])))
     assert "Sepp hat Resi 0,40 € gezahlt" in page
     assert reverse("evenings:payment_cancel", args=[after_one_game.pk, payment.pk]) in page
 
@@ -353,12 +353,12 @@ def test_storno_on_the_settlement_page_takes_a_payment_back(
     assert response.redirect_chain == [
         (reverse("evenings:settlement", args=[after_one_game.pk]), 302)
     ]
-    assert "Zahlung storniert: Sepp zahlt Resi 0,40 €" in response.text
+    assert "Zahlung storniert: Sepp zahlt Resi 0,40 €" in page_text(response)
     # The "Bezahlt" list shows no payment: neither the cancelled one nor the cancellation
     # (whose entries look like Resi paying Sepp).
-    assert "gezahlt" not in response.text
-    assert "Ja, stornieren" not in response.text
-    assert "Sepp zahlt Resi 0,40 €" in response.text  # suggested again
+    assert "gezahlt" not in page_text(response)
+    assert "Ja, stornieren" not in page_text(response)
+    assert "Sepp zahlt Resi 0,40 €" in page_text(response)  # suggested again
     assert payment_changes(after_one_game)[1] == {
         "payer": resi.pk, "payee": sepp.pk, "amount": 40, "cancels": payment.pk
     }  # fmt: skip
@@ -396,7 +396,7 @@ def test_the_settlement_lists_only_the_payments_that_stand(
     kept = services.record_payment(after_one_game.pk, hias.pk, vroni.pk, 40, admin)
     client.force_login(scorekeeper)
 
-    page = client.get(reverse("evenings:settlement", args=[after_one_game.pk])).text
+    page = page_text(client.get(reverse("evenings:settlement", args=[after_one_game.pk])))
 
     assert re.findall(r"(\w+ hat \w+ [\d,]+ € gezahlt)", page) == ["Hias hat Vroni 0,40 € gezahlt"]
     assert re.findall(r"zahlung/(\d+)/storno/", page) == [str(kept.pk)]
@@ -621,14 +621,14 @@ def test_the_abrechnung_says_which_games_changed_after_the_first_payment(
         type="sauspiel", declarer=sepp.pk, partner=hias.pk), admin)  # fmt: skip
     client.force_login(scorekeeper)
     url = reverse("evenings:settlement", args=[after_one_game.pk])
-    before_paying = client.get(url).text
+    before_paying = page_text(client.get(url))
     services.record_payment(after_one_game.pk, hias.pk, resi.pk, 30, admin)
     first = after_one_game.games.get(number=1)
     services.correct_game(after_one_game.pk, first.pk, GameInput(
         type="sauspiel", declarer=vroni.pk, partner=resi.pk, laufende=4), admin)  # fmt: skip
     services.void_game(after_one_game.pk, after_one_game.games.get(number=2).pk, admin)
 
-    page = client.get(url).text
+    page = page_text(client.get(url))
 
     assert "Nach der ersten Zahlung" not in before_paying
     assert (

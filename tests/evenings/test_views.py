@@ -15,7 +15,7 @@ from django.utils import timezone
 from clubs.models import Membership, Player, german_key
 from evenings import services
 from evenings.models import Change, Evening, Game, LedgerEntry
-from tests.conftest import make_user
+from tests.conftest import make_user, page_text
 
 HTMX = {"HX-Request": "true"}
 
@@ -376,8 +376,8 @@ def test_a_sheet_row_names_what_to_check_at_the_table_and_leaves_a_plain_win_uns
     # The booking's answer and the page read alike: lost, 3 Laufende, Kontra (the game's
     # value 0,80 €); the plain Sauspiel that was won says no more than its value.
     row = "Sauspiel Vroni mit Resi · 0,80\xa0€ · verloren · 3 Laufende · Kontra<"
-    assert row in booked.text and row in page.text
-    assert "Sauspiel Hias mit Sepp · 0,10\xa0€</span>" in page.text  # one line
+    assert row in page_text(booked) and row in page_text(page)
+    assert "Sauspiel Hias mit Sepp · 0,10\xa0€</span>" in page_text(page)  # one line
     assert Game.objects.filter(evening=evening).count() == 2
 
 
@@ -430,8 +430,8 @@ def test_the_preview_shows_what_each_player_gets(client, scorekeeper, evening, p
         headers=HTMX,
     )
 
-    assert 'Hias <span class="amount">+1,50 €</span>' in response.text
-    assert response.text.count("-0,50 €") == 3
+    assert 'Hias <span class="amount">+1,50 €</span>' in page_text(response)
+    assert page_text(response).count("-0,50 €") == 3
     assert not Game.objects.exists()
 
 
@@ -454,7 +454,7 @@ def test_the_read_only_link_shows_the_final_sheet_after_the_evening_closes(
     url = reverse("evenings:live", args=[evening.share_token])
     page = client.get(url)
     assert page.status_code == 200
-    assert 'hx-trigger="every 3s' in page.text
+    assert 'hx-trigger="every 3s' in page_text(page)
 
     game, _ = services.book_game(
         evening.pk,
@@ -466,10 +466,10 @@ def test_the_read_only_link_shows_the_final_sheet_after_the_evening_closes(
 
     page = client.get(url)
     assert page.status_code == 200
-    assert "Dieser Abend ist abgeschlossen." in page.text
-    assert '1.</span> <span class="what">Ramsch: Vroni verliert' in page.text
-    assert 'hx-trigger="every 30s"' in page.text  # only in case it is opened again
-    assert "bock-banner" not in page.text
+    assert "Dieser Abend ist abgeschlossen." in page_text(page)
+    assert '1.</span> <span class="what">Ramsch: Vroni verliert' in page_text(page)
+    assert 'hx-trigger="every 30s"' in page_text(page)  # only in case it is opened again
+    assert "bock-banner" not in page_text(page)
     # A phone that was following gets the final sheet once, and looks in every 30 s.
     live = reverse("evenings:live_sheet", args=[evening.share_token])
     poll = client.get(live, {"v": "1"})
@@ -477,14 +477,14 @@ def test_the_read_only_link_shows_the_final_sheet_after_the_evening_closes(
     assert "Dieser Abend ist abgeschlossen." in poll.text
     assert 'hx-trigger="every 30s"' in poll.text
     # ... and no more word that new games come by themselves.
-    assert "erscheinen von selbst" not in page.text
+    assert "erscheinen von selbst" not in page_text(page)
     assert '<p id="live-note" hx-swap-oob="delete"></p>' in poll.text
     closed = polled_by(poll.text)
     assert client.get(closed).status_code == 204
     # Opened again by an admin: the spectator's page loads anew, and follows again.
     services.reopen_evening(evening.pk, admin)
     assert client.get(closed)["HX-Refresh"] == "true"
-    assert 'hx-trigger="every 3s' in client.get(url).text
+    assert 'hx-trigger="every 3s' in page_text(client.get(url))
 
 
 def test_a_revoked_read_only_link_stops_working(client, scorekeeper, evening):
@@ -746,19 +746,19 @@ def test_the_history_names_who_changed_what(client, admin, scorekeeper, evening,
     response = client.get(reverse("evenings:history", args=[evening.pk]))
 
     assert response.status_code == 200
-    assert "Herz-Solo Hias · gewonnen · 3 Laufende · Kontra" in response.text
-    assert "→ Sauspiel Vroni mit Resi · gewonnen" in response.text
+    assert "Herz-Solo Hias · gewonnen · 3 Laufende · Kontra" in page_text(response)
+    assert "→ Sauspiel Vroni mit Resi · gewonnen" in page_text(response)
     # What each change moved: the booking (0,50 € + 3 Laufende, x2 Kontra = 1,60 € a
     # player), then the correction's net effect (Hias from +4,80 € to -0,10 €).
-    assert 'Hias <span class="amount">+4,80 €</span>' in response.text
-    assert 'Hias <span class="amount negative">-4,90 €</span>' in response.text
-    assert 'Vroni <span class="amount">+1,70 €</span>' in response.text
+    assert 'Hias <span class="amount">+4,80 €</span>' in page_text(response)
+    assert 'Hias <span class="amount negative">-4,90 €</span>' in page_text(response)
+    assert 'Vroni <span class="amount">+1,70 €</span>' in page_text(response)
     # Each change's last line names who made it: the admin Resi started the evening, the
     # Schreiber Hias (who plays under no name of the club: his account's) booked and
     # corrected the game.
     changes = re.findall(
         r'<li class="change (\w+)">.*?<div class="muted">[^<]* · ([^<]*)</div>',
-        response.text,
+        page_text(response),
         re.DOTALL,
     )
     assert changes == [("start", "Resi"), ("book", "Hias"), ("correct", "Hias")]
@@ -1166,8 +1166,8 @@ def test_the_correction_preview_shows_the_new_amounts_and_saves_nothing(
     )
 
     assert answer.status_code == 200
-    assert 'Vroni <span class="amount negative">-0,20 €</span>' in answer.text
-    assert "Sepp 0,20 € (bisher -0,10 €)" in answer.text
+    assert 'Vroni <span class="amount negative">-0,20 €</span>' in page_text(answer)
+    assert "Sepp 0,20 € (bisher -0,10 €)" in page_text(answer)
     assert Change.objects.filter(kind="correct").count() == 0
     assert LedgerEntry.objects.count() == 4
 
@@ -1185,7 +1185,7 @@ def test_the_correction_panel_says_what_striking_the_game_would_change(
 
     panel = client.get(reverse("evenings:game", args=[evening.pk, ramsch.pk]), headers=HTMX)
 
-    strike = panel.text[panel.text.index('class="void-form"') :]
+    strike = page_text(panel)[page_text(panel).index('class="void-form"') :]
     assert "Ohne dieses Spiel:" in strike
     assert "Spiel 2: 0,10 € statt 0,20 € (kein Bockspiel mehr)" in strike
     assert "Sepp 0,10 € (bisher -0,10 €)" in strike
@@ -1244,7 +1244,7 @@ def test_the_correction_form_shows_the_players_in_the_order_the_entry_form_did(
     names = {p.pk: p.name for p in players}
     client.force_login(scorekeeper)
     shown = chip_names(
-        client.get(reverse("evenings:detail", args=[evening.pk])).text, "declarer", names
+        page_text(client.get(reverse("evenings:detail", args=[evening.pk]))), "declarer", names
     )
     assert shown == ["Sepp", "Vroni", "Resi", "Wastl"]
     client.post(
@@ -1254,7 +1254,7 @@ def test_the_correction_form_shows_the_players_in_the_order_the_entry_form_did(
     game = Game.objects.get()
     assert [names[pk] for pk in game.seating] == ["Resi", "Wastl", "Sepp", "Vroni"]
 
-    page = client.get(reverse("evenings:game", args=[evening.pk, game.pk])).text
+    page = page_text(client.get(reverse("evenings:game", args=[evening.pk, game.pk])))
 
     for field in ("k-declarer", "k-partner", "k-loser"):
         assert chip_names(page, field, names) == shown, field
