@@ -861,18 +861,33 @@ def _changes_context(seen: str, evening: Evening, membership, deal) -> dict:
     }
 
 
-def _heard(rows: list[sheet.Row], known: int, rewritten: bool) -> str | None:
+# What a following phone says of a game changed elsewhere, by the one kind of change.
+HEARD = {
+    Change.Kind.CORRECT: gettext_lazy("Korrigiert: Spiel %(n)s, %(game)s"),
+    Change.Kind.VOID: gettext_lazy("Gestrichen: Spiel %(n)s, %(game)s"),
+    Change.Kind.UNDO: gettext_lazy("Zurückgenommen: Spiel %(n)s, %(game)s"),
+    Change.Kind.RESTORE: gettext_lazy("Zählt wieder: Spiel %(n)s, %(game)s"),
+}
+
+
+def _heard(rows: list[sheet.Row], known: int, rewritten: frozenset[str]) -> str | None:
     """What a following phone is told, and its screen reader reads out, of what changed
-    elsewhere: "Neu gebucht: Spiel 8, Sauspiel Sepp mit Hias" or "Geändert: Spiel 5, …
-    (gestrichen)". None when no game changed (a payment)."""
+    elsewhere: "Neu gebucht: Spiel 8, Sauspiel Sepp mit Hias", "Gestrichen: Spiel 5, …",
+    or "Geändert: Spiel 5, … · gestrichen" after several kinds of change. None when no
+    game changed (a payment)."""
     new = [row for row in rows if row.game.number > known and not row.taken_back]
+    details = []
     if rewritten and rows and rows[0].game.number <= known:
-        row, said = rows[0], _("Geändert: Spiel %(n)s, %(game)s")
+        row = rows[0]
+        if len(rewritten) == 1:
+            said = HEARD[next(iter(rewritten))]
+        else:
+            said, details = _("Geändert: Spiel %(n)s, %(game)s"), [str(row.taken_back_label)]
     elif new:
         row, said = new[-1], _("Neu gebucht: Spiel %(n)s, %(game)s")
     else:
         return None
-    game = " · ".join(filter(None, [row.caption, row.details, str(row.taken_back_label)]))
+    game = " · ".join(filter(None, [row.caption, row.details, *details]))
     return said % {"n": row.game.number, "game": game}
 
 
@@ -882,17 +897,17 @@ REWRITING = {Change.Kind.CORRECT, Change.Kind.VOID, Change.Kind.UNDO, Change.Kin
 WHOLE = {Change.Kind.CLOSE, Change.Kind.REOPEN, Change.Kind.RENAME}
 
 
-def _first_changed(evening: Evening, seen: str) -> tuple[int | None, int, bool]:
+def _first_changed(evening: Evening, seen: str) -> tuple[int | None, int, frozenset[str]]:
     """The first game whose row changed after version `seen`, the last game the phone
-    had a row for then, and whether a game was changed after its booking (REWRITING);
-    (None, 0, False) when only the whole sheet will do."""
+    had a row for then, and the kinds of change made to games after their booking
+    (REWRITING; empty if none); (None, 0, empty) when only the whole sheet will do."""
     shown = _version(seen)
     if shown is None or shown > evening.version:
-        return None, 0, False
+        return None, 0, frozenset()
     since = evening.changes.filter(version__gt=shown)
     kinds = set(since.values_list("kind", flat=True))
     if since.count() != evening.version - shown or kinds & WHOLE:
-        return None, 0, False  # versions from before they were recorded, or a new state
+        return None, 0, frozenset()  # versions from before they were recorded, or a new state
     first = since.aggregate(n=Min("game__number"))["n"]
     known = (
         evening.changes.filter(kind=Change.Kind.BOOK, version__lte=shown).aggregate(
@@ -901,7 +916,7 @@ def _first_changed(evening: Evening, seen: str) -> tuple[int | None, int, bool]:
         or 0
     )
     # No game touched (a payment): the rows stay, the totals are sent all the same.
-    return (first or known + 1), known, bool(kinds & REWRITING)
+    return (first or known + 1), known, frozenset(kinds & REWRITING)
 
 
 @require_GET

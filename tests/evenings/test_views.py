@@ -1030,9 +1030,25 @@ def test_a_poll_tells_a_following_phone_what_changed_elsewhere(
     assert 'id="flash"' not in with_form.text and with_form["HX-Trigger"] == "dealChanged"
     assert after_undo.text.startswith(
         f'<div id="flash" hx-swap-oob="innerHTML"><ul class="messages inline-messages">'
-        f'<li class="message info">Geändert: {game_2} · zurückgenommen</li></ul></div>'
+        f'<li class="message info">Zurückgenommen: {game_2}</li></ul></div>'
     )
     assert '<tbody id="game-2"' in after_undo.text
+    # Counted again ("Rückgängig"), and then corrected and struck: each said by its kind,
+    # several at once as "Geändert" with the row's state.
+    evening.refresh_from_db()
+    undone = evening.version
+    services.restore_game(evening.pk, evening.games.get(number=2).pk, admin)
+    said = client.get(poll, {"v": undone}, headers=HTMX).text
+    assert f'<li class="message info">Zählt wieder: {game_2}</li>' in said
+    evening.refresh_from_db()
+    restored = evening.version
+    first = evening.games.get(number=1)
+    services.correct_game(evening.pk, first.pk, dataclasses.replace(
+        services.GameInput.of(first), won=False), admin)  # fmt: skip
+    services.void_game(evening.pk, first.pk, admin)
+    said = client.get(poll, {"v": restored}, headers=HTMX).text
+    assert '<li class="message info">Geändert: Spiel 1, Sauspiel' in said
+    assert "· verloren · gestrichen</li>" in said
 
 
 @pytest.fixture
