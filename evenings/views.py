@@ -549,6 +549,12 @@ def _closed_meanwhile(request, evening: Evening, message: str = "") -> HttpRespo
     page as it is now, without the form, and a word that nothing was booked."""
     if not message and evening.is_table:
         message = _("Der Tisch wurde inzwischen beendet – nichts gebucht.")
+    elif not message and services.continued_at(evening) is not None:
+        # Someone joined or left meanwhile: the page shows the way on (its link).
+        message = _(
+            "Neuer Tisch: der Abend bis hierher ist abgeschlossen – nichts gebucht. Das Spiel "
+            "bitte am neuen Tisch eingeben („Weiter am neuen Tisch“)."
+        )
     messages.error(
         request, message or _("Der Abend wurde inzwischen abgeschlossen – nichts gebucht.")
     )

@@ -900,6 +900,27 @@ def test_without_script_a_stale_form_answers_the_page_with_the_current_form(
     assert Game.objects.count() == 1
 
 
+def test_a_form_sent_after_the_table_went_on_says_where_to_enter_the_game(
+    client, scorekeeper, admin, evening, players
+):
+    client.force_login(scorekeeper)
+    services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "sauspiel", declarer=players[1].pk, partner=players[3].pk), admin)  # fmt: skip
+    form = entry(evening, declarer=players[2].pk, partner=players[0].pk)
+    new = services.continue_at_new_table(evening.pk, players[:5], 0, admin)  # another phone
+
+    answer = client.post(reverse("evenings:book", args=[evening.pk]), form, headers=HTMX)
+
+    assert answer["HX-Refresh"] == "true"
+    page = client.get(reverse("evenings:detail", args=[evening.pk])).text
+    assert (
+        "Neuer Tisch: der Abend bis hierher ist abgeschlossen – nichts gebucht. Das Spiel bitte "
+        "am neuen Tisch eingeben („Weiter am neuen Tisch“)."
+    ) in page
+    assert reverse("evenings:detail", args=[new.pk]) in page
+    assert evening.games.count() == 1 and new.games.count() == 0
+
+
 def test_a_form_sent_after_the_evening_was_closed_reloads_the_page_without_the_form(
     client, scorekeeper, admin, evening, players
 ):
