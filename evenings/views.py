@@ -391,7 +391,12 @@ def _named_since(evening: Evening, token: str, deal: services.Deal) -> tuple[int
     number = token.partition("-")[0]
     since = int(number) if re.fullmatch(r"\d{1,9}", number) else deal.number
     named_from = max(since, evening.last_number - NAMED_SINCE + 1)
-    return since, named_from, _games_since(evening, named_from)
+    games = _games_since(evening, named_from)
+    if not games and 0 < evening.last_number < since:
+        # The deal went back: the last game was taken back elsewhere (its number stays
+        # taken, so the form's number is the next one's still). It is named.
+        games = [g for g in _games_since(evening, evening.last_number) if not g.is_booked]
+    return since, named_from, games
 
 
 def _stale_notice(

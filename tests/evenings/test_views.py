@@ -900,6 +900,24 @@ def test_without_script_a_stale_form_answers_the_page_with_the_current_form(
     assert Game.objects.count() == 1
 
 
+def test_a_form_for_a_deal_gone_back_names_the_game_taken_back_elsewhere(
+    client, scorekeeper, admin, evening, players
+):
+    client.force_login(scorekeeper)
+    services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "sauspiel", declarer=players[1].pk, partner=players[3].pk), admin)  # fmt: skip
+    form = entry(evening, declarer=players[2].pk, partner=players[0].pk)
+    services.undo_last(evening.pk, admin)  # on another phone
+
+    answer = client.post(reverse("evenings:book", args=[evening.pk]), form, headers=HTMX)
+
+    assert "Inzwischen auf einem anderen Handy: 1. Sauspiel (Vroni) zurückgenommen." in (
+        answer.text
+    )
+    assert "Reihenfolge" not in answer.text
+    assert evening.games.count() == 1 and not evening.games.get().is_booked
+
+
 def test_a_form_sent_after_the_table_went_on_says_where_to_enter_the_game(
     client, scorekeeper, admin, evening, players
 ):
