@@ -369,6 +369,9 @@ def test_the_ranking_with_its_tie_breaks_fits_a_phone(page, log_in, club, admin,
     ("size", "screen"),
     [
         (36, {"width": 1920, "height": 1080}),
+        (24, {"width": 1920, "height": 1080}),
+        (17, {"width": 1920, "height": 1080}),
+        (16, {"width": 1366, "height": 768}),
         (13, {"width": 1280, "height": 800}),
         (10, {"width": 1366, "height": 768}),
         (10, {"width": 1920, "height": 1080}),
@@ -394,6 +397,10 @@ def test_the_hall_display_shows_the_whole_field_on_one_screen(page, club, admin,
         total = rows.first.locator("td.total")
         size_px = total.evaluate("el => parseFloat(getComputedStyle(el).fontSize)")
         assert size_px >= (36 if screen["width"] == 1920 else 25), size_px
+    elif size <= 24 and screen["height"] == 1080:
+        # A field of up to 24 on a 1080p screen: read from afar, not in the 17 px of 36.
+        name = rows.first.locator("th")
+        assert name.evaluate("el => parseFloat(getComputedStyle(el).fontSize)") >= 21
 
 
 def test_a_table_ends_early_and_the_finished_tournament_stays_final_until_reopened(
