@@ -121,6 +121,12 @@ def test_a_long_first_name_leaves_the_header_whole(page, log_in, app_url, admin)
         who = page.locator(".topnav .who")
         assert who.evaluate("e => e.scrollWidth > e.clientWidth")  # cut, with "…"
         assert page.evaluate("document.documentElement.scrollWidth") <= width
+    # A name of eight letters at 320 pixels: cut short rather than a second line.
+    admin.first_name = "Theresia"
+    admin.save()
+    page.goto(app_url + "/")
+    tops = [page.locator(".brand"), page.get_by_role("button", name="Abmelden")]
+    assert len({round(e.bounding_box()["y"] + e.bounding_box()["height"] / 2) for e in tops}) == 1
     # With the text twice as large, "Abmelden" takes a line of its own, in view.
     page.evaluate("document.documentElement.style.fontSize = '200%'")
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
