@@ -1,6 +1,7 @@
 import copy
 import itertools
 import re
+from collections import defaultdict
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -32,7 +33,7 @@ from clubs.forms import (
 from clubs.models import Invitation, Membership, Player, Runde, german_order
 from clubs.players import evenings_page, kept_accounts, open_balances, runde_balances
 from evenings import services as evening_services
-from evenings.models import Evening
+from evenings.models import Evening, Seat
 from scoring import worked_examples
 from tournaments.models import Participant, Round, Tournament
 
@@ -64,7 +65,7 @@ def start(request: HttpRequest) -> HttpResponse:
     accounts = kept_accounts(own, request.user)
     # The money evenings running in those clubs: one tap back to the table, also for a
     # Schreiber who writes without playing (a player finds theirs under their accounts).
-    running = (
+    running = _told_apart(
         list(
             Evening.objects.playing()
             .filter(runde__club_id__in=scoring, runde__kind=Runde.Kind.MONEY)
@@ -109,6 +110,22 @@ def start(request: HttpRequest) -> HttpResponse:
             "tables": tables.select_related("runde").order_by("started_at"),
         },
     )
+
+
+def _told_apart(running: list[Evening]) -> list[Evening]:
+    """Several evenings running: each with who sits there (`seated`), so that two tables
+    started in the same minute are told apart. One query where any runs, however many."""
+    if running:
+        seated = defaultdict(list)
+        for evening_id, name in (
+            Seat.objects.filter(evening__in=running)
+            .order_by("position")
+            .values_list("evening_id", "player__name")
+        ):
+            seated[evening_id].append(name)
+        for evening in running:
+            evening.seated = ", ".join(seated[evening.pk]) if len(running) > 1 else ""
+    return running
 
 
 @require_http_methods(["GET", "POST"])
@@ -247,7 +264,7 @@ def runde_detail(request: HttpRequest, club_id: int, runde_id: int) -> HttpRespo
                     "tariff": tariff,
                 },
             ),
-            "running": list(runde.evenings.playing().order_by("started_at")),
+            "running": _told_apart(list(runde.evenings.playing().order_by("started_at"))),
             "period": period,
             "stats": stats.cached_runde_stats(runde, period, state),
             # The viewer's player, whose line the plot draws over the others (plot.js).

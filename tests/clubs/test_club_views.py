@@ -140,6 +140,22 @@ def test_a_schreiber_who_writes_without_playing_finds_the_running_evening(
     assert link not in start and start.count('<a class="card" href="/abend/') == 1
 
 
+def test_two_evenings_running_at_once_are_told_apart_by_who_sits_there(
+    client, club, runde, scorekeeper, admin
+):
+    names = ("Sepp", "Vroni", "Wastl", "Kathi", "Girgl", "Vevi", "Bartl", "Zenzi")
+    players = [Player.objects.create(club=club, name=n) for n in names]
+    evening_services.start_evening(runde, players[:4], 0, admin)
+    evening_services.start_evening(runde, players[4:], 0, admin)
+    client.force_login(scorekeeper)
+
+    start = client.get("/").text
+    at_runde = client.get(reverse("clubs:runde", args=[club.pk, runde.pk])).text
+
+    for page in (start, at_runde):
+        assert " · Sepp, Vroni, Wastl, Kathi<" in page and " · Girgl, Vevi, Bartl, Zenzi<" in page
+
+
 def test_an_admin_creates_a_runde_with_the_ordinary_tariff(client, admin, club):
     client.force_login(admin)
 
