@@ -370,7 +370,7 @@ def test_paying_at_the_table_and_closing_the_evening(page, log_in, runde, schrei
     log_in(schreiber).goto(f"/abend/{evening.pk}/")
 
     # 1. Who pays whom: the three losers pay Hias 0,50 € each.
-    page.get_by_role("link", name="Abrechnung").click()
+    page.get_by_role("link", name="Abrechnung und Abschluss").click()  # where it ends
     expect(page.get_by_role("heading", name="Abrechnung")).to_be_visible()
     transfers = page.locator("li.transfer > span")
     expect(transfers).to_have_text(
