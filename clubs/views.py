@@ -213,7 +213,13 @@ def runde_create(request: HttpRequest, club_id: int) -> HttpResponse:
             form.duplicate_message,
         )
         if runde is not None:
-            messages.success(request, _("Die Runde ist angelegt, mit dem üblichen Zehner-Tarif."))
+            messages.success(
+                request,
+                _(
+                    "Die Runde ist angelegt, mit dem üblichen Zehner-Tarif. Als Nächstes: den "
+                    "Tarif prüfen („Tarif ändern“, unten) und den ersten Abend beginnen."
+                ),
+            )
             return redirect("clubs:runde", club_id=club_id, runde_id=runde.pk)
     return render(request, "clubs/runde_create.html", {"membership": membership, "form": form})
 

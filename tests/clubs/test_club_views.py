@@ -166,6 +166,10 @@ def test_an_admin_creates_a_runde_with_the_ordinary_tariff(client, admin, club):
     tariff = runde.tariffs.get()
     assert (tariff.sauspiel, tariff.farbsolo, tariff.wenz, tariff.ramsch) == (10, 50, 50, 10)
     assert tariff.created_by == admin
+    # What next, said on the Runde's page it lands on.
+    page = client.get(response["Location"]).text
+    assert "Als Nächstes: den Tarif prüfen („Tarif ändern“, unten) und den ersten Abend" in page
+    assert "Tarif ändern" in page and "Abend beginnen" in page
 
 
 def test_a_second_runde_with_the_same_name_is_refused(client, admin, club, runde):
