@@ -50,14 +50,15 @@
 // A page sent back with errors: the first field in error gets the focus, rather than the
 // form's first field, and comes into view with its message. On a phone the message of a
 // mistyped password would otherwise sit below the screen, under a focused user name.
-// Otherwise a message at the top ("Zahlung eingetragen.") gets it, so that a screen
-// reader reads it first: a live region that is there as the page loads is not read out.
+// Otherwise a message at the top ("Zahlung eingetragen.", or a page's [data-read-first])
+// gets it, so that a screen reader reads it first: a live region that is there as the
+// page loads is not read out. (Not by autofocus: on a phone it drew a keyboard's ring.)
 (function () {
   "use strict";
   var invalid = document.querySelector("form [aria-invalid='true']");
   if (!invalid) {
     if (document.querySelector("[autofocus]")) return; // the page knows what comes next
-    var message = document.querySelector(".messages");
+    var message = document.querySelector(".messages, [data-read-first]");
     var region = message && message.closest("[tabindex='-1']");
     if (region) region.focus({ preventScroll: true });
     return;
