@@ -23,7 +23,7 @@ from typing import cast
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, Max, Min, QuerySet, Sum
+from django.db.models import Count, Exists, Max, Min, OuterRef, QuerySet, Sum
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
@@ -525,8 +525,10 @@ def runde_sums(runde_ids: list[int]) -> dict[int, dict[tuple[int, str], int]]:
 
 def evenings_page(runde: Runde, number) -> Page:
     """A page of the Runde's evenings, newest first; each evening carries `results`, its
-    players' game sums as (name, cents), winner first."""
-    evenings = runde.evenings.order_by("-started_at", "-pk")
+    players' game sums as (name, cents), winner first, and `went_on`: it went on at a new
+    table (open again, it takes corrections only)."""
+    went_on = Evening.objects.filter(continues=OuterRef("pk"))
+    evenings = runde.evenings.annotate(went_on=Exists(went_on)).order_by("-started_at", "-pk")
     page = Paginator(evenings, EVENINGS_PER_PAGE).get_page(number)
     shown = list(page.object_list)
     results: dict[int, list[tuple[str, int]]] = defaultdict(list)

@@ -138,6 +138,9 @@ def test_a_schreiber_who_writes_without_playing_finds_the_running_evening(
     evening_services.reopen_evening(evening.pk, admin)
     start = client.get("/").text
     assert link not in start and start.count('<a class="card" href="/abend/') == 1
+    # The Runde's list of evenings says what it is open for.
+    at_runde = client.get(reverse("clubs:runde", args=[club.pk, runde.pk])).text
+    assert at_runde.count('<span class="muted">zum Korrigieren offen') == 1
 
 
 def test_two_evenings_running_at_once_are_told_apart_by_who_sits_there(
