@@ -897,7 +897,7 @@ def restorable(evening: Evening) -> Change | None:
         return None
     latest = (
         evening.changes.exclude(kind__in=NOT_TO_GAMES)
-        .select_related("game")
+        .select_related("game", "by")
         .order_by("-pk")
         .first()
     )

@@ -8,6 +8,7 @@ import pytest
 from django.core.management import call_command
 from django.db import connection
 from django.db.models import Sum
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
@@ -1649,6 +1650,14 @@ def test_taking_back_the_last_game_takes_back_the_one_the_phone_showed_and_only_
     assert (
         "Spiel 2 ist schon zurückgenommen: dein Tippen war angekommen, auf diesem oder einem "
         "anderen Gerät." in again.text
+    )
+    # Its own "Rückgängig" names nobody; another Schreiber's says whose take-back it is.
+    assert "(von " not in first.text
+    other = Client()
+    other.force_login(admin)
+    elsewhere = other.get(reverse("evenings:detail", args=[evening.pk])).text
+    assert f"Zurückgenommen: 2. Sauspiel ({evening.games.get(number=2).declarer.name}) (von " in (
+        elsewhere
     )
     assert "Nichts zurückgenommen" not in again.text
     booked = list(evening.games.booked().values_list("number", flat=True))
