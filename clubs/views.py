@@ -103,7 +103,9 @@ def start(request: HttpRequest) -> HttpResponse:
         {
             "memberships": memberships,
             "runden": runden,
-            "several_clubs": len({runde.club_id for runde in runden}) > 1,
+            # A member of several clubs is told which club a Runde or evening is of (two
+            # may have a "Donnerstag").
+            "several_clubs": len(memberships) > 1,
             "running": running,
             "homes": [(player, accounts[player.pk]) for player in own],
             "in_tournaments": in_tournaments,

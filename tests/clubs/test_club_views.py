@@ -89,7 +89,11 @@ def test_the_start_page_starts_an_evening_in_one_tap_for_who_may(
     spieler = client.get("/").text
 
     start = reverse("evenings:start", args=[club.pk, runde.pk])
-    assert f'<a class="button" href="{start}">{runde.name}</a>' in page
+    # A member of two clubs is told which club's Runde it is (each may have a "Donnerstag").
+    assert (
+        f'<a class="button" href="{start}">{runde.name}<span class="muted">&nbsp;· '
+        f"{club.name}</span></a>"
+    ) in page
     # Only where the user may start one: not in a club where they are a Spieler, nor a
     # tournament's Runde.
     assert reverse("evenings:start", args=[giesing.pk, elsewhere.pk]) not in page
