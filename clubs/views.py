@@ -2,6 +2,7 @@ import copy
 import itertools
 import re
 from collections import defaultdict
+from urllib.parse import urlsplit
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -11,6 +12,7 @@ from django.db.models import Count, Exists, OuterRef, Prefetch, Q
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -645,7 +647,25 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
             "page": request.htmx.current_url_abs_path,
         }
         return render(request, "404_htmx.html", context, status=404)
+    if request.method == "POST" and (back := _sent_from(request)):
+        # A form the caller may no longer send (made a Spieler with the page open): the
+        # way back to the page it was sent from, which they may still see.
+        return render(request, "404.html", {"back": back}, status=404)
     return page_not_found(request, exception)
+
+
+def _sent_from(request: HttpRequest) -> str:
+    """The path of the page of this site a form was sent from (its Referer), or ""."""
+    referer = urlsplit(request.headers.get("referer", ""))
+    path = referer.path + (f"?{referer.query}" if referer.query else "")
+    # Only a path of this site ("//elsewhere" is another site's address).
+    if (
+        referer.netloc == request.get_host()
+        and path.startswith("/")
+        and (url_has_allowed_host_and_scheme(path, allowed_hosts={request.get_host()}))
+    ):
+        return path
+    return ""
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:

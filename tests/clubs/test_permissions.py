@@ -820,3 +820,30 @@ def test_the_operator_logs_in_to_the_admin_site_and_sees_it(client, admin):
 
     assert client.get("/betrieb/").status_code == 200
     assert client.get("/betrieb/auth/user/").status_code == 200
+
+
+def test_a_form_refused_with_a_404_offers_the_way_back_to_the_page_it_came_from(
+    client, scorekeeper, admin, club, runde
+):
+    """Made a Spieler with the evening open, a "Spiel 1 zurücknehmen" sent without script
+    lands on the 404, which leads back to the evening (still theirs to follow); a Referer
+    of another site, or "//elsewhere", is not offered."""
+    from evenings import services as evenings
+
+    players = [club.players.get()] + [
+        Player.objects.create(club=club, name=name) for name in ("Sepp", "Vroni", "Hias")
+    ]
+    evening = evenings.start_evening(runde, players, 0, admin)
+    Membership.objects.filter(user=scorekeeper).update(role=Membership.Role.PLAYER)
+    client.force_login(scorekeeper)
+    undo = reverse("evenings:undo", args=[evening.pk])
+    page = f"/abend/{evening.pk}/"
+
+    refused = client.post(undo, {"v": "0"}, headers={"referer": f"http://testserver{page}"})
+    foreign = client.post(undo, {"v": "0"}, headers={"referer": f"http://evil.example{page}"})
+    sneaky = client.post(undo, {"v": "0"}, headers={"referer": "http://testserver//evil.example/"})
+
+    assert refused.status_code == foreign.status_code == sneaky.status_code == 404
+    assert f'<a class="button" href="{page}">Zurück zur Seite</a>' in refused.text
+    assert "Nichts gespeichert" in refused.text
+    assert "Zurück zur Seite" not in foreign.text and "Zurück zur Seite" not in sneaky.text
