@@ -741,8 +741,9 @@ def test_leaving_or_being_removed_says_what_is_still_open(client, admin, club, r
     won = evening_services.GameInput("sauspiel", declarer=table[1].pk, partner=table[2].pk)
     evening_services.book_game(evening.pk, uuid.uuid4(), won, admin)
     said = (
-        'Noch nicht ausgeglichen: Donnerstagsrunde <span class="amount">-0,10 €</span>. Das '
-        "bleibt auf dem Konto der Runde stehen; am besten vorher ausgleichen."
+        'Noch nicht ausgeglichen: Runde „Donnerstagsrunde“ <span class="amount">-0,10 €</span>. '
+        "Das bleibt auf dem Konto der Runde stehen; am besten vorher ausgleichen (ein Schreiber "
+        "trägt die Zahlung ein)."
     )
 
     client.force_login(player_user)
@@ -759,8 +760,9 @@ def test_leaving_or_being_removed_says_what_is_still_open(client, admin, club, r
     client.force_login(player_user)
     leaving = client.get(reverse("clubs:detail", args=[club.pk])).text
     assert (
-        'Donnerstagsrunde <span class="amount">-0,10 €</span>, Samstagsrunde <span '
-        'class="amount">-0,10 €</span>. Das bleibt auf den Konten der Runden stehen' in leaving
+        'Runde „Donnerstagsrunde“ <span class="amount">-0,10 €</span>, Runde „Samstagsrunde“ '
+        '<span class="amount">-0,10 €</span>. Das bleibt auf den Konten der Runden stehen'
+        in leaving
     )
 
 
