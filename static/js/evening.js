@@ -216,6 +216,15 @@
     if (!place) return false;
     // Our own server's words.
     place.innerHTML = word;
+    // Nothing this form shows can be booked now: no preview of it, no "Speichern" (gone,
+    // not disabled: htmx enables what it disabled for the request).
+    if (form && form.id === "entry-form") {
+      var preview = document.getElementById("preview");
+      if (preview) preview.replaceChildren();
+      form.querySelectorAll("button").forEach(function (button) {
+        button.style.display = "none";
+      });
+    }
     // In view, even far up the panel (a correction's "Speichern" is at its foot).
     place.scrollIntoView({ block: "nearest" });
     return true;

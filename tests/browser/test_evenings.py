@@ -582,9 +582,30 @@ def test_a_schreiber_made_a_spieler_meanwhile_is_told_why_nothing_was_booked(
         "gespeichert. Seite neu laden"
     )
     assert not Game.objects.exists()
+    # No preview of a game that cannot be booked (it showed Vroni's and Resi's win), and
+    # no "Speichern" to tap again.
+    expect(page.locator("#preview")).to_be_empty()
+    expect(save_button(page)).to_be_hidden()
     page.get_by_role("link", name="Seite neu laden").tap()
     expect(page.locator("#entry-form")).to_have_count(0)
     expect(page.locator("#sheet")).to_be_visible()
+    phone.caused(r"404|htmx:responseError")
+
+
+def test_a_tap_after_a_demotion_leaves_no_preview_of_a_game_that_cannot_be_booked(
+    open_phone, runde, schreiber, players
+):
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    phone, page = schreiber_at(open_phone, schreiber, evening)
+    enter_sauspiel(page, "Vroni", "Resi")
+    expect(preview(page)).to_have_count(4)
+
+    Membership.objects.filter(user=schreiber).update(role=Membership.Role.PLAYER)
+    chip(page, "partner", "Hias").tap()  # its preview is refused
+
+    expect(page.locator("#entry-status [role=alert]")).to_contain_text("nichts gespeichert")
+    expect(page.locator("#preview")).to_be_empty()
+    expect(save_button(page)).to_be_hidden()
     phone.caused(r"404|htmx:responseError")
 
 
