@@ -167,6 +167,12 @@ def club_detail(request: HttpRequest, club_id: int) -> HttpResponse:
             "sole_admin": services.is_last_admin(membership),
             # Said before leaving: afterwards the member sees none of it.
             "open_balances": open_balances([player])[player.pk] if player else [],
+            # ... as is an evening they sit at, where games are still booked for them.
+            "seated_at": (
+                Evening.objects.playing().filter(seats__player=player).select_related("runde")
+                if player
+                else []
+            ),
         },
     )
 

@@ -753,6 +753,11 @@ def test_leaving_or_being_removed_says_what_is_still_open(client, admin, club, r
 
     assert said in leaving
     assert removing.count(said) == 1  # at Christl's "Entfernen …", nobody else's
+    started = timezone.localtime(evening.started_at).strftime("%d.%m., %H:%M")
+    assert (
+        f"Du sitzt am laufenden Abend der Runde „Donnerstagsrunde“ (seit {started}): dort wird "
+        "weiter für dich gebucht, auch wenn du gehst."
+    ) in leaving
     # Open in two Runden: both, and the plural.
     saturday = services.create_runde(club, "Samstagsrunde", admin)
     evening = evening_services.start_evening(saturday, table, 0, admin)
