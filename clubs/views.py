@@ -1,14 +1,14 @@
 import copy
 import itertools
 import re
-from collections import defaultdict
 from urllib.parse import urlsplit
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
+from django.contrib.postgres.aggregates import ArrayAgg
 from django.db import connection
-from django.db.models import Count, Exists, OuterRef, Prefetch, Q
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -35,7 +35,7 @@ from clubs.forms import (
 from clubs.models import Invitation, Membership, Player, Runde, german_order
 from clubs.players import evenings_page, kept_accounts, open_balances, runde_balances
 from evenings import services as evening_services
-from evenings.models import Evening, Seat
+from evenings.models import Evening
 from scoring import worked_examples
 from tournaments.models import Participant, Round, Tournament
 
@@ -68,14 +68,12 @@ def start(request: HttpRequest) -> HttpResponse:
     # The money evenings running in those clubs: one tap back to the table, also for a
     # Schreiber who writes without playing (a player finds theirs under their accounts).
     running = _told_apart(
-        list(
-            Evening.objects.playing()
-            .filter(runde__club_id__in=scoring, runde__kind=Runde.Kind.MONEY)
-            .select_related("runde__club")
-            .order_by("started_at")
-        )
+        Evening.objects.playing()
+        .filter(runde__club_id__in=scoring, runde__kind=Runde.Kind.MONEY)
+        .select_related("runde__club")
+        .order_by("started_at")
         if scoring
-        else []
+        else Evening.objects.none()
     )
     # Those of the user's players who are in a tournament: a way to their places and points.
     in_tournaments = set(
@@ -116,20 +114,15 @@ def start(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _told_apart(running: list[Evening]) -> list[Evening]:
-    """Several evenings running: each with who sits there (`seated`), so that two tables
-    started in the same minute are told apart. One query where any runs, however many."""
-    if running:
-        seated = defaultdict(list)
-        for evening_id, name in (
-            Seat.objects.filter(evening__in=running)
-            .order_by("position")
-            .values_list("evening_id", "player__name")
-        ):
-            seated[evening_id].append(name)
-        for evening in running:
-            evening.seated = ", ".join(seated[evening.pk]) if len(running) > 1 else ""
-    return running
+def _told_apart(running: QuerySet[Evening]) -> list[Evening]:
+    """The evenings running; where several do, each with who sits there (`seated`), so
+    that two tables started in the same minute are told apart (read with them)."""
+    evenings = list(
+        running.annotate(names=ArrayAgg("seats__player__name", order_by="seats__position"))
+    )
+    for evening in evenings:
+        evening.seated = ", ".join(evening.names) if len(evenings) > 1 else ""
+    return evenings
 
 
 @require_http_methods(["GET", "POST"])
@@ -280,7 +273,7 @@ def runde_detail(request: HttpRequest, club_id: int, runde_id: int) -> HttpRespo
                     "tariff": tariff,
                 },
             ),
-            "running": _told_apart(list(runde.evenings.playing().order_by("started_at"))),
+            "running": _told_apart(runde.evenings.playing().order_by("started_at")),
             "period": period,
             "stats": stats.cached_runde_stats(runde, period, state),
             # The viewer's player, whose line the plot draws over the others (plot.js).
@@ -668,7 +661,7 @@ def _sent_from(request: HttpRequest) -> str:
     if (
         referer.netloc == request.get_host()
         and path.startswith("/")
-        and (url_has_allowed_host_and_scheme(path, allowed_hosts={request.get_host()}))
+        and url_has_allowed_host_and_scheme(path, allowed_hosts={request.get_host()})
     ):
         return path
     return ""

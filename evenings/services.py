@@ -352,6 +352,12 @@ def continued_at(evening: Evening) -> Evening | None:
     return Evening.objects.filter(continues=evening).first()
 
 
+WENT_ON_NO_SEATS = gettext_lazy(
+    "Dieser Abend ging schon an einem neuen Tisch weiter: hier lässt sich nur noch "
+    "korrigieren, die Sitzordnung nicht."
+)
+
+
 def _require_reseatable(evening: Evening, seen: int | None) -> None:
     """The (locked) evening is a money evening that is open and still at version `seen`
     (if given), as the seating form showed it."""
@@ -363,12 +369,7 @@ def _require_reseatable(evening: Evening, seen: int | None) -> None:
     if evening.closed_for_play:
         # Opened again after it went on at a new table: a second table of the same
         # players would run beside the one that plays on.
-        raise EveningError(
-            _(
-                "Dieser Abend ging schon an einem neuen Tisch weiter: hier lässt sich nur "
-                "noch korrigieren, die Sitzordnung nicht."
-            )
-        )
+        raise EveningError(WENT_ON_NO_SEATS)
 
 
 def _seat(evening: Evening, players: list[Player]) -> None:

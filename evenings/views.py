@@ -181,10 +181,7 @@ def seats(request: HttpRequest, evening_id: int) -> HttpResponse:
         messages.error(request, _("Der Abend ist abgeschlossen."))
         return redirect("evenings:detail", evening_id=evening.pk)
     if evening.closed_for_play and request.method == "GET":
-        messages.error(
-            request,
-            _("Dieser Abend ging schon an einem neuen Tisch weiter: hier nur noch korrigieren."),
-        )
+        messages.error(request, services.WENT_ON_NO_SEATS)
         return redirect("evenings:detail", evening_id=evening.pk)
     seated = seats_of(evening)
     played = bool(evening.last_number)
@@ -953,9 +950,8 @@ def _table_before(evening: Evening) -> list[tuple[str, int]]:
     """Where the link's table went on from an earlier evening (someone joined or left):
     how that one ended, (name, cents) in its seating order, so that a spectator's sheet
     does not just start again at 0,00 without a word."""
-    if evening.continues_id is None:
+    if (earlier := evening.continues) is None:
         return []
-    earlier = Evening.objects.get(pk=evening.continues_id)
     names = _names(earlier)
     return [(names[pid], cents) for pid, cents in services.standing(earlier).items()]
 

@@ -901,13 +901,18 @@ def test_without_script_a_stale_form_answers_the_page_with_the_current_form(
     assert Game.objects.count() == 1
 
 
-def test_a_form_for_a_deal_gone_back_names_the_game_taken_back_elsewhere(
-    client, scorekeeper, admin, evening, players
-):
+def form_after_one_game(client, scorekeeper, admin, evening, players) -> dict:
+    """The Schreiber's entry form for game 2, once game 1 (a Sauspiel) is booked."""
     client.force_login(scorekeeper)
     services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
         "sauspiel", declarer=players[1].pk, partner=players[3].pk), admin)  # fmt: skip
-    form = entry(evening, declarer=players[2].pk, partner=players[0].pk)
+    return entry(evening, declarer=players[2].pk, partner=players[0].pk)
+
+
+def test_a_form_for_a_deal_gone_back_names_the_game_taken_back_elsewhere(
+    client, scorekeeper, admin, evening, players
+):
+    form = form_after_one_game(client, scorekeeper, admin, evening, players)
     services.undo_last(evening.pk, admin)  # on another phone
 
     answer = client.post(reverse("evenings:book", args=[evening.pk]), form, headers=HTMX)
@@ -922,10 +927,7 @@ def test_a_form_for_a_deal_gone_back_names_the_game_taken_back_elsewhere(
 def test_a_form_sent_after_the_table_went_on_says_where_to_enter_the_game(
     client, scorekeeper, admin, evening, players
 ):
-    client.force_login(scorekeeper)
-    services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
-        "sauspiel", declarer=players[1].pk, partner=players[3].pk), admin)  # fmt: skip
-    form = entry(evening, declarer=players[2].pk, partner=players[0].pk)
+    form = form_after_one_game(client, scorekeeper, admin, evening, players)
     new = services.continue_at_new_table(evening.pk, players[:5], 0, admin)  # another phone
 
     answer = client.post(reverse("evenings:book", args=[evening.pk]), form, headers=HTMX)
