@@ -127,10 +127,13 @@ def test_a_long_first_name_leaves_the_header_whole(page, log_in, app_url, admin)
     page.goto(app_url + "/")
     tops = [page.locator(".brand"), page.get_by_role("button", name="Abmelden")]
     assert len({round(e.bounding_box()["y"] + e.bounding_box()["height"] / 2) for e in tops}) == 1
-    # With the text twice as large, "Abmelden" takes a line of its own, in view.
+    # With the text twice as large, "Abmelden" takes a line of its own, in view, below
+    # "Schafkopf" rather than over it.
     page.evaluate("document.documentElement.style.fontSize = '200%'")
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
     expect(page.get_by_role("button", name="Abmelden")).to_be_in_viewport(ratio=1)
+    brand, log_out = (e.bounding_box() for e in tops)
+    assert log_out["y"] >= brand["y"] + brand["height"] - 1, (brand, log_out)
 
 
 def test_the_paper_block_of_six_scrolls_in_its_frame_on_a_small_phone(
