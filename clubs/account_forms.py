@@ -184,6 +184,12 @@ class ThrottledAuthenticationForm(AuthenticationForm):
             "Zu viele fehlgeschlagene Anmeldeversuche. "
             "Bitte in %(minutes)s Minuten erneut versuchen."
         ),
+        # Failures from strangers' browsers do not lock out the user's own phone.
+        "throttled_elsewhere": _(
+            "Zu viele fehlgeschlagene Anmeldeversuche. Bitte in %(minutes)s Minuten "
+            "erneut versuchen, oder gleich auf einem Gerät, auf dem du hier schon "
+            "angemeldet warst."
+        ),
     }
 
     def clean(self) -> dict:
@@ -208,9 +214,10 @@ class ThrottledAuthenticationForm(AuthenticationForm):
 
     def _attempt(self, username: str, address: str | None) -> ValidationError | None:
         """The throttle's check, the password's check and the recorded outcome."""
-        if throttle.is_throttled(username, address):
+        known = throttle.is_known_device(self.request, username)
+        if throttle.is_throttled(username, address, known):
             return ValidationError(
-                self.error_messages["throttled"],
+                self.error_messages["throttled" if known else "throttled_elsewhere"],
                 code="throttled",
                 params={"minutes": throttle.WINDOW_MINUTES},
             )
@@ -218,7 +225,7 @@ class ThrottledAuthenticationForm(AuthenticationForm):
             super().clean()
         except ValidationError as error:
             if self.user_cache is None:  # wrong credentials, not a policy refusal
-                throttle.record_failure(username, address)
+                throttle.record_failure(username, address, known)
             return error
         throttle.clear_failures(username)
         return None

@@ -7,7 +7,7 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import path
 from django.utils.translation import gettext as _
 
-from clubs import accounts
+from clubs import accounts, throttle
 from clubs.account_forms import (
     ChangePasswordForm,
     ResetPasswordForm,
@@ -54,6 +54,19 @@ class PasswordResetConfirmView(SendsMail, auth_views.PasswordResetConfirmView):
     form_class = ResetPasswordForm
 
 
+class LoginView(auth_views.LoginView):
+    """Django's login with the throttled form; after a login this browser is known to the
+    account, and keeps its own budget of failures there (clubs.throttle)."""
+
+    authentication_form = ThrottledAuthenticationForm
+    redirect_authenticated_user = True
+
+    def form_valid(self, form) -> HttpResponse:
+        response = super().form_valid(form)
+        throttle.remember_device(self.request, response, form.get_user().get_username())
+        return response
+
+
 class LogoutView(auth_views.LogoutView):
     """Django's logout, and the login page it leads to says so (its bare form did not)."""
 
@@ -66,13 +79,7 @@ class LogoutView(auth_views.LogoutView):
 urlpatterns = [
     path("registrieren/", accounts.signup, name="signup"),
     path("profil/", accounts.profile, name="profile"),
-    path(
-        "login/",
-        auth_views.LoginView.as_view(
-            authentication_form=ThrottledAuthenticationForm, redirect_authenticated_user=True
-        ),
-        name="login",
-    ),
+    path("login/", LoginView.as_view(), name="login"),
     path("logout/", LogoutView.as_view(), name="logout"),
     path(
         "passwort/",

@@ -13,6 +13,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
+from clubs import throttle
 from clubs.account_forms import ProfileForm, SignupForm
 from clubs.forms import save_unless_taken
 
@@ -48,7 +49,9 @@ def signup(request: HttpRequest) -> HttpResponse:
         )
         if user is not None:
             login(request, user)
-            return redirect(next_url or resolve_url(settings.LOGIN_REDIRECT_URL))
+            response = redirect(next_url or resolve_url(settings.LOGIN_REDIRECT_URL))
+            throttle.remember_device(request, response, user.get_username())
+            return response
     if form.errors and not {"password1", "password2"} & form.errors.keys():
         # The password fields come back empty (never sent back): said where it is typed
         # again (a password refused says so at its own field, and is typed again there).

@@ -460,6 +460,8 @@ class LoginFailure(models.Model):
     username = models.CharField(max_length=150)
     address = models.GenericIPAddressField(null=True)
     at = models.DateTimeField(default=timezone.now)
+    # From a browser that had logged in to the account before (clubs.throttle).
+    known_device = models.BooleanField(default=False)
 
     class Meta:
         indexes = [

@@ -9,6 +9,11 @@ for as long as someone keeps knocking.
 Usernames are compared lowercased, so "Sepp" and "sepp" share one budget. The per-account
 limit applies to names without an account too, so the answer does not tell which exist.
 
+A browser that has logged in to an account before carries a signed cookie naming it (a
+"known device"). Its attempts at that account have a budget of their own, apart from
+everyone else's: whoever knows a user's name can use up the budget of strangers' browsers
+and lock those out, not the user's own phone.
+
 Every password reset asked for is a `ResetRequest` row, whether or not an account has the
 email address (again so the answer tells nothing): a few per email address and hour, so
 nobody fills a stranger's mailbox, and a few more per client address, so nobody walks
@@ -26,8 +31,9 @@ from contextlib import contextmanager
 from datetime import timedelta
 
 from django.conf import settings
+from django.core import signing
 from django.db import connection, transaction
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
 from clubs.models import LoginFailure, ResetRequest
@@ -36,6 +42,12 @@ FAILURES_PER_ACCOUNT = 5
 FAILURES_PER_ADDRESS = 20
 WINDOW_MINUTES = 15
 WINDOW = timedelta(minutes=WINDOW_MINUTES)
+
+# The known device's cookie: the accounts logged in from this browser, newest first.
+DEVICE_COOKIE = "known_device"
+DEVICE_SALT = "clubs.throttle.known_device"
+DEVICE_MAX_AGE = 365 * 24 * 3600
+DEVICE_ACCOUNTS = 5
 
 RESETS_PER_EMAIL = 3
 RESETS_PER_ADDRESS = 10
@@ -108,17 +120,52 @@ def login_attempt(username: str, address: str | None) -> Iterator[None]:
         yield
 
 
-def is_throttled(username: str, address: str | None) -> bool:
+def is_throttled(username: str, address: str | None, known_device: bool = False) -> bool:
+    """Too many recent failures at the account from browsers like this one (known to the
+    account, or not), or from the address."""
     recent = LoginFailure.objects.filter(at__gt=timezone.now() - WINDOW)
-    if recent.filter(username=_account(username)).count() >= FAILURES_PER_ACCOUNT:
+    account = recent.filter(username=_account(username), known_device=known_device)
+    if account.count() >= FAILURES_PER_ACCOUNT:
         return True
     return address is not None and recent.filter(address=address).count() >= FAILURES_PER_ADDRESS
 
 
-def record_failure(username: str, address: str | None) -> None:
+def record_failure(username: str, address: str | None, known_device: bool = False) -> None:
     # Failures older than the window count for nothing any more: drop them as we go.
     LoginFailure.objects.filter(at__lte=timezone.now() - WINDOW).delete()
-    LoginFailure.objects.create(username=_account(username), address=address)
+    LoginFailure.objects.create(
+        username=_account(username), address=address, known_device=known_device
+    )
+
+
+def _device_accounts(request: HttpRequest) -> list[str]:
+    try:
+        names = request.get_signed_cookie(
+            DEVICE_COOKIE, default="", salt=DEVICE_SALT, max_age=DEVICE_MAX_AGE
+        )
+    except signing.BadSignature:  # a cookie altered, or signed with another key
+        return []
+    return names.split()  # usernames have no spaces (Django's username validator)
+
+
+def is_known_device(request: HttpRequest | None, username: str) -> bool:
+    """Whether this browser has logged in to the account `username` before."""
+    return request is not None and _account(username) in _device_accounts(request)
+
+
+def remember_device(request: HttpRequest, response: HttpResponse, username: str) -> None:
+    """After a login: this browser is known to the account (and to the few before it)."""
+    account = _account(username)
+    names = [account] + [n for n in _device_accounts(request) if n != account]
+    response.set_signed_cookie(
+        DEVICE_COOKIE,
+        " ".join(names[:DEVICE_ACCOUNTS]),
+        salt=DEVICE_SALT,
+        max_age=DEVICE_MAX_AGE,
+        secure=settings.SESSION_COOKIE_SECURE,
+        httponly=True,
+        samesite="Lax",
+    )
 
 
 def clear_failures(username: str) -> None:

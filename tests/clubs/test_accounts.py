@@ -6,7 +6,7 @@ from datetime import timedelta
 import pytest
 from django.contrib.auth import SESSION_KEY, get_user_model
 from django.core import mail
-from django.test import Client
+from django.test import Client, RequestFactory
 from django.urls import reverse
 from django.utils import timezone
 
@@ -16,7 +16,11 @@ from clubs.models import LoginFailure, ResetRequest
 User = get_user_model()
 
 NEW_PASSWORD = "Herz-Solo-mit-Schneider-77"
-THROTTLED = "Zu viele fehlgeschlagene Anmeldeversuche. Bitte in 15 Minuten erneut versuchen."
+THROTTLED = (
+    "Zu viele fehlgeschlagene Anmeldeversuche. Bitte in 15 Minuten erneut versuchen, oder "
+    "gleich auf einem Gerät, auf dem du hier schon angemeldet warst."
+)
+THROTTLED_KNOWN = "Zu viele fehlgeschlagene Anmeldeversuche. Bitte in 15 Minuten erneut versuchen."
 HOME = "203.0.113.7"
 ELSEWHERE = "198.51.100.23"
 
@@ -387,6 +391,85 @@ def test_a_request_without_a_usable_address_is_throttled_by_name_only(client, us
     log_in(client, "sepp", "falsch", address=remote_addr)
 
     assert LoginFailure.objects.get().address is None
+
+
+# A known device: a browser that logged in to the account before
+
+
+def test_a_login_makes_the_browser_known_to_the_account(client, user, password):
+    log_in(client, "Sepp", password)
+
+    cookie = client.cookies[throttle.DEVICE_COOKIE]
+    assert cookie["httponly"] and cookie["samesite"] == "Lax"
+    assert cookie["max-age"] == throttle.DEVICE_MAX_AGE
+    request = RequestFactory().get("/")
+    request.COOKIES[throttle.DEVICE_COOKIE] = cookie.value
+    assert throttle.is_known_device(request, "SEPP")
+    assert not throttle.is_known_device(request, "hias")
+
+
+def test_a_sign_up_makes_the_browser_known_to_the_new_account(client, db):
+    client.post(reverse("signup"), signup_data())
+
+    assert logged_in_as(client) is not None
+    assert client.cookies[throttle.DEVICE_COOKIE].value.split(":", 1)[0] == "vroni"
+
+
+def test_strangers_failures_do_not_lock_out_the_users_own_phone(client, user, password):
+    """Whoever knows the name can use up the account's budget, but only for browsers that
+    never logged in to it: the user's own phone logs in, with a budget of its own."""
+    phone = Client()
+    log_in(phone, "sepp", password)
+    phone.post(reverse("logout"))
+    for _ in range(throttle.FAILURES_PER_ACCOUNT):
+        log_in(client, "sepp", "falsch", address=ELSEWHERE)
+
+    refused = log_in(client, "sepp", password, address=ELSEWHERE)
+    response = log_in(phone, "sepp", password)
+
+    assert refused.context["form"].non_field_errors() == [THROTTLED]
+    assert response.status_code == 302
+    assert logged_in_as(phone) == str(user.pk)
+    assert logged_in_as(client) is None
+
+
+def test_the_known_phone_has_five_failures_of_its_own(client, user, password):
+    log_in(client, "sepp", password)
+    client.post(reverse("logout"))
+    for _ in range(throttle.FAILURES_PER_ACCOUNT):
+        log_in(client, "sepp", "falsch")
+
+    response = log_in(client, "sepp", password)
+
+    assert response.context["form"].non_field_errors() == [THROTTLED_KNOWN]
+    assert logged_in_as(client) is None
+    assert LoginFailure.objects.filter(known_device=True).count() == 5
+    # A stranger's browser still has the budget the phone used up.
+    assert log_in(Client(), "sepp", password).status_code == 302
+
+
+def test_an_altered_device_cookie_is_a_strangers_browser(client, user, password):
+    log_in(client, "sepp", password)
+    client.post(reverse("logout"))
+    value = client.cookies[throttle.DEVICE_COOKIE].value
+    client.cookies[throttle.DEVICE_COOKIE] = "hias" + value[4:]
+    for _ in range(throttle.FAILURES_PER_ACCOUNT):
+        log_in(client, "sepp", "falsch")
+
+    assert LoginFailure.objects.filter(known_device=False).count() == 5
+    assert log_in(client, "sepp", password).status_code == 200
+
+
+def test_a_browser_is_known_to_the_last_five_accounts(client, db, password):
+    for number in range(throttle.DEVICE_ACCOUNTS + 1):
+        User.objects.create_user(username=f"spieler{number}", password=password)
+        log_in(client, f"spieler{number}", password)
+        client.post(reverse("logout"))
+
+    request = RequestFactory().get("/")
+    request.COOKIES[throttle.DEVICE_COOKIE] = client.cookies[throttle.DEVICE_COOKIE].value
+    known = [throttle.is_known_device(request, f"spieler{n}") for n in range(6)]
+    assert known == [False, True, True, True, True, True]
 
 
 # Password change
