@@ -42,7 +42,7 @@ from clubs.templatetags.money import euro
 from evenings import wording
 from evenings.models import Evening, EveningTotal, Game, LedgerEntry, Seat
 from evenings.reads import Prepared, columns, from_row, read_together
-from evenings.services import GameInput, runde_plans
+from evenings.services import GameInput, open_ausgleiche, runde_plans
 from tournaments.models import Tournament
 from tournaments.standings import Standing, tournament_standings
 
@@ -92,6 +92,10 @@ class Account:
     # What the suggestion's rounding leaves on the player's balance (0 with unit 1).
     left_open: int = 0
     last: list[EveningResult] = field(default_factory=list)
+    # An evening of the Runde is being played: it counts already, and settles later.
+    running: bool = False
+    # The last Ausgleich, still open, played on since: the suggestion adds up both.
+    earlier: Evening | None = None
 
     @property
     def balance(self) -> int:
@@ -111,9 +115,10 @@ class Home:
 
 
 def homes(players: list[Player], viewer=None) -> list[Home]:
-    """Each player's accounts, one per Runde they sat in, in six queries whatever the
-    number of players, Runden, evenings and games (five once the Runden's sums are kept;
-    one more where a Runde's newest evening is its Ausgleich).
+    """Each player's accounts, one per Runde they sat in, in eight queries whatever the
+    number of players, Runden, evenings and games (seven once the Runden's sums are kept;
+    one more where a Runde's newest evening is its Ausgleich, two for each Runde played
+    on after an Ausgleich).
     Their last evenings include the Runde's Ausgleiche where they paid or were paid.
 
     The settlement suggestion settles the Runde's balances of all its players (games and
@@ -164,6 +169,11 @@ def homes(players: list[Player], viewer=None) -> list[Home]:
     seen = {player_id for totals in sums.values() for player_id, _kind in totals}
     names = dict(Player.objects.filter(pk__in=seen).values_list("pk", "name"))
     suggestions = runde_plans(balances, units)
+    # 6. Why a suggestion may differ from an evening's or an Ausgleich's Abrechnung.
+    running = set(
+        Evening.objects.playing().filter(runde__in=runde_ids).values_list("runde_id", flat=True)
+    )
+    earlier = open_ausgleiche(runde_ids)
 
     out = []
     for player in players:
@@ -176,6 +186,8 @@ def homes(players: list[Player], viewer=None) -> list[Home]:
                 accounts[runde_id] = _account(
                     result.evening.runde, player.pk, by_kind, suggestions.get(runde_id), names
                 )
+                accounts[runde_id].running = runde_id in running
+                accounts[runde_id].earlier = earlier.get(runde_id)
             accounts[runde_id].last.append(result)
         for player_id, result in settled:
             if player_id == player.pk and result.evening.runde_id in accounts:

@@ -25,7 +25,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Q, Sum
+from django.db.models import Exists, OuterRef, Q, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -1122,6 +1122,28 @@ def settlement(evening: Evening, live: list[Change] | None = None) -> Settlement
     games = {str(pid): base[pid] for pid in sorted(base)}
     paid = _paid(payments(evening) if live is None else live)
     return settle_after(games, paid, evening.tariff.settle_unit)
+
+
+def open_ausgleiche(runde_ids: Sequence[int]) -> dict[int, Evening]:
+    """By Runde id (of `runde_ids`), its last Ausgleich if payments are still open in it
+    and evenings were played after it: the Runde's accounts then add up both, and say so
+    (while the Ausgleich is the newest evening, runde_plans shows its own plan). One
+    query, and two for each such Ausgleich."""
+    played_since = Evening.objects.filter(
+        runde_id=OuterRef("runde_id"), started_at__gt=OuterRef("started_at")
+    )
+    last = (
+        Evening.objects.filter(runde_id__in=runde_ids, settles_runde=True)
+        .order_by("runde_id", "-started_at", "-pk")
+        .distinct("runde_id")
+        .annotate(played_since=Exists(played_since))
+        .select_related("runde", "tariff")
+    )
+    return {
+        evening.runde_id: evening
+        for evening in last
+        if evening.played_since and settlement(evening).transfers
+    }
 
 
 def runde_plans(

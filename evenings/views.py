@@ -1446,13 +1446,11 @@ def _changed_after_paying(evening: Evening, live: list[Change]) -> list[str]:
     ]
 
 
-def _open_ausgleich(runde, before: Evening | None = None) -> Evening | None:
-    """The Runde's last Ausgleich (before the evening `before`), if payments are still
-    open in it: an evening's Abrechnung and the Runde's accounts say so, and why their
-    amounts differ (a Schreiber might enter a payment in the wrong one)."""
-    ausgleiche = runde.evenings.filter(settles_runde=True)
-    if before is not None:
-        ausgleiche = ausgleiche.filter(started_at__lt=before.started_at)
+def _open_ausgleich(runde, before: Evening) -> Evening | None:
+    """The Runde's last Ausgleich before the evening `before`, if payments are still
+    open in it: the evening's Abrechnung says so, and why their amounts differ (a
+    Schreiber might enter a payment in the wrong one)."""
+    ausgleiche = runde.evenings.filter(settles_runde=True, started_at__lt=before.started_at)
     last = ausgleiche.order_by("-started_at", "-pk").first()
     return last if last is not None and services.settlement(last).transfers else None
 
@@ -1594,7 +1592,7 @@ def runde_balances(request: HttpRequest, club_id: int, runde_id: int) -> HttpRes
         running = list(runde.evenings.open().order_by("started_at"))
     # Played on after an Ausgleich that still has payments open: both plans are shown, and
     # why they differ (a new Ausgleich takes over what the old one left open).
-    earlier = _open_ausgleich(runde) if ausgleich is None else None
+    earlier = services.open_ausgleiche([runde.pk]).get(runde.pk) if ausgleich is None else None
     return render(
         request,
         "evenings/runde_balances.html",

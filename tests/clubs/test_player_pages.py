@@ -197,7 +197,10 @@ def test_a_spieler_sees_their_balance_and_who_pays_them_on_the_start_page(
     text = page_text(response)
     assert "Deine Konten: Schafkopffreunde Au" in text
     assert '<span class="amount big">+1,20 €</span>' in text
-    assert "Spiele 1,20 € · keine Zahlungen" in text
+    # The amounts whole, never "1,20 / €" at 320 px; a sign as on the Runde's page.
+    assert (
+        'Spiele <span class="amount">+1,20 €</span> · <span class="amount">keine Zahlungen' in text
+    )
     assert "Hias zahlt dir 0,80 €" in text
     assert "Wastl zahlt dir 0,40 €" in text
     assert "Du zahlst" not in text
@@ -206,7 +209,7 @@ def test_a_spieler_sees_their_balance_and_who_pays_them_on_the_start_page(
     second = text.index(reverse("evenings:detail", args=[history.second.pk]))
     first = text.index(reverse("evenings:detail", args=[history.first.pk]))
     assert second < first
-    assert "Spiele 1,50 €" in text and "Spiele -0,30 €" in text
+    assert "Spiele +1,50 €" in text and "Spiele -0,30 €" in text
     # The second evening is still open: said on its card, the closed first's says nothing.
     assert text.count('<span class="pill">läuft</span>') == 1
     assert second < text.index('<span class="pill">läuft</span>') < first
@@ -238,8 +241,10 @@ def test_a_debtor_reads_whom_they_pay_and_a_payment_shows_on_the_evening(
     assert "Wastl zahlt dir 0,10 €" in text
     assert '<span class="amount big">+0,10 €</span>' in text
     # She received 0,70 €: said in words, not as a bare "-0,70 €" that reads as paid.
-    assert "Spiele 0,80 € · erhalten 0,70 €" in text
-    assert "Spiele 1,30 €" in text and ">erhalten 0,70 €<" in text  # evening 1
+    assert 'Spiele <span class="amount">+0,80 €</span> · <span class="amount">erhalten 0,70 €' in (
+        text
+    )
+    assert "Spiele +1,30 €" in text and ">erhalten 0,70 €<" in text  # evening 1
     assert "Zahlungen -0,70" not in text
 
 

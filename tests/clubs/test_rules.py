@@ -323,7 +323,10 @@ def test_bock_and_jungfrau_are_explained_and_shown_when_the_runde_plays_them(
     titles = [e.title for e in examples_of(page)]
 
     assert "Nach einem auslösenden Spiel zählen die nächsten 4 Spiele des Abends doppelt" in text
-    assert "von jedem Ramsch und von jedem verlorenen Solo (Farbsolo oder Wenz)" in text
+    assert (
+        "von jedem Ramsch und von jedem verlorenen Solo (Farbsolo oder Wenz); ein gewonnenes "
+        "Solo löst nie aus." in text
+    )
     assert "Wer keinen Stich macht, ist Jungfrau und verdoppelt den Ramsch (×2), höchstens 2" in (
         text
     )
@@ -340,8 +343,12 @@ def test_a_runde_with_bock_after_a_ramsch_only_shows_no_jungfrau_and_no_lost_sol
     page = rules_page(client, player_user, club, runde)
     text = page.text()
 
-    assert "Ausgelöst wird sie von jedem Ramsch." in text
-    assert "verlorenen Solo" not in text
+    # Not "a won Solo never starts it", which reads as if a lost one did.
+    assert (
+        "Ausgelöst wird sie nur von einem Ramsch; ein Solo löst sie hier nie aus, auch ein "
+        "verlorenes nicht." in text
+    )
+    assert "verlorenen Solo" not in text and "gewonnenes Solo" not in text
     assert "jungfrau" not in text.lower()
     assert [e.title for e in examples_of(page) if "Bock" in e.title] == [
         "Sauspiel als Bockspiel gewonnen"
@@ -548,3 +555,15 @@ def test_the_prohof_page_gives_the_points_of_the_rule_list(client, db):
         "Abgezogen wird nie etwas",
     ]:
         assert phrase in text
+
+
+def test_the_runde_page_leads_to_its_rules_before_its_evenings(client, club, runde, player_user):
+    """A new member's first question is what the Runde plays for: the way to it sits by
+    the balances, not only below the statistics."""
+    client.force_login(player_user)
+
+    html = client.get(reverse("clubs:runde", args=[club.pk, runde.pk])).text
+
+    link = f'<a href="{rules_url(club, runde)}">Regeln und Tarif</a>'
+    assert link in html
+    assert html.index(link) < html.index('<h2 id="evenings">Spielabende</h2>')

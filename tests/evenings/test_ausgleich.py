@@ -507,6 +507,41 @@ def test_played_on_after_an_ausgleich_with_payments_open_both_pages_say_why_they
     assert "Kontostand in der Runde" not in old and "an diesem Abend" not in old
 
 
+RUNNING = "Ein Abend der Runde läuft noch: er ist hier schon mitgerechnet"
+
+
+def test_a_player_s_accounts_say_why_they_differ_from_an_abrechnung(
+    client, club, runde, players, admin, two_evenings
+):
+    """The start page's "Du zahlst …" adds up what an Ausgleich left open and what was
+    played since, and counts a running evening: it says so, as the Runde's accounts do."""
+    sepp, vroni, hias, resi = players[:4]  # Resi is the admin's player
+    ausgleich = services.start_ausgleich(runde, admin)
+    client.force_login(admin)
+    day = timezone.localtime(ausgleich.started_at).strftime("%d.%m.%Y")
+    start = page_text(client.get(reverse("start")))
+    assert "Konten der Runde" in start
+    assert PLAYED_ON.format(day=day) not in start and RUNNING not in start
+
+    later = services.start_evening(runde, players[:4], 0, admin)
+    sauspiel(later, hias, sepp, admin)
+
+    its_page = reverse("evenings:settlement", args=[ausgleich.pk])
+    for url in (reverse("start"), reverse("clubs:player_home", args=[club.pk, resi.pk])):
+        page = page_text(client.get(url))
+        assert PLAYED_ON.format(day=day) in page and RUNNING in page
+        assert f'<a href="{its_page}">Zum Ausgleich vom {day}</a>' in page
+    services.close_evening(later.pk, admin)
+    page = page_text(client.get(reverse("start")))
+    assert PLAYED_ON.format(day=day) in page and RUNNING not in page
+    # All paid in the Ausgleich: nothing of it is left to add up.
+    for transfer in services.settlement(ausgleich).transfers:
+        services.record_payment(
+            ausgleich.pk, int(transfer.payer), int(transfer.payee), transfer.amount, admin
+        )
+    assert PLAYED_ON.format(day=day) not in page_text(client.get(reverse("start")))
+
+
 def test_a_new_runde_s_accounts_say_nobody_pays(client, club, runde, admin):
     client.force_login(admin)
 
