@@ -52,9 +52,18 @@ def signup(request: HttpRequest) -> HttpResponse:
             response = redirect(next_url or resolve_url(settings.LOGIN_REDIRECT_URL))
             throttle.remember_device(request, response, user.get_username())
             return response
-    if form.errors and not {"password1", "password2"} & form.errors.keys():
-        # The password fields come back empty (never sent back): said where it is typed
-        # again (a password refused says so at its own field, and is typed again there).
+    # Both password fields come back empty (never sent back): said at the first, which
+    # gets the focus; a password refused says so at its own field.
+    if form.has_error("password2", "password_mismatch"):
+        del form.errors["password2"]
+        form.add_error(
+            "password1",
+            _(
+                "Die beiden Passwörter waren nicht gleich. Bitte hier und darunter noch "
+                "einmal eingeben."
+            ),
+        )
+    elif form.errors and "password1" not in form.errors:
         form.add_error("password1", _("Bitte das Passwort hier und darunter noch einmal eingeben."))
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
 

@@ -361,7 +361,13 @@ def players(request: HttpRequest, club_id: int) -> HttpResponse:
             # Players come several at once, as a club starts: the name field is ready again.
             return redirect(reverse("clubs:players", args=[club_id]) + "?weiter=1")
     if form is not None and request.GET.get("weiter"):
-        form.fields["name"].widget.attrs["autofocus"] = True
+        name = form.fields["name"]
+        name.widget.attrs["autofocus"] = True
+        if len(messages.get_messages(request)):
+            # Read with the field that has the focus ("Sepp ist jetzt Spieler im Verein."):
+            # a message there as the page loads is not read out by itself.
+            help_text = [f"{form['name'].auto_id}_helptext"] if name.help_text else []
+            name.widget.attrs["aria-describedby"] = " ".join(["messages", *help_text])
     return render(
         request,
         "clubs/players.html",

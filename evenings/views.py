@@ -100,7 +100,7 @@ def start(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse:
         "membership": membership,
         "runde": runde,
         "form": form,
-        "newcomer": newcomer or PlayerForm(club=membership.club, prefix=NEWCOMER),
+        "newcomer": newcomer or newcomer_form(membership.club),
         "running": running,
         "same": same,
     }
@@ -108,6 +108,14 @@ def start(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse:
 
 
 NEWCOMER = "neu"  # the prefix of the newcomer's name field on the seating forms
+
+
+def newcomer_form(club, data=None) -> PlayerForm:
+    """The name of someone new at the table: mostly left empty, so not announced as
+    required."""
+    return PlayerForm(data, club=club, prefix=NEWCOMER, use_required_attribute=False)
+
+
 PLACES = [f"seat{i}" for i in range(max(services.SEATS))]
 
 
@@ -135,7 +143,7 @@ def _with_newcomer(request, club, players: list) -> tuple[dict | None, PlayerFor
         for name in [*PLACES, "first_dealer"]
         if re.fullmatch(r"\d{1,9}", value := request.POST.get(name, ""))
     }
-    newcomer = PlayerForm(request.POST, club=club, prefix=NEWCOMER)
+    newcomer = newcomer_form(club, request.POST)
     player = club.players.filter(name__iexact=typed).first() if typed else None
     seated = next((name for name in PLACES if player and shown.get(name) == player.pk), None)
     free = next((name for name in PLACES if name not in shown), None)
@@ -164,7 +172,7 @@ def _with_newcomer(request, club, players: list) -> tuple[dict | None, PlayerFor
     if "add_player" not in request.POST:  # typed, and the form sent to begin
         said += " " + _("Noch nicht begonnen: bitte die Plätze prüfen und nochmal tippen.")
     messages.info(request, said)
-    return shown, PlayerForm(club=club, prefix=NEWCOMER)
+    return shown, newcomer_form(club)
 
 
 @require_http_methods(["GET", "POST"])
@@ -238,7 +246,7 @@ def seats(request: HttpRequest, evening_id: int) -> HttpResponse:
         "evening": evening,
         "membership": membership,
         "form": form,
-        "newcomer": newcomer or PlayerForm(club=membership.club, prefix=NEWCOMER),
+        "newcomer": newcomer or newcomer_form(membership.club),
         "played": played,
         "seen": evening.version if seen is None else seen,
     }

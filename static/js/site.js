@@ -53,6 +53,9 @@
 // Otherwise a message at the top ("Zahlung eingetragen.", or a page's [data-read-first])
 // gets it, so that a screen reader reads it first: a live region that is there as the
 // page loads is not read out. (Not by autofocus: on a phone it drew a keyboard's ring.)
+// A page sent to a part of itself ("#teilnehmer" after "Melden") is scrolled there once
+// loaded, and Chromium then takes the focus off the message: it is given back then,
+// without scrolling away from that part.
 (function () {
   "use strict";
   var invalid = document.querySelector("form [aria-invalid='true']");
@@ -60,7 +63,15 @@
     if (document.querySelector("[autofocus]")) return; // the page knows what comes next
     var message = document.querySelector(".messages, [data-read-first]");
     var region = message && message.closest("[tabindex='-1']");
-    if (region) region.focus({ preventScroll: true });
+    if (!region) return;
+    region.focus({ preventScroll: true });
+    if (location.hash) {
+      window.addEventListener("load", function () {
+        setTimeout(function () {
+          if (document.activeElement === document.body) region.focus({ preventScroll: true });
+        });
+      });
+    }
     return;
   }
   invalid.focus({ preventScroll: true });
@@ -79,4 +90,26 @@ document.addEventListener("htmx:responseError", function (event) {
   var word = event.detail.xhr.responseText.trim();
   // Our own server's words.
   if (flash && /^<div class="alert gone"/.test(word)) flash.innerHTML = word;
+});
+
+// A field's errors replaced out of band (the tariff's preview at each keystroke): the
+// field is marked invalid, and described by its message, as the message comes and goes.
+document.addEventListener("htmx:afterSettle", function () {
+  "use strict";
+  document.querySelectorAll(".field-errors").forEach(function (box) {
+    var field = document.getElementById(box.id.replace(/_errors$/, ""));
+    if (!field) return;
+    var id = field.id + "_error";
+    var described = (field.getAttribute("aria-describedby") || "").split(/\s+/).filter(function (token) {
+      return token && token !== id;
+    });
+    if (box.querySelector("#" + id)) {
+      described.push(id);
+      field.setAttribute("aria-invalid", "true");
+    } else {
+      field.removeAttribute("aria-invalid");
+    }
+    if (described.length) field.setAttribute("aria-describedby", described.join(" "));
+    else field.removeAttribute("aria-describedby");
+  });
 });

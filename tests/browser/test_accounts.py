@@ -25,8 +25,9 @@ def test_a_newcomer_signs_up_on_a_phone_and_lands_on_the_start_page(page, db):
 
     # A typo in the repetition: the form says so at the field and keeps the rest.
     # On the screen, where the cursor is, not below it under the user name.
-    expect(page.get_by_text("Die beiden Passwörter sind nicht identisch.")).to_be_in_viewport()
-    expect(page.get_by_label("Passwort bestätigen")).to_be_focused()
+    # Both fields come back empty: the cursor in the first, which says to type both.
+    expect(page.get_by_text("Die beiden Passwörter waren nicht gleich.")).to_be_in_viewport()
+    expect(page.get_by_label("Passwort", exact=True)).to_be_focused()
     expect(page.get_by_label("Vorname")).to_have_value("Vroni")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     page.get_by_label("Passwort", exact=True).fill(NEW_PASSWORD)

@@ -76,6 +76,10 @@ def test_a_new_club_adds_its_players_and_seats_them_at_the_first_evening(page, l
         page.get_by_role("button", name="Hinzufügen").click()
         expect(page.get_by_text(f"{name} ist jetzt Spieler im Verein.")).to_be_visible()
         expect(page.get_by_label("Anzeigename")).to_be_focused()
+        # Read out with the field that has the focus.
+        expect(page.get_by_label("Anzeigename")).to_have_accessible_description(
+            re.compile(f"^{name} ist jetzt Spieler im Verein.")
+        )
         if following:
             page.keyboard.type(following)
     expect(page.locator(".cards .card")).to_have_count(4)
@@ -276,6 +280,9 @@ def test_the_tariff_preview_stays_in_view_while_typing_on_a_phone(page, log_in, 
     assert in_viewport(error)
     expect(summary).to_contain_text("Bitte prüfen: Wenz")
     expect(wenz).to_have_value("viel")
+    # ... and a screen reader hears it with the field.
+    expect(wenz).to_have_attribute("aria-invalid", "true")
+    expect(wenz).to_have_accessible_description(re.compile("Bitte einen Betrag in Euro"))
     assert page.evaluate("document.activeElement.id") == "id_wenz"
     screenshot(page, "tariff-invalid")
 
@@ -283,6 +290,8 @@ def test_the_tariff_preview_stays_in_view_while_typing_on_a_phone(page, log_in, 
     page.keyboard.press("ControlOrMeta+a")
     page.keyboard.type("0,60")
     expect(error).to_have_count(0)
+    expect(wenz).not_to_have_attribute("aria-invalid", "true")
+    expect(wenz).not_to_have_attribute("aria-describedby", re.compile("id_wenz_error"))
     expect(summary.locator("li").filter(has_text="Wenz")).to_contain_text("0,90 €")
     assert runde.tariffs.count() == 1  # typing saves nothing
 

@@ -157,3 +157,20 @@ def test_the_start_form_first_says_that_an_evening_runs_in_the_runde(
     expect(box).to_be_focused()
     # ... without the ring a keyboard's focus draws, on a page opened by a tap.
     assert box.evaluate("el => getComputedStyle(el).outlineStyle") == "none"
+
+
+def test_a_message_on_a_page_sent_to_a_part_of_itself_keeps_the_focus(page, log_in, club, admin):
+    """ "Einladungslink erzeugen" leads to the new link (#einladung-N): Chromium's scroll
+    there took the focus off the message, which a screen reader then never read."""
+    log_in(admin).goto(f"/verein/{club.pk}/mitglieder/")
+    button = page.get_by_role("button", name="Einladungslink erzeugen")
+    button.focus()
+
+    page.keyboard.press("Enter")
+
+    page.wait_for_url("**#einladung-*")
+    page.wait_for_load_state("load")
+    box = page.get_by_role("status").filter(has_text="Die Einladung ist angelegt.")
+    expect(box).to_be_focused()
+    # Still at the new link, not scrolled back to the message.
+    expect(page.get_by_label("Einladungslink")).to_be_in_viewport()

@@ -3,6 +3,8 @@
 Hias won a Herz-Solo: Sepp, Vroni and Resi owe him 0,50 € each.
 """
 
+import re
+
 from playwright.sync_api import Page, expect
 
 from evenings.models import Change, LedgerEntry
@@ -77,6 +79,8 @@ def test_a_mis_tap_is_taken_back_and_a_part_payment_is_booked(
 
     # 3. Vroni pays 0,20 € of her 0,50 €: "Anderer Betrag", prefilled with what she owes.
     line = transfer(page, "Vroni zahlt Hias")
+    other = line.locator("summary").filter(has_text="Anderer Betrag")
+    expect(other).to_have_accessible_description(re.compile("^Vroni zahlt Hias 0,50"))
     line.get_by_text("Anderer Betrag").tap()
     typed = line.get_by_label("Vroni zahlt Hias (in Euro)")
     expect(typed).to_have_value("0,50")

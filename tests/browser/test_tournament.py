@@ -173,7 +173,10 @@ def test_a_director_runs_round_one_two_phones_book_and_the_hall_display_follows(
 
     # 5a. Resi books at table 1: its first seat deals and sits out; the second plays a
     #     Rufspiel with the fourth, with 2 Laufende, and they make the others Schneider.
-    tables.nth(0).get_by_role("link", name="Zum Tisch (Eingabe)").click()
+    to_table = tables.nth(0).get_by_role("link", name="Zum Tisch (Eingabe)")
+    # Two such links on the page: each tells a screen reader its table.
+    expect(to_table).to_have_accessible_description(re.compile(r"^Tisch 1\b"))
+    to_table.click()
     expect(page.get_by_role("heading", level=1)).to_contain_text("Runde 1 · Tisch 1")
     expect(deal_line(page)).to_contain_text(f"Spiel 1 von 40 · {table_1[0]} gibt und setzt aus.")
     # On the narrowest phone the way back stays whole; the club's name is cut ("…").

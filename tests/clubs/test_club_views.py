@@ -965,3 +965,21 @@ def test_the_tariff_form_says_the_runde_s_accounts_round_as_saved_at_once(
     client.force_login(admin)
     url = reverse("clubs:tariff", args=[club.pk, runde.pk])
     assert "die Konten der Runde rechnen schon beim Speichern so" in client.get(url).text
+
+
+@pytest.mark.parametrize(
+    ("url_name", "current"),
+    [
+        ("clubs:detail", "Schafkopffreunde Au"),
+        ("clubs:players", "Spieler"),
+        ("tournaments:list", "Turniere"),
+        ("clubs:members", "Mitglieder"),
+    ],
+)
+def test_the_club_s_navigation_marks_the_page_one_is_on(client, admin, club, url_name, current):
+    client.force_login(admin)
+
+    html = client.get(reverse(url_name, args=[club.pk])).text
+
+    nav = re.search(r'<nav class="clubnav".*?</nav>', html, re.DOTALL).group()
+    assert re.findall(r'<a [^>]*aria-current="page">([^<]*)</a>', nav) == [current]

@@ -659,6 +659,10 @@ def test_with_players_to_be_nothing_is_preselected_and_a_choice_is_asked_for(
     assert not re.search(r'<input type="radio"[^>]*checked', page.text)
     assert response.status_code == 200
     assert response.context["form"].errors["who"] == ["Bitte wähle, wer du bist."]
+    # A screen reader reads why with the group, and what it is for.
+    assert '<fieldset class="who" aria-describedby="who-help">' in page.text
+    assert '<fieldset class="who" aria-describedby="who-help id_who_error">' in response.text
+    assert '<div class="error" id="id_who_error">Bitte wähle, wer du bist.</div>' in response.text
     assert not Membership.objects.filter(user=user).exists()
     assert club.players.count() == 2
 

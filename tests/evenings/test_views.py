@@ -60,6 +60,16 @@ def test_a_scorekeeper_starts_an_evening_with_five_players(
     assert "<strong>Hias</strong> gibt und setzt aus." in page.text
 
 
+def test_the_newcomer_s_name_is_not_announced_as_required(client, scorekeeper, club, runde):
+    """Left empty at almost every evening: a screen reader must not say "erforderlich"."""
+    client.force_login(scorekeeper)
+
+    page = client.get(reverse("evenings:start", args=[club.pk, runde.pk])).text
+
+    field = re.search(r'<input[^>]*name="neu-name"[^>]*>', page)
+    assert field is not None and "required" not in field.group()
+
+
 def test_a_scorekeeper_seats_someone_new_to_the_club_without_an_admin(
     client, scorekeeper, club, runde, players
 ):

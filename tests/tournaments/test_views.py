@@ -750,7 +750,7 @@ def test_the_director_ends_a_table_early_and_the_page_says_so(
     answer = director.post(url("end_table", tournament.pk, 1, 2), follow=True)
 
     # Offered with a second step at the table still playing only.
-    assert page.text.count("<summary>Tisch vorzeitig beenden …</summary>") == 1
+    assert page.text.count(">Tisch vorzeitig beenden …</summary>") == 1
     assert "Ja, Tisch 2 beenden</button>" in page.text
     assert "Tisch 2 ist vorzeitig beendet: die Spiele bis dahin (1 von 2) zählen." in answer.text
     assert "1 von 2 Spielen · vorzeitig beendet" in answer.text
