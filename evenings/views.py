@@ -7,7 +7,7 @@ from html import escape
 import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import F, Max, Min, Q, Sum
+from django.db.models import F, Max, Min, OuterRef, Q, Subquery, Sum
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -426,7 +426,13 @@ def _stale_notice(
     earlier = named_from - since + max(0, len(games) - NAMED_SINCE)
     names = _names(evening)
     what = "; ".join(
-        (_("%(game)s gebucht") if game.is_booked else _("%(game)s zurückgenommen"))
+        (
+            _("%(game)s gebucht")
+            if game.is_booked
+            else _("%(game)s gestrichen")
+            if getattr(game, "voided_by", None) == Change.Kind.VOID
+            else _("%(game)s zurückgenommen")
+        )
         % {"game": wording.describe(game, names)}
         for game in games[-NAMED_SINCE:]
     )
@@ -469,7 +475,14 @@ def _games_since(evening: Evening, since: int) -> list[Game]:
         recent = [game for game in state.recent if game.number >= since]
         if [game.number for game in recent] == list(range(since, state.last_number + 1)):
             return recent
-    return list(evening.games.filter(number__gte=since).order_by("number"))
+    # Whether a game no longer counted was struck or taken back: its last such change.
+    voided_by = (
+        Change.objects.filter(game=OuterRef("pk"), kind__in=[Change.Kind.VOID, Change.Kind.UNDO])
+        .order_by("-pk")
+        .values("kind")[:1]
+    )
+    games = evening.games.filter(number__gte=since).annotate(voided_by=Subquery(voided_by))
+    return list(games.order_by("number"))
 
 
 def _add_engine_error(form: GameForm, error: services.EveningError) -> None:

@@ -26,6 +26,7 @@
   function say(event, which) {
     var form = event.detail.elt && event.detail.elt.closest("form");
     var status = form && statusOf(form);
+    if (form && which === "loggedOut" && !form.dataset.loggedOut) which = "stale";
     if (!status || !form.dataset[which] || !form.closest("#entry-form, #correction")) return;
     var alert = document.createElement("div");
     alert.className = "alert";
@@ -199,8 +200,11 @@
   document.addEventListener("htmx:responseError", function (event) {
     var status = event.detail.xhr && event.detail.xhr.status;
     if (status === 404 && gone(event)) return;
-    // 403: the security token is gone (cookies cleared, logged out elsewhere).
-    say(event, status === 403 ? "stale" : "refused");
+    // 403: the security token is gone (cookies cleared, logged out elsewhere). If the
+    // sheet's poll has said so already ("Neu anmelden – danach geht es hier von selbst
+    // weiter"), the form's word goes with it rather than asking for a reload.
+    var loggedOut = status === 403 && document.querySelector("#flash .session-expired");
+    say(event, status !== 403 ? "refused" : loggedOut ? "loggedOut" : "stale");
   });
   // 6b. A 404: this person may no longer do it (made a Spieler while the entry form was
   //     open). Tapping again cannot help: the server's word (clubs.views.not_found) goes

@@ -29,6 +29,28 @@
     }
     form.dataset.sent = "1";
   });
+  // Offline (the phone knows it): a plain form is not sent into the browser's error page,
+  // which would lose what was chosen; it stays as it is, with a word above it, and one
+  // more tap sends it once the phone is connected again. (htmx forms say so themselves.)
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (navigator.onLine !== false || form.method !== "post" || form.hasAttribute("hx-post")) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    var word = form.previousElementSibling;
+    if (!word || !word.classList.contains("offline-word")) {
+      word = document.createElement("div");
+      word.className = "alert offline-word";
+      word.setAttribute("role", "alert");
+      form.before(word);
+    }
+    word.textContent = document.body.dataset.offline;
+  }, true);
+  window.addEventListener("online", function () {
+    document.querySelectorAll(".offline-word").forEach(function (word) {
+      word.textContent = document.body.dataset.online;
+    });
+  });
   window.addEventListener("pageshow", function (event) {
     if (!event.persisted) return;
     document.querySelectorAll("form[data-sent]").forEach(function (form) {

@@ -31,6 +31,7 @@ from tests.browser.evening_screen import (
     deltas,
     enter_sauspiel,
     flash,
+    log_in_on,
     no_horizontal_scroll,
     open_share_section,
     preview,
@@ -564,6 +565,51 @@ def test_with_every_cookie_gone_the_first_tap_says_to_reload(open_phone, runde, 
     assert not Game.objects.exists()
     # The 403 shows in the console as a failed resource and htmx's response error.
     phone.caused(r"403|htmx:responseError")
+
+
+def test_with_every_cookie_gone_after_the_sheet_said_so_the_tap_says_the_same(
+    open_phone, app_url, runde, schreiber, players
+):
+    """The poll said "Neu anmelden – danach geht es hier von selbst weiter": the tap's word
+    goes with it, not "Bitte die Seite neu laden" beside it; logged in again in another
+    tab, the next tap books the game, once."""
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    phone, page = schreiber_at(open_phone, schreiber, evening)
+    enter_sauspiel(page, "Vroni", "Resi")
+
+    page.context.clear_cookies()  # the session and the CSRF token
+    expect(page.locator("#flash .session-expired")).to_be_visible(timeout=8000)
+    save_button(page).tap()
+
+    expect(page.locator("#entry-status [role=alert]")).to_have_text(
+        "Nichts gebucht: du bist nicht mehr angemeldet. Was du eingegeben hast, bleibt hier "
+        "stehen: oben neu anmelden, dann nochmal tippen."
+    )
+    assert not Game.objects.exists()
+    tab = log_in_on(page.context.new_page(), schreiber, app_url)
+    tab.goto("/")
+    save_button(page).tap()
+    expect(flash(page)).to_have_text("Gebucht: 1. Sauspiel (Vroni)")
+    assert Game.objects.count() == 1
+    phone.caused(r"403|htmx:responseError")
+
+
+def test_a_slow_save_shows_that_it_is_on_its_way(open_phone, runde, schreiber, players):
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    phone, page = schreiber_at(open_phone, schreiber, evening)
+    enter_sauspiel(page, "Vroni", "Resi")
+    held = []
+    page.route("**/buchen/", lambda route: held.append(route))  # held until let through
+
+    save_button(page).tap()
+
+    page.wait_for_function("document.getElementById('entry-form').matches('.htmx-request')")
+    button, after = save_button(page), "e => getComputedStyle(e, '::after').content"
+    assert button.evaluate(after) == '"\u2009…" / ""'  # "Speichern …", the name unchanged
+    held[0].continue_()
+    expect(flash(page)).to_have_text("Gebucht: 1. Sauspiel (Vroni)")
+    assert button.evaluate(after) == "none"
+    assert Game.objects.count() == 1
 
 
 def test_a_schreiber_made_a_spieler_meanwhile_is_told_why_nothing_was_booked(

@@ -156,3 +156,31 @@ def test_a_transfer_paid_on_another_phone_says_so(
     expect(balances(other)).to_have_text(["-0,50 €", "-0,50 €", "+1,50 €", "-0,50 €"])
     assert len(payment_entries(evening)) == 4
     assert "ledger ok" in verify_ledger()
+
+
+def test_bezahlt_tapped_without_a_connection_stays_on_the_page_and_books_once_later(
+    open_phone, runde, schreiber, players
+):
+    """Offline, a plain form went to the browser's error page ("no internet"), and what
+    was on the page with it. Now the page stays, says so, and the next tap books it."""
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    book(evening, schreiber, type="farbsolo", suit="herz", declarer=players["Hias"].pk)
+    phone = open_phone(schreiber)
+    page = phone.page
+    page.goto(f"/abend/{evening.pk}/abrechnung/")
+    line = transfer(page, "Sepp zahlt Hias")
+    word = page.get_by_role("alert").filter(has_text="Keine Verbindung – nichts gesendet.")
+
+    page.context.set_offline(True)
+    line.get_by_role("button", name="bezahlt").tap()
+
+    expect(word).to_be_visible()
+    assert page.url.endswith(f"/abend/{evening.pk}/abrechnung/")
+    assert not Change.objects.filter(kind=Change.Kind.PAYMENT).exists()
+    # The browser may have asked for the icon meanwhile, which failed offline.
+    phone.errors[:] = [e for e in phone.errors if "ERR_INTERNET_DISCONNECTED" not in e]
+    page.context.set_offline(False)
+    expect(page.get_by_role("alert")).to_have_text("Wieder verbunden. Bitte nochmal tippen.")
+    line.get_by_role("button", name="bezahlt").tap()
+    expect(paid(page)).to_have_text(["Sepp hat Hias 0,50 € gezahlt"])
+    assert payment_entries(evening) == [("Sepp", 50), ("Hias", -50)]

@@ -934,6 +934,19 @@ def test_a_form_for_a_deal_gone_back_names_the_game_taken_back_elsewhere(
     assert evening.games.count() == 1 and not evening.games.get().is_booked
 
 
+def test_a_form_for_a_deal_gone_back_names_the_game_struck_elsewhere_as_struck(
+    client, scorekeeper, admin, evening, players
+):
+    form = form_after_one_game(client, scorekeeper, admin, evening, players)
+    services.void_game(evening.pk, evening.games.get().pk, admin)  # on another phone
+
+    answer = client.post(reverse("evenings:book", args=[evening.pk]), form, headers=HTMX)
+
+    # Not "zurückgenommen": that is the other button ("Spiel 1 zurücknehmen").
+    assert "Inzwischen auf einem anderen Handy: 1. Sauspiel (Vroni) gestrichen." in answer.text
+    assert evening.games.count() == 1 and not evening.games.get().is_booked
+
+
 def test_a_form_sent_after_the_table_went_on_says_where_to_enter_the_game(
     client, scorekeeper, admin, evening, players
 ):
