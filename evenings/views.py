@@ -549,10 +549,13 @@ def book(request: HttpRequest, evening_id: int) -> HttpResponse:
             _add_engine_error(form, error)
         else:
             names = {seat.player_id: seat.player.name for seat in booking.seats}
-            what = wording.describe(booking.game, names)
             if not booking.created:
+                what = wording.describe(booking.game, names)
                 messages.info(request, _("Schon gebucht: %(game)s") % {"game": what})
             else:
+                # All of it, as the phones that follow hear it: a blind Schreiber checks
+                # the partner and the Laufende without going through the sheet.
+                what = wording.told(booking.game, names)
                 messages.success(request, _("Gebucht: %(game)s") % {"game": what})
             if not request.htmx:
                 return redirect("evenings:detail", evening_id=evening.pk)

@@ -95,6 +95,14 @@ def describe(game: Game, names: dict[int, str]) -> str:
     return f"{what} ({who})" if who else what
 
 
+def told(game: Game, names: dict[int, str]) -> str:
+    """ "Spiel 7, Gras-Solo Vroni · verloren · 3 Laufende": a game as the phone that booked
+    it is told, and the phones that follow (the sheet's caption and details)."""
+    data = GameInput.of(game)
+    said = " · ".join([caption(data, names), *details(data, names, quiet_win=True)])
+    return _("Spiel %(n)s, %(game)s") % {"n": game.number, "game": said}
+
+
 def line(data: GameInput, names: dict[int, str], bock: bool = False) -> str:
     """The caption and every detail: "Sauspiel Sepp mit Hias · gewonnen · Kontra"."""
     return " · ".join([caption(data, names), *details(data, names, bock=bock)])

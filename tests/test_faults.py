@@ -363,7 +363,7 @@ def test_a_worker_killed_inside_the_booking_leaves_the_whole_game_or_nothing_and
     # The phone sends the form again; the respawned worker books it, once.
     status, body = phone.book(evening.pk, form)
 
-    said = "Schon gebucht: 2. Sauspiel" if written else "Gebucht: 2. Sauspiel"
+    said = "Schon gebucht: 2. Sauspiel" if written else "Gebucht: Spiel 2, Sauspiel"
     assert status == 200 and said in body
     assert server.worker().pid != worker.pid
     assert Game.objects.filter(key=key).count() == 1
@@ -486,7 +486,7 @@ def test_after_postgresql_restarts_during_an_evening_the_next_booking_works_at_o
         phone = Phone(server, cast["session"])
         first = sauspiel(uuid.uuid4(), cast["deals"][0], sepp, vroni)
         status, body = phone.book(cast["evening"], first)
-        assert status == 200 and "Gebucht: 1. Sauspiel" in body
+        assert status == 200 and "Gebucht: Spiel 1, Sauspiel" in body
         worker = server.worker()
 
         pgserver.pg_ctl(
@@ -500,7 +500,7 @@ def test_after_postgresql_restarts_during_an_evening_the_next_booking_works_at_o
             cast["evening"], sauspiel(uuid.uuid4(), cast["deals"][1], vroni, hias)
         )
 
-        assert status == 200 and "Gebucht: 2. Sauspiel" in body, body[-2000:]
+        assert status == 200 and "Gebucht: Spiel 2, Sauspiel" in body, body[-2000:]
         assert server.worker().pid == worker.pid
     finally:
         server.stop()

@@ -179,4 +179,4 @@ def book_sauspiel(page: Page, number: int, declarer: str, partner: str) -> None:
     tap(chip(page, "declarer", declarer))
     tap(chip(page, "partner", partner))
     tap(save_button(page))
-    expect(flash(page)).to_have_text(f"Gebucht: {number}. Sauspiel ({declarer})")
+    expect(flash(page)).to_contain_text(f"Gebucht: Spiel {number}, Sauspiel {declarer}")

@@ -74,7 +74,7 @@ def test_after_a_booking_the_screen_equals_a_full_reload(
     assert len(body) < 6 * 1024, len(body)
     assert answer.value.headers["content-encoding"] == "br"  # padded (config/compression.py)
     assert b'id="sheet"' not in body and b'name="spiel"' not in body
-    expect(flash(page)).to_have_text("Gebucht: 3. Herz-Solo (Wastl)")
+    expect(flash(page)).to_contain_text("Gebucht: Spiel 3, Herz-Solo Wastl")
     expect(page.locator("#sheet tbody.game")).to_have_count(3)
     expect(page.locator(".f-spiel input:checked + span")).to_have_text("Sauspiel")
     expect(page.locator(".f-kontra input:checked + span")).to_have_text("ohne")
@@ -129,7 +129,7 @@ def arrived(page: Page, routes: list[Route], count: int = 1) -> None:
 def booked_screen_is_clean(page: Page) -> None:
     """The screen after booking game 1 (Sepp's Sauspiel): the next deal, a fresh form, no
     word on another phone, and just what a reload shows."""
-    expect(flash(page)).to_have_text("Gebucht: 1. Sauspiel (Sepp)")
+    expect(flash(page)).to_contain_text("Gebucht: Spiel 1, Sauspiel Sepp")
     expect(page.locator("#preview")).not_to_have_class(re.compile(r"\bhtmx-request\b"))
     expect(page.locator("#deal")).to_have_text("Spiel 2 · Vroni gibt.")
     expect(page.locator("#entry-status")).to_be_empty()
@@ -183,7 +183,7 @@ def test_a_preview_asked_for_while_the_booking_is_out_leaves_the_next_deal(
         late_preview = previews.pop()
         late.append((late_preview, late_preview.fetch()))
     bookings.pop().continue_()
-    expect(flash(page)).to_have_text("Gebucht: 1. Sauspiel (Sepp)")
+    expect(flash(page)).to_contain_text("Gebucht: Spiel 1, Sauspiel Sepp")
     for route, answer in late:
         route.fulfill(response=answer)
 
@@ -203,7 +203,7 @@ def test_a_preview_answered_after_the_booking_is_not_shown(
     chip(page, "kontra", "Kontra").tap()
     arrived(page, previews)
     save_button(page).tap()
-    expect(flash(page)).to_have_text("Gebucht: 1. Sauspiel (Sepp)")
+    expect(flash(page)).to_contain_text("Gebucht: Spiel 1, Sauspiel Sepp")
     kontra = previews.pop()
     kontra.fulfill(response=kontra.fetch())
 
@@ -252,7 +252,7 @@ def test_no_poll_goes_out_while_the_booking_is_on_its_way(
 
     assert polls == []
     bookings.pop().continue_()
-    expect(flash(page)).to_have_text("Gebucht: 1. Sauspiel (Sepp)")
+    expect(flash(page)).to_contain_text("Gebucht: Spiel 1, Sauspiel Sepp")
     arrived(page, polls)  # and on they go
     polls.pop().continue_()
     booked_screen_is_clean(page)

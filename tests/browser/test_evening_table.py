@@ -136,7 +136,7 @@ def test_a_stale_form_sent_anyway_is_refused_in_german_and_keeps_what_still_appl
 
     # 3. Saving now books it as game 2, dealt by Vroni.
     save_button(resi).tap()
-    expect(flash(resi)).to_have_text("Gebucht: 2. Herz-Solo (Wastl)")
+    expect(flash(resi)).to_contain_text("Gebucht: Spiel 2, Herz-Solo Wastl")
     second = Game.objects.get(number=2)
     assert (second.type, second.suit, second.kontra, second.laufende) == ("farbsolo", "herz", 1, 4)
     assert second.dealer == players["Vroni"]
@@ -522,7 +522,7 @@ def test_eleven_laufende_are_recorded_and_the_cap_of_eight_is_paid(
         ["Sepp -0,90 €", "Vroni +0,90 €", "Hias -0,90 €", "Resi +0,90 €"]
     )
     taps(save_button(page))
-    expect(flash(page)).to_have_text("Gebucht: 1. Sauspiel (Vroni)")
+    expect(flash(page)).to_contain_text("Gebucht: Spiel 1, Sauspiel Vroni")
     game = Game.objects.get()
     assert game.laufende == 11
     assert amounts(game) == {"Vroni": 90, "Resi": 90, "Hias": -90, "Sepp": -90}
@@ -773,7 +773,7 @@ def test_a_forty_letter_name_in_the_preview_keeps_speichern_on_a_narrow_phone(
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 320
     no_horizontal_scroll(page)
     tap(save_button(page))
-    expect(flash(page)).to_contain_text("Gebucht: 2. Sauspiel")
+    expect(flash(page)).to_contain_text("Gebucht: Spiel 2, Sauspiel")
 
 
 def test_six_at_the_table_keep_every_amount_whole_on_a_narrow_phone(

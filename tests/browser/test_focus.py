@@ -40,7 +40,8 @@ def test_a_sauspiel_is_booked_by_keyboard_and_the_focus_follows_the_answers(
     # 3. Booked: the word is in the live region that was there all along, and the focus is
     #    on the next deal's line, which a screen reader then reads; up at the form's head,
     #    it comes into view with a ring around it for whoever sees the screen.
-    expect(flash(page)).to_have_text("Gebucht: 1. Sauspiel (Sepp)")
+    # All of the game, as the phones that follow hear it (the partner, what went wrong).
+    expect(flash(page)).to_have_text("Gebucht: Spiel 1, Sauspiel Sepp mit Vroni")
     expect(page.locator("#live > [role=status]#flash")).to_have_count(1)
     expect(page.locator("#deal")).to_be_focused()
     expect(page.locator("#deal")).to_be_in_viewport()
@@ -72,7 +73,7 @@ def test_an_error_goes_to_a_chip_that_can_be_chosen_and_a_booked_game_leaves_non
     page.locator("#entry-fields label").filter(has_text="Herz-Solo").click()
     save.focus()
     page.keyboard.press("Enter")
-    expect(flash(page)).to_have_text("Gebucht: 1. Herz-Solo (Sepp)")
+    expect(flash(page)).to_contain_text("Gebucht: Spiel 1, Herz-Solo Sepp")
     expect(page.locator("#entry-fields .error")).to_have_count(0)
     expect(page.locator("#entry-fields [aria-invalid]")).to_have_count(0)
     expect(page.locator("#deal")).to_be_focused()

@@ -200,7 +200,7 @@ def test_a_director_runs_round_one_two_phones_book_and_the_hall_display_follows(
     )
     no_horizontal_scroll(page)
     tap(save_button(page))
-    expect(flash(page)).to_have_text(f"Gebucht: 1. Rufspiel ({declarer})")
+    expect(flash(page)).to_contain_text(f"Gebucht: Spiel 1, Rufspiel {declarer}")
     expect(deal_line(page)).to_contain_text("Spiel 2 von 40")
     assert tap.count == 5  # declarer, partner, Laufende, Schneider, Speichern
 
@@ -225,7 +225,7 @@ def test_a_director_runs_round_one_two_phones_book_and_the_hall_display_follows(
     )
     no_horizontal_scroll(vroni_phone)
     tap(save_button(vroni_phone))
-    expect(flash(vroni_phone)).to_have_text(f"Gebucht: 1. Wenz ({wenz})")
+    expect(flash(vroni_phone)).to_contain_text(f"Gebucht: Spiel 1, Wenz {wenz}")
     expect(deal_line(vroni_phone)).to_contain_text(f"Spiel 2 von 40 · {table_2[1]} gibt.")
     assert tap.count == 3
 

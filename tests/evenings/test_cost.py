@@ -70,7 +70,7 @@ def test_a_booking_costs_the_same_queries_at_game_5_and_at_game_200(
 
     late = queries_of(book_game_201)
 
-    assert "Gebucht: 201." in answer.text
+    assert "Gebucht: Spiel 201," in answer.text
     assert late == early
     # Not the sheet: the new row only, however long the evening.
     assert answer.text.count('<tbody id="game-') == 1
@@ -242,7 +242,7 @@ def test_a_booking_plans_its_statements_once_per_connection(client, scorekeeper,
     # A new connection (the old one closed, as after CONN_MAX_AGE) prepares them again.
     connection.close()
     response = client.post(url, entry(bock_evening), headers=HTMX)
-    assert "Gebucht: 9. " in response.text
+    assert "Gebucht: Spiel 9, " in response.text
     assert hot <= prepared_here().keys()
     assert Game.objects.filter(evening=bock_evening).count() == 9
 

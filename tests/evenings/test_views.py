@@ -332,7 +332,7 @@ def test_booking_a_sauspiel_answers_with_the_new_totals(client, scorekeeper, eve
 
     assert response.status_code == 200
     assert response["HX-Trigger"] == "entryBooked"  # the form sets itself back
-    assert "Gebucht: 1. Sauspiel (Vroni)" in response.text
+    assert "Gebucht: Spiel 1, Sauspiel Vroni" in response.text
     assert '<td class="grand">0,40</td>' in response.text
     assert (
         'class="standing cols-4" hx-swap-oob="true" aria-label="Spielstand in Euro"'
@@ -1063,7 +1063,7 @@ def test_the_poll_tells_a_phone_with_a_stale_form_and_its_preview_brings_the_new
 def test_a_poll_tells_a_following_phone_what_changed_elsewhere(
     client, scorekeeper, admin, evening, players
 ):
-    """Phone B said "Gebucht: 1. Sauspiel"; phone A books game 2, then takes it back: B's
+    """Phone B said "Gebucht: Spiel 1, Sauspiel"; phone A books game 2, then takes it back: B's
     polls say so in its live region (a screen reader reads it out), and the word on game
     1 goes. A phone with an entry form is told of a new game by its form's notice."""
     client.force_login(scorekeeper)
@@ -1203,7 +1203,7 @@ def test_a_phone_whose_booking_answer_was_lost_hears_it_booked_the_game_and_gets
         entry(evening, key=new_key[1], declarer=players[4].pk, partner=players[0].pk),
         headers=HTMX,
     )
-    assert "Gebucht: 2. Sauspiel" in booked.text
+    assert "Gebucht: Spiel 2, Sauspiel" in booked.text
     assert Game.objects.count() == 2
 
 
@@ -1724,7 +1724,7 @@ def test_a_booking_from_a_phone_that_missed_another_phones_game_brings_that_row_
         headers=HTMX,
     )
 
-    assert "Gebucht: 3. Sauspiel (Sepp)" in answer.text
+    assert "Gebucht: Spiel 3, Sauspiel Sepp" in answer.text
     added = re.findall(r'<tbody id="game-(\d+)"', answer.text)
     assert added == ["2", "3"]  # in order, before the foot
     # A phone that shows everything before its game gets its own row only.
