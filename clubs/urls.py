@@ -11,6 +11,9 @@ urlpatterns = [
     path("verein/<int:club_id>/verlassen/", views.club_leave, name="leave"),
     path("verein/<int:club_id>/runden/neu/", views.runde_create, name="runde_create"),
     path("verein/<int:club_id>/runde/<int:runde_id>/", views.runde_detail, name="runde"),
+    path(
+        "verein/<int:club_id>/runde/<int:runde_id>/name/", views.runde_rename, name="runde_rename"
+    ),
     path("verein/<int:club_id>/runde/<int:runde_id>/tarif/", views.tariff_edit, name="tariff"),
     path(
         "verein/<int:club_id>/runde/<int:runde_id>/tarif/vorschau/",

@@ -227,6 +227,25 @@ def runde_create(request: HttpRequest, club_id: int) -> HttpResponse:
     return render(request, "clubs/runde_create.html", {"membership": membership, "form": form})
 
 
+@require_http_methods(["GET", "POST"])
+@login_required
+def runde_rename(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse:
+    """The admin renames a Runde (a typo, or the day moved: "Mittwochsrunde"); its evenings,
+    tariffs and accounts stay as they are."""
+    membership = admin_of(request, club_id)
+    runde = get_object_or_404(membership.club.runden.money(), pk=runde_id)
+    # The form works on a copy: a refused name must not rename the page's heading.
+    form = RundeForm(request.POST or None, instance=copy.copy(runde), club=membership.club)
+    if form.is_valid() and save_unless_taken(
+        form, form.save, "runde_name_unique_in_club", "name", form.duplicate_message
+    ):
+        messages.success(request, _("Gespeichert."))
+        return redirect("clubs:runde", club_id=club_id, runde_id=runde.pk)
+    return render(
+        request, "clubs/runde_create.html", {"membership": membership, "form": form, "runde": runde}
+    )
+
+
 @require_GET
 @login_required
 def runde_detail(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse:

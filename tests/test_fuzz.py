@@ -389,6 +389,7 @@ RECIPES: dict[str, Recipe] = {
     "clubs:create": Recipe({"name": "name"}),
     "clubs:detail": PAGE,
     "clubs:runde_create": Recipe({"name": "name"}),
+    "clubs:runde_rename": Recipe({"name": "name"}),
     "clubs:runde": Recipe(query={"zeitraum": "zeitraum", "seite": "page"}, methods=("GET",)),
     "clubs:tariff": Recipe(TARIFF),
     "clubs:tariff_preview": Recipe(TARIFF, methods=POST, writes=False),

@@ -983,3 +983,30 @@ def test_the_club_s_navigation_marks_the_page_one_is_on(client, admin, club, url
 
     nav = re.search(r'<nav class="clubnav".*?</nav>', html, re.DOTALL).group()
     assert re.findall(r'<a [^>]*aria-current="page">([^<]*)</a>', nav) == [current]
+
+
+def test_the_admin_renames_a_runde_and_its_evenings_and_accounts_go_with_it(
+    client, admin, club, runde
+):
+    other = services.create_runde(club, "Freitagsrunde", admin)
+    resi = club.players.get()
+    players = [resi, *(Player.objects.create(club=club, name=n) for n in ("Sepp", "Hias", "Vroni"))]
+    evening = evening_services.start_evening(runde, players, 0, admin)
+    client.force_login(admin)
+    url = reverse("clubs:runde_rename", args=[club.pk, runde.pk])
+    assert "Donnerstagsrunde" in client.get(reverse("start")).text  # kept, then renamed
+
+    taken = client.post(url, {"name": "freitagsrunde"})
+    empty = client.post(url, {"name": "  "})
+    answer = client.post(url, {"name": " Mittwochsrunde "}, follow=True)
+
+    assert taken.status_code == 200 and "Diese Runde gibt es im Verein schon." in taken.text
+    assert "<h1>Runde umbenennen</h1>" in empty.text and "← Donnerstagsrunde" in empty.text
+    assert answer.redirect_chain == [(reverse("clubs:runde", args=[club.pk, runde.pk]), 302)]
+    assert "<h1>Mittwochsrunde</h1>" in answer.text and "Gespeichert." in answer.text
+    runde.refresh_from_db()
+    other.refresh_from_db()
+    assert (runde.name, other.name) == ("Mittwochsrunde", "Freitagsrunde")
+    assert evening.runde_id == runde.pk and runde.tariffs.count() == 1
+    start = client.get(reverse("start")).text
+    assert "Mittwochsrunde" in start and "Donnerstagsrunde" not in start

@@ -119,6 +119,7 @@ MATRIX: dict[str, dict[str, tuple]] = {
     "clubs:player_history": {"GET": scorers_only(200), "POST": every(405), **NO_OTHER},
     # Only the admin changes anything of the club.
     "clubs:runde_create": {"GET": admins_only(200), "POST": admins_only(302), **NO_OTHER},
+    "clubs:runde_rename": {"GET": admins_only(200), "POST": admins_only(302), **NO_OTHER},
     "clubs:tariff": {"GET": admins_only(200), "POST": admins_only(302), **NO_OTHER},
     "clubs:tariff_preview": {"GET": every(405), "POST": admins_only(200), **NO_OTHER},
     "clubs:player": {"GET": admins_only(200), "POST": admins_only(302), **NO_OTHER},
@@ -224,6 +225,7 @@ WRITES: dict[str, frozenset[str]] = {
     "clubs:create": LOGGED_IN,
     "clubs:players": ADMIN,
     "clubs:runde_create": ADMIN,
+    "clubs:runde_rename": ADMIN,
     "clubs:tariff": ADMIN,
     "clubs:player": ADMIN,
     "clubs:player_delete": ADMIN,
@@ -396,6 +398,7 @@ def prefixed(body: dict[str, object]) -> dict[str, object]:
 POST_BODIES: dict[str, Callable[[Cast], dict[str, object]]] = {
     "clubs:create": lambda cast: {"name": "Kartlerverein Sendling"},
     "clubs:runde_create": lambda cast: {"name": "Freitagsrunde"},
+    "clubs:runde_rename": lambda cast: {"name": "Mittwochsrunde"},
     "clubs:tariff": lambda cast: TARIFF,
     "clubs:tariff_preview": lambda cast: TARIFF,
     "clubs:players": lambda cast: {"name": "Wastl"},
