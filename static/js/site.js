@@ -45,6 +45,8 @@
       form.before(word);
     }
     word.textContent = document.body.dataset.offline;
+    // Above a long form (a correction's page): the word comes into view.
+    word.scrollIntoView({ block: "nearest" });
   }, true);
   window.addEventListener("online", function () {
     document.querySelectorAll(".offline-word").forEach(function (word) {

@@ -184,3 +184,30 @@ def test_bezahlt_tapped_without_a_connection_stays_on_the_page_and_books_once_la
     line.get_by_role("button", name="bezahlt").tap()
     expect(paid(page)).to_have_text(["Sepp hat Hias 0,50 € gezahlt"])
     assert payment_entries(evening) == [("Sepp", 50), ("Hias", -50)]
+
+
+def test_a_correction_saved_offline_on_its_own_page_says_so_in_view(
+    open_phone, runde, schreiber, players
+):
+    """The correction's own page (no panel, no htmx) is long: the word comes into view
+    where the tap was, and the choices stay for the next tap."""
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    book(evening, schreiber, type="farbsolo", suit="herz", declarer=players["Hias"].pk)
+    game = evening.games.get()
+    phone = open_phone(schreiber)
+    page = phone.page
+    page.goto(f"/abend/{evening.pk}/spiel/{game.pk}/")
+    page.locator("#correction-form label").filter(has_text="verloren").click()
+
+    page.context.set_offline(True)
+    page.get_by_role("button", name="Korrektur speichern").tap()
+
+    word = page.get_by_role("alert").filter(has_text="Keine Verbindung – nichts gesendet.")
+    expect(word).to_be_in_viewport()
+    expect(page.locator("#correction-form input[name='k-won'][value='0']")).to_be_checked()
+    phone.errors[:] = [e for e in phone.errors if "ERR_INTERNET_DISCONNECTED" not in e]
+    page.context.set_offline(False)
+    page.get_by_role("button", name="Korrektur speichern").tap()
+    expect(page.get_by_text("Korrigiert")).to_be_visible()
+    game.refresh_from_db()
+    assert not game.won
