@@ -414,3 +414,27 @@ def test_a_double_tap_on_a_plain_form_sends_it_once(page, log_in, admin, club, r
     assert [u for u in sent if u.endswith(url)] == [page.url.split("/verein/")[0] + url]
     assert runde.tariffs.count() == 2
     assert runde.tariffs.latest().sauspiel == 20
+
+
+@pytest.mark.parametrize("width", [320, 390])
+def test_with_large_text_the_tariff_summary_leaves_room_for_the_fields(
+    page, log_in, admin, club, runde, width
+):
+    """At 200 % text the summary stuck to the top took two thirds of a small phone, its
+    amounts ran into the next column and the page scrolled sideways."""
+    page.set_viewport_size({"width": width, "height": 568})
+    log_in(admin).goto(f"/verein/{club.pk}/runde/{runde.pk}/tarif/")
+    page.evaluate("document.documentElement.style.fontSize = '200%'")
+    wenz = page.get_by_label("Wenz", exact=True)
+    wenz.focus()
+
+    summary = page.locator("#preview-summary")
+    assert summary.bounding_box()["height"] <= 0.41 * 568
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert in_viewport(wenz)
+    for amount in summary.locator(".amount").all():  # each whole in its column
+        assert amount.evaluate("e => e.scrollWidth <= e.parentElement.clientWidth")
+    # The fields one to a row, their labels whole.
+    ramsch = page.get_by_label("Ramsch", exact=True)
+    assert ramsch.bounding_box()["x"] == wenz.bounding_box()["x"]
+    screenshot(page, f"tariff-200-{width}")
