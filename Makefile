@@ -6,6 +6,8 @@ SHELL := /bin/bash
 VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
+# The embedded PostgreSQL's data directory (another one: a restored copy, say).
+DATA ?= var/pgdata
 
 # The first Python >= 3.12 found: the versions by name, then plain python3, then pyenv's.
 PYTHON ?= $(shell for c in python3.12 python3.13 python3.14 python3 python \
@@ -14,13 +16,15 @@ PYTHON ?= $(shell for c in python3.12 python3.13 python3.14 python3 python \
 	$$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null && { echo $$p; break; }; \
 	done)
 
-.PHONY: help run dev password backup test lint format bench demo clean
+.PHONY: help run dev password backup restore manage test lint format bench demo clean
 
 help:
 	@echo "make run    serve the app on http://127.0.0.1:$(PORT) (embedded PostgreSQL unless DATABASE_URL is set)"
 	@echo "make dev    the same data, served with DEBUG and autoreload for development"
 	@echo "make password [user=NAME]   a new password for admin (or NAME), printed once"
 	@echo "make backup the embedded database into var/backup-<date>.dump (README: Backups)"
+	@echo "make restore file=club.json DATA=var/restored   a club's export into a new data directory"
+	@echo "make manage cmd=\"verify_ledger\"   a manage.py command on the embedded database (DATA=...)"
 	@echo "make test   lint, type checks and the whole test suite"
 	@echo "make lint   ruff and mypy only;  make format  reformat the code"
 	@echo "make bench  the benchmarks in bench/ (needs wrk; BENCH_ARGS=\"--seconds 5 --games 6000\" for a quick run)"
@@ -39,9 +43,9 @@ var/secret_key: | $(VENV)/.installed
 	@mkdir -p var
 	@umask 077 && $(PY) -c 'import secrets; print(secrets.token_urlsafe(50))' > $@
 
-# The embedded PostgreSQL on var/pgdata (DATABASE_URL: that server instead), with the key.
+# The embedded PostgreSQL on $(DATA) (DATABASE_URL: that server instead), with the key.
 LOCAL = SECRET_KEY=$${SECRET_KEY:-$$(cat var/secret_key)} PORT=$(PORT) \
-	$(PY) -m config.localdb --data var/pgdata --
+	$(PY) -m config.localdb --data $(DATA) --
 
 run: $(VENV)/.installed var/secret_key
 	DEBUG=off STATIC_MANIFEST=on $(LOCAL) $(PY) manage.py serve
@@ -57,6 +61,16 @@ PGBIN = $$($(PY) -c 'import pgserver._commands as c; print(c.POSTGRES_BIN_PATH)'
 backup: $(VENV)/.installed var/secret_key
 	@$(LOCAL) $(SHELL) -c 'f=var/backup-$$(date +%Y%m%d-%H%M%S).dump; \
 		'"$(PGBIN)"'/pg_dump --format=custom --file=$$f "$$DATABASE_OWNER_URL" && echo "$$f"'
+
+# A club's export (manage.py export_club, or "Sicherung herunterladen") into a data
+# directory of its own, empty until now; then `make run DATA=...` serves it.
+restore: $(VENV)/.installed var/secret_key
+	@[ -n "$(file)" ] || { echo "usage: make restore file=club.json DATA=var/restored" >&2; exit 2; }
+	@$(LOCAL) $(SHELL) -c '$(PY) manage.py migrate --verbosity 0 && $(PY) manage.py import_club "$(file)"'
+
+# Any manage.py command on the embedded database: make manage cmd="verify_ledger".
+manage: $(VENV)/.installed var/secret_key
+	@$(LOCAL) $(PY) manage.py $(cmd)
 
 lint: $(VENV)/.installed
 	$(PY) -m ruff check .

@@ -244,7 +244,8 @@ def _require_empty() -> None:
         found = ", ".join(f"{count} {name}" for name, count in held.items())
         raise BackupError(
             f"import_club restores into an empty database only (after migrate), but this "
-            f"one already holds rows: {found}. Create a new database and import there."
+            f"one already holds rows: {found}. Create a new database and import there "
+            "(on the embedded server: make restore file=club.json DATA=var/restored)."
         )
 
 

@@ -180,7 +180,7 @@ def test_a_restored_club_equals_the_original_to_the_cent_and_verifies(
     out = capsys.readouterr().out
     assert "Schafkopffreunde Au restored and verified" in out
     # Exported without hashes: who has to set a password, and how.
-    assert re.search(r"\n\d+ without a password .*`make password user=NAME`: .*resi", out)
+    assert re.search(r"\n\d+ without a password .*`make password user=NAME` .*: .*resi", out)
     assert club_rows(history.pk) == before
     assert balances(history.pk) == money
     # The Runde by hand: Sauspiel 0,10 (with Schneider 0,20) on the first evening, 0,20

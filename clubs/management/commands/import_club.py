@@ -41,5 +41,6 @@ class Command(BaseCommand):
         if without := sorted(user["username"] for user in users if "password" not in user):
             self.stdout.write(
                 f"{len(without)} without a password (exported without hashes), each to set "
-                'one by "Passwort vergessen" or `make password user=NAME`: ' + ", ".join(without)
+                'one by "Passwort vergessen" or `make password user=NAME` (with DATA=... '
+                "for a data directory of its own): " + ", ".join(without)
             )
