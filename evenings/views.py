@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from clubs import players as player_pages
 from clubs.access import login_required_keep_form, membership_of, scorekeeper_of
 from clubs.forms import PlayerForm, euro_input, save_unless_taken
-from clubs.models import german_key, one_line
+from clubs.models import Runde, german_key, one_line
 from clubs.stats import kept, named
 from clubs.templatetags.money import amount
 from evenings import export, services, sheet, wording
@@ -53,7 +53,17 @@ def start(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse:
     same = None
     if form.is_valid() and not form.cleaned_data["again"]:
         chosen = {p.pk for p in form.cleaned_data["players"]}
-        seated = [(e, {s.player_id: s.player.name for s in e.seats.all()}) for e in running]
+        # Nobody plays at two tables: the evenings running in the club's other Runden too.
+        elsewhere = (
+            Evening.objects.playing()
+            .filter(runde__club=membership.club, runde__kind=Runde.Kind.MONEY)
+            .exclude(runde=runde)
+            .select_related("runde")
+            .prefetch_related("seats__player")
+        )
+        seated = [
+            (e, {s.player_id: s.player.name for s in e.seats.all()}) for e in [*running, *elsewhere]
+        ]
         # The same table, or someone who already sits at another (a slip of the finger
         # between two Sepps, or an evening left open): asked before it begins.
         same, there = next(
@@ -69,7 +79,17 @@ def start(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse:
         if same is not None:
             when = dateformat.format(timezone.localtime(same.started_at), "d.m.Y, H:i")
             both = [there[pk] for pk in there if pk in chosen]
-            if there.keys() == chosen:
+            if same.runde_id != runde.pk:
+                message = ngettext(
+                    "%(who)s sitzt schon an einem laufenden Abend der Runde „%(runde)s“ "
+                    "(seit %(when)s): dort weiterschreiben, oder unten bestätigen, dass hier "
+                    "ein neuer beginnt.",
+                    "%(who)s sitzen schon an einem laufenden Abend der Runde „%(runde)s“ "
+                    "(seit %(when)s): dort weiterschreiben, oder unten bestätigen, dass hier "
+                    "ein neuer beginnt.",
+                    len(both),
+                ) % {"who": wording.enumeration(both), "runde": same.runde.name, "when": when}
+            elif there.keys() == chosen:
                 message = _(
                     "Mit genau diesen Spielern läuft hier schon ein Abend (seit %(when)s): "
                     "dort weiterschreiben, oder unten bestätigen, dass ein neuer beginnt."
