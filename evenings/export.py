@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 
 from clubs.models import Player, Runde, german_order, german_slug
 from evenings import wording
-from evenings.models import Evening, EveningTotal, Game, LedgerEntry
+from evenings.models import Change, Evening, EveningTotal, Game, LedgerEntry
 from evenings.reads import seats_of
 from evenings.services import GameInput, settled_by
 
@@ -93,6 +93,60 @@ def runde_lines(runde: Runde) -> Iterator[str]:
     )
     yield from lines(players, chunks)
     yield from total_lines(players, EveningTotal.objects.filter(evening__runde=runde))
+
+
+def payment_lines(runde: Runde) -> Iterator[str]:
+    """Every payment of the Runde, oldest first, for the treasurer's cash box: when it was
+    entered, at which evening (or Ausgleich), who paid whom how much, who entered it; a
+    Storno is a line of its own, the other way, naming the payment it takes back."""
+    writer = csv.writer(_Line(), delimiter=SEPARATOR, lineterminator="\r\n")
+    yield BOM + writer.writerow(
+        [
+            _("Eingetragen"),
+            _("Abend"),
+            _("Art"),
+            _("Zahlt"),
+            _("Bekommt"),
+            _("Betrag"),
+            _("Cent"),
+            _("Eingetragen von"),
+        ]
+    )
+    changes = list(
+        Change.objects.filter(evening__runde=runde, kind=Change.Kind.PAYMENT)
+        .select_related("evening", "by")
+        .order_by("at", "pk")
+    )
+    people = {pid for c in changes for pid in (c.after["payer"], c.after["payee"])}
+    names = dict(Player.objects.filter(pk__in=people).values_list("pk", "name"))
+    entered = {change.pk: change for change in changes}
+    for change in changes:
+        evening = change.evening
+        where = evening_date(evening)
+        if evening.settles_runde:
+            where = _("%(when)s Ausgleich der Runde") % {"when": where}
+        kind = _("Zahlung")
+        if "cancels" in change.after:
+            cancelled = entered.get(change.after["cancels"])
+            kind = (
+                _("Storno der Zahlung vom %(when)s")
+                % {"when": timezone.localtime(cancelled.at).strftime("%d.%m.%Y %H:%M")}
+                if cancelled
+                else _("Storno")
+            )
+        amount = change.after["amount"]
+        yield writer.writerow(
+            [
+                timezone.localtime(change.at).strftime("%d.%m.%Y %H:%M"),
+                where,
+                kind,
+                as_text(names[change.after["payer"]]),
+                as_text(names[change.after["payee"]]),
+                decimal_comma(amount),
+                amount,
+                as_text(change.by.get_short_name() or change.by.get_username()),
+            ]
+        )
 
 
 def total_lines(

@@ -21,6 +21,11 @@ urlpatterns = [
         views.runde_csv,
         name="runde_csv",
     ),
+    path(
+        "verein/<int:club_id>/runde/<int:runde_id>/zahlungen-csv/",
+        views.runde_payments_csv,
+        name="runde_payments_csv",
+    ),
     path("abend/<int:evening_id>/", views.detail, name="detail"),
     path("abend/<int:evening_id>/drucken/", views.evening_print, name="print"),
     path("abend/<int:evening_id>/csv/", views.evening_csv, name="csv"),

@@ -1726,6 +1726,19 @@ def evening_csv(request: HttpRequest, evening_id: int) -> HttpResponse:
 
 @require_GET
 @login_required
+def runde_payments_csv(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse:
+    """Every payment of the Runde and every Storno as CSV, for the treasurer's cash box."""
+    membership = membership_of(request, club_id)
+    runde = get_object_or_404(membership.club.runden.money(), pk=runde_id)
+    return HttpResponse(
+        "".join(export.payment_lines(runde)),
+        content_type=export.CONTENT_TYPE,
+        headers={"Content-Disposition": export.attachment(f"{runde.name} Zahlungen")},
+    )
+
+
+@require_GET
+@login_required
 def runde_csv(request: HttpRequest, club_id: int, runde_id: int) -> StreamingHttpResponse:
     """Every game of the Runde as CSV, streamed: ten years are never held at once."""
     membership = membership_of(request, club_id)

@@ -428,6 +428,7 @@ RECIPES: dict[str, Recipe] = {
     "evenings:print": PAGE,
     "evenings:csv": PAGE,
     "evenings:runde_csv": PAGE,
+    "evenings:runde_payments_csv": PAGE,
     "evenings:settlement": Recipe(),
     "evenings:payment": Recipe(
         {"payer": "seated", "payee": "seated", "amount": "amount", "other_amount": "euro"},

@@ -148,6 +148,7 @@ MATRIX: dict[str, dict[str, tuple]] = {
     "evenings:print": {"GET": members_only(200), "POST": every(405), **NO_OTHER},
     "evenings:csv": {"GET": members_only(200), "POST": every(405), **NO_OTHER},
     "evenings:runde_csv": {"GET": members_only(200), "POST": every(405), **NO_OTHER},
+    "evenings:runde_payments_csv": {"GET": members_only(200), "POST": every(405), **NO_OTHER},
     "evenings:settlement": {"GET": members_only(200), "POST": scorers_only(302), **NO_OTHER},
     "evenings:start": {"GET": scorers_only(200), "POST": scorers_only(302), **NO_OTHER},
     # An empty seating form shows its errors (the cast's evening would go on at a new table).

@@ -542,6 +542,40 @@ def test_a_player_s_accounts_say_why_they_differ_from_an_abrechnung(
     assert PLAYED_ON.format(day=day) not in page_text(client.get(reverse("start")))
 
 
+def test_the_runde_s_payments_and_stornos_come_as_one_csv_for_the_cash_box(
+    client, club, runde, players, scorekeeper, admin, two_evenings
+):
+    sepp, vroni, hias, resi = players[:4]
+    first, second = two_evenings
+    services.record_payment(first.pk, hias.pk, vroni.pk, 10, scorekeeper)
+    ausgleich = services.start_ausgleich(runde, admin)
+    mistake = services.record_payment(ausgleich.pk, hias.pk, vroni.pk, 10, admin)
+    services.cancel_payment(ausgleich.pk, mistake.pk, admin)
+    client.force_login(scorekeeper)
+
+    answer = client.get(reverse("evenings:runde_payments_csv", args=[club.pk, runde.pk]))
+
+    assert answer["Content-Disposition"] == (
+        'attachment; filename="donnerstagsrunde-zahlungen.csv"'
+    )
+    header, *rows = answer.content.decode().removesuffix("\r\n").split("\r\n")
+    assert header == "\ufeffEingetragen;Abend;Art;Zahlt;Bekommt;Betrag;Cent;Eingetragen von"
+    when = {
+        e.pk: timezone.localtime(e.started_at).strftime("%d.%m.%Y %H:%M")
+        for e in (first, ausgleich)
+    }
+    paid = Change.objects.filter(kind=Change.Kind.PAYMENT).order_by("pk")
+    at = [timezone.localtime(c.at).strftime("%d.%m.%Y %H:%M") for c in paid]
+    assert rows == [
+        f"{at[0]};{when[first.pk]};Zahlung;Hias;Vroni;0,10;10;Hias",
+        f"{at[1]};{when[ausgleich.pk]} Ausgleich der Runde;Zahlung;Hias;Vroni;0,10;10;Resi",
+        f"{at[2]};{when[ausgleich.pk]} Ausgleich der Runde;Storno der Zahlung vom {at[1]};"
+        "Vroni;Hias;0,10;10;Resi",
+    ]
+    runde_page = client.get(reverse("clubs:runde", args=[club.pk, runde.pk])).text
+    assert "Alle Zahlungen als CSV</a>" in runde_page
+
+
 def test_a_new_runde_s_accounts_say_nobody_pays(client, club, runde, admin):
     client.force_login(admin)
 
