@@ -97,8 +97,13 @@ def test_a_key_of_another_runde_starts_nothing_and_says_so(
     other = services.start_evening(friday, players[:4], 0, admin, key=uuid.uuid4())
     url = reverse("evenings:start", args=[club.pk, runde.pk])
 
-    answer = logged_in(scorekeeper).post(url, start_form(players, other.key))
+    client = logged_in(scorekeeper)
+    asked = client.post(url, start_form(players, other.key))
+    # Asked first: the same four sit at the other Runde's evening. Confirmed, the key
+    # that started that one starts nothing here.
+    answer = client.post(url, start_form(players, other.key) | {"again": "on"})
 
+    assert "sitzen schon an einem laufenden Abend der Runde „Freitagsrunde“" in asked.text
     assert answer.status_code == 200
     assert "Dieses Formular wurde schon verwendet. Bitte neu laden." in answer.text
     assert list(Evening.objects.all()) == [other]
