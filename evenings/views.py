@@ -440,20 +440,22 @@ def _stale_notice(
             "Gebucht: %(game)s – von diesem Handy; nur die Antwort kam nicht an. "
             "Jetzt gibt %(dealer)s."
         ) % {
-            "game": wording.describe(form.repeated, _names(evening)),
+            "game": wording.told(form.repeated, _names(evening)),
             "dealer": deal.dealer.name,
         }
     earlier = named_from - since + max(0, len(games) - NAMED_SINCE)
     names = _names(evening)
+    # "Spiel 8 gebucht (Sauspiel Sepp mit Toni · 4 Laufende)": all of it, as the phones
+    # that follow hear it, and no "8." that a screen reader reads as an ordinal.
     what = "; ".join(
         (
-            _("%(game)s gebucht")
+            _("Spiel %(n)s gebucht (%(game)s)")
             if game.is_booked
-            else _("%(game)s gestrichen")
+            else _("Spiel %(n)s gestrichen (%(game)s)")
             if getattr(game, "voided_by", None) == Change.Kind.VOID
-            else _("%(game)s zurückgenommen")
+            else _("Spiel %(n)s zurückgenommen (%(game)s)")
         )
-        % {"game": wording.describe(game, names)}
+        % {"n": game.number, "game": wording.summary(game, names)}
         for game in games[-NAMED_SINCE:]
     )
     if earlier:
@@ -569,13 +571,12 @@ def book(request: HttpRequest, evening_id: int) -> HttpResponse:
             _add_engine_error(form, error)
         else:
             names = {seat.player_id: seat.player.name for seat in booking.seats}
+            # All of it, as the phones that follow hear it: a blind Schreiber checks the
+            # partner and the Laufende without going through the sheet.
+            what = wording.told(booking.game, names)
             if not booking.created:
-                what = wording.describe(booking.game, names)
                 messages.info(request, _("Schon gebucht: %(game)s") % {"game": what})
             else:
-                # All of it, as the phones that follow hear it: a blind Schreiber checks
-                # the partner and the Laufende without going through the sheet.
-                what = wording.told(booking.game, names)
                 messages.success(request, _("Gebucht: %(game)s") % {"game": what})
             if not request.htmx:
                 return redirect("evenings:detail", evening_id=evening.pk)

@@ -95,12 +95,16 @@ def describe(game: Game, names: dict[int, str]) -> str:
     return f"{what} ({who})" if who else what
 
 
+def summary(game: Game, names: dict[int, str]) -> str:
+    """ "Gras-Solo Vroni · verloren · 3 Laufende": the sheet's caption and details."""
+    data = GameInput.of(game)
+    return " · ".join([caption(data, names), *details(data, names, quiet_win=True)])
+
+
 def told(game: Game, names: dict[int, str]) -> str:
     """ "Spiel 7, Gras-Solo Vroni · verloren · 3 Laufende": a game as the phone that booked
-    it is told, and the phones that follow (the sheet's caption and details)."""
-    data = GameInput.of(game)
-    said = " · ".join([caption(data, names), *details(data, names, quiet_win=True)])
-    return _("Spiel %(n)s, %(game)s") % {"n": game.number, "game": said}
+    it is told, and the phones that follow."""
+    return _("Spiel %(n)s, %(game)s") % {"n": game.number, "game": summary(game, names)}
 
 
 def line(data: GameInput, names: dict[int, str], bock: bool = False) -> str:

@@ -363,7 +363,7 @@ def test_a_worker_killed_inside_the_booking_leaves_the_whole_game_or_nothing_and
     # The phone sends the form again; the respawned worker books it, once.
     status, body = phone.book(evening.pk, form)
 
-    said = "Schon gebucht: 2. Sauspiel" if written else "Gebucht: Spiel 2, Sauspiel"
+    said = "Schon gebucht: Spiel 2, Sauspiel" if written else "Gebucht: Spiel 2, Sauspiel"
     assert status == 200 and said in body
     assert server.worker().pid != worker.pid
     assert Game.objects.filter(key=key).count() == 1
@@ -400,7 +400,7 @@ def test_a_worker_killed_right_after_the_booking_committed_leaves_the_whole_game
     # The phone whose answer was lost sends the form again: booked already, not twice.
     status, body = phone.book(evening.pk, form)
 
-    assert status == 200 and "Schon gebucht: 2. Sauspiel" in body
+    assert status == 200 and "Schon gebucht: Spiel 2, Sauspiel" in body
     assert Game.objects.filter(key=key).count() == 1
     assert stored(evening) == one_game_more(before)
 

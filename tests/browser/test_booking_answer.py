@@ -225,7 +225,7 @@ def test_a_preview_held_back_while_the_booking_is_out_follows_a_refused_booking(
     page.unroute(PREVIEW)
     bookings.pop().continue_()
 
-    expect(page.locator("#entry-status")).to_contain_text("1. Sauspiel (Hias) gebucht")
+    expect(page.locator("#entry-status")).to_contain_text("Spiel 1 gebucht (Sauspiel Hias")
     expect(page.locator("#deal")).to_have_text("Spiel 2 · Vroni gibt.")
     expect(preview(page)).to_have_text(
         ["Sepp +0,40 €", "Vroni +0,40 €", "Hias -0,40 €", "Resi -0,40 €"]

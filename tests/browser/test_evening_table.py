@@ -122,7 +122,9 @@ def test_a_stale_form_sent_anyway_is_refused_in_german_and_keeps_what_still_appl
     # 2. Nothing booked from the stale form; the answer says in German what happened and
     # gives the form for the current deal, with every choice that still applies.
     notice = resi.locator("#entry-status [role=alert]")
-    expect(notice).to_contain_text("Inzwischen auf einem anderen Handy: 1. Sauspiel (Vroni)")
+    expect(notice).to_contain_text(
+        "Inzwischen auf einem anderen Handy: Spiel 1 gebucht (Sauspiel Vroni"
+    )
     expect(notice).to_contain_text("Jetzt gibt Vroni.")
     expect(notice).to_be_in_viewport()  # she had scrolled down to the Laufende
     expect(notice).not_to_contain_text("keine gültige Auswahl")
@@ -152,7 +154,9 @@ def test_the_word_on_another_phone_s_booking_goes_once_a_game_is_corrected_here(
     enter_sauspiel(resi, "Hias", "Sepp")
     booked_elsewhere_then_saved(resi, evening, schreiber, players["Vroni"], players["Resi"])
     notice = resi.locator("#entry-status [role=alert]")
-    expect(notice).to_contain_text("Inzwischen auf einem anderen Handy: 1. Sauspiel (Vroni)")
+    expect(notice).to_contain_text(
+        "Inzwischen auf einem anderen Handy: Spiel 1 gebucht (Sauspiel Vroni"
+    )
     resi.unroute("**/blatt/**")  # her sheet catches up, the word stays
     expect(sheet_row(resi, 1)).to_contain_text("Vroni", timeout=8000)
     expect(notice).to_have_count(1)
@@ -217,7 +221,7 @@ def test_the_same_game_entered_on_two_phones_is_booked_once(
     # 2. Resi's phone hears of it from the sheet's poll: her choices go, so that her
     # "Speichern" cannot book it again as game 2 (Hias and Resi play that one too).
     notice = resi.locator("#entry-status [role=alert]")
-    expect(notice).to_contain_text("1. Sauspiel (Hias) gebucht", timeout=8000)
+    expect(notice).to_contain_text("Spiel 1 gebucht (Sauspiel Hias", timeout=8000)
     expect(notice).to_contain_text("Das war das Spiel, das du eingegeben hast")
     expect(deal_line(resi)).to_contain_text("Spiel 2 · Vroni gibt")
     for name in ("declarer", "partner", "schneider"):
@@ -298,7 +302,7 @@ def test_a_form_whose_players_changed_drops_only_the_player_who_no_longer_plays(
     book(evening, schreiber, type="wenz", declarer=players["Resi"].pk)
 
     expect(deal_line(resi)).to_contain_text("Spiel 2 · Vroni gibt", timeout=10_000)
-    expect(resi.locator("#entry-status [role=alert]")).to_contain_text("1. Wenz (Resi) gebucht")
+    expect(resi.locator("#entry-status [role=alert]")).to_contain_text("Spiel 1 gebucht (Wenz Resi")
     expect(checked(resi, "declarer")).to_have_count(0)
     expect(checked(resi, "partner")).to_have_text("Hias")
     assert Game.objects.count() == 1

@@ -827,7 +827,7 @@ def test_saving_again_after_a_lost_answer_books_the_game_once(
     # Same form, same key: saving again finds the game instead of booking it twice.
     assert page.locator("#entry-form input[name='key']").input_value() == key
     save_button(page).tap()
-    expect(flash(page)).to_have_text("Schon gebucht: 1. Sauspiel (Vroni)")
+    expect(flash(page)).to_contain_text("Schon gebucht: Spiel 1, Sauspiel Vroni")
     assert len(requests) == 2
     assert f"key={key}" in requests[1]
 

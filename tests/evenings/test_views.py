@@ -427,7 +427,7 @@ def test_a_retried_booking_books_once_and_says_so(client, scorekeeper, evening, 
 
     again = client.post(reverse("evenings:book", args=[evening.pk]), data, headers=HTMX)
 
-    assert "Schon gebucht: 1. Sauspiel (Vroni)" in again.text
+    assert "Schon gebucht: Spiel 1, Sauspiel Vroni" in again.text
     assert Game.objects.count() == 1
 
 
@@ -856,7 +856,7 @@ def test_a_stale_form_books_nothing_and_answers_with_the_current_form_in_german(
     assert response.status_code == 200
     assert Game.objects.count() == 1
     text = response.text
-    assert "Inzwischen auf einem anderen Handy: 1. Sauspiel (Vroni) gebucht." in text
+    assert "Inzwischen auf einem anderen Handy: Spiel 1 gebucht (Sauspiel Vroni mit Resi)." in text
     assert "Jetzt gibt Vroni." in text
     assert "keine gültige Auswahl" not in text
     # The current deal, and its players' chips (Vroni deals and sits out now) with the
@@ -886,7 +886,9 @@ def test_a_stale_form_is_answered_from_the_bookings_one_read(
     # The session with its user, and the evening with its seats, state and last games
     # (which name what the other phone booked): nothing read twice, nothing written.
     assert len(queries) == 2
-    assert "Inzwischen auf einem anderen Handy: 1. Sauspiel (Hias) gebucht." in response.text
+    assert "Inzwischen auf einem anderen Handy: Spiel 1 gebucht (Sauspiel Hias mit Resi)." in (
+        response.text
+    )
     assert Game.objects.count() == 1
 
 
@@ -909,10 +911,11 @@ def test_a_form_many_games_behind_names_the_last_three_and_counts_the_rest(
     assert len(queries) == 2
     names = [p.name for p in players[:4]]
     assert (
-        f"Inzwischen auf einem anderen Handy: 6 Spiele, zuletzt 4. Sauspiel ({names[3]}) "
-        f"gebucht; 5. Sauspiel ({names[0]}) gebucht; 6. Sauspiel ({names[1]}) gebucht."
+        f"Inzwischen auf einem anderen Handy: 6 Spiele, zuletzt Spiel 4 gebucht (Sauspiel "
+        f"{names[3]} mit {names[0]}); Spiel 5 gebucht (Sauspiel {names[0]} mit {names[1]}); "
+        f"Spiel 6 gebucht (Sauspiel {names[1]} mit {names[2]})."
     ) in response.text
-    assert f"1. Sauspiel ({names[0]})" not in response.text
+    assert "Spiel 1 gebucht" not in response.text
     assert Game.objects.filter(evening=evening).count() == 6
 
 
@@ -930,7 +933,9 @@ def test_without_script_a_stale_form_answers_the_page_with_the_current_form(
 
     assert response.status_code == 200
     assert "<html" in response.text and 'id="sheet"' in response.text
-    assert "Inzwischen auf einem anderen Handy: 1. Sauspiel (Vroni) gebucht." in response.text
+    assert "Inzwischen auf einem anderen Handy: Spiel 1 gebucht (Sauspiel Vroni mit Resi)." in (
+        response.text
+    )
     deal = services.next_deal(evening)
     assert f'name="deal" value="{deal.token}"' in response.text
     assert re.search(r'name="spiel" value="wenz"[^>]*checked', response.text)
@@ -955,8 +960,9 @@ def test_a_form_for_a_deal_gone_back_names_the_game_taken_back_elsewhere(
 
     answer = client.post(reverse("evenings:book", args=[evening.pk]), form, headers=HTMX)
 
-    assert "Inzwischen auf einem anderen Handy: 1. Sauspiel (Vroni) zurückgenommen." in (
-        answer.text
+    assert (
+        "Inzwischen auf einem anderen Handy: Spiel 1 zurückgenommen (Sauspiel Vroni mit Resi)."
+        in (answer.text)
     )
     assert "Reihenfolge" not in answer.text
     assert evening.games.count() == 1 and not evening.games.get().is_booked
@@ -971,7 +977,9 @@ def test_a_form_for_a_deal_gone_back_names_the_game_struck_elsewhere_as_struck(
     answer = client.post(reverse("evenings:book", args=[evening.pk]), form, headers=HTMX)
 
     # Not "zurückgenommen": that is the other button ("Spiel 1 zurücknehmen").
-    assert "Inzwischen auf einem anderen Handy: 1. Sauspiel (Vroni) gestrichen." in answer.text
+    assert "Inzwischen auf einem anderen Handy: Spiel 1 gestrichen (Sauspiel Vroni mit Resi)." in (
+        answer.text
+    )
     assert evening.games.count() == 1 and not evening.games.get().is_booked
 
 
@@ -1081,7 +1089,7 @@ def test_the_poll_tells_a_phone_with_a_stale_form_and_its_preview_brings_the_new
     assert 'id="f-partner" hx-swap-oob="true"' in refreshed.text
     assert 'id="f-spiel"' not in refreshed.text
     assert 'id="deal" hx-swap-oob="true"' in refreshed.text
-    assert "1. Wenz (Resi) gebucht" in refreshed.text
+    assert "Spiel 1 gebucht (Wenz Resi" in refreshed.text
     assert re.search(rf'name="partner" value="{hias.pk}"[^>]*checked', refreshed.text)
     # Vroni deals game 2 and sits out: her choice as declarer is dropped.
     assert not re.search(rf'name="declarer" value="{vroni.pk}"', refreshed.text)
@@ -1169,9 +1177,9 @@ def test_a_game_another_phone_booked_meanwhile_is_not_carried_over_to_be_booked_
 
     assert answer.status_code == 200
     assert (
-        "Inzwischen auf einem anderen Handy: 1. Sauspiel (Hias) gebucht. Jetzt gibt Vroni. "
-        "Das war das Spiel, das du eingegeben hast: deine Auswahl ist gelöscht, damit es "
-        "nicht doppelt gebucht wird."
+        f"Inzwischen auf einem anderen Handy: Spiel 1 gebucht (Sauspiel Hias mit {partner.name} "
+        "· Schneider). Jetzt gibt Vroni. Das war das Spiel, das du eingegeben hast: deine "
+        "Auswahl ist gelöscht, damit es nicht doppelt gebucht wird."
     ) in answer.text
     # Every field comes again, as a fresh form for the new deal shows it (its key kept).
     assert 'id="entry-fields" hx-swap-oob="true"' in answer.text
@@ -1196,7 +1204,7 @@ def test_a_chosen_player_who_sits_the_new_deal_out_is_named_as_the_reason_for_th
     answer = client.post(reverse(f"evenings:{tap}", args=[evening.pk]), form, headers=HTMX)
 
     assert (
-        "Inzwischen auf einem anderen Handy: 1. Wenz (Hias) gebucht. Jetzt gibt Vroni. "
+        "Inzwischen auf einem anderen Handy: Spiel 1 gebucht (Wenz Hias). Jetzt gibt Vroni. "
         "Deine Auswahl ist übernommen, soweit sie noch passt: Vroni spielt dieses Spiel "
         "nicht mit. Bitte prüfen und speichern."
     ) in answer.text
@@ -1219,7 +1227,8 @@ def test_a_phone_whose_booking_answer_was_lost_hears_it_booked_the_game_and_gets
     answer = client.post(reverse("evenings:preview", args=[evening.pk]), form, headers=HTMX)
 
     assert (
-        "Gebucht: 1. Sauspiel (Hias) – von diesem Handy; nur die Antwort kam nicht an. "
+        "Gebucht: Spiel 1, Sauspiel Hias mit Resi – von diesem Handy; nur die Antwort kam "
+        "nicht an. "
         "Jetzt gibt Vroni."
     ) in answer.text
     assert "anderen Handy" not in answer.text
