@@ -95,6 +95,11 @@ def runde_lines(runde: Runde) -> Iterator[str]:
     yield from total_lines(players, EveningTotal.objects.filter(evening__runde=runde))
 
 
+# When a payment was entered, to the second: a Storno names the one it takes back by it,
+# and several are often entered within one minute.
+SECONDS = "%d.%m.%Y %H:%M:%S"
+
+
 def payment_lines(runde: Runde) -> Iterator[str]:
     """Every payment of the Runde, oldest first, for the treasurer's cash box: when it was
     entered, at which evening (or Ausgleich), who paid whom how much, who entered it; a
@@ -130,14 +135,14 @@ def payment_lines(runde: Runde) -> Iterator[str]:
             cancelled = entered.get(change.after["cancels"])
             kind = (
                 _("Storno der Zahlung vom %(when)s")
-                % {"when": timezone.localtime(cancelled.at).strftime("%d.%m.%Y %H:%M")}
+                % {"when": timezone.localtime(cancelled.at).strftime(SECONDS)}
                 if cancelled
                 else _("Storno")
             )
         amount = change.after["amount"]
         yield writer.writerow(
             [
-                timezone.localtime(change.at).strftime("%d.%m.%Y %H:%M"),
+                timezone.localtime(change.at).strftime(SECONDS),
                 where,
                 kind,
                 as_text(names[change.after["payer"]]),

@@ -940,7 +940,8 @@ def _heard(rows: list[sheet.Row], known: int, rewritten: frozenset[str]) -> str 
         row, said = new[-1], _("Neu gebucht: Spiel %(n)s, %(game)s")
     else:
         return None
-    game = " · ".join(filter(None, [row.caption, row.details, *details]))
+    bock = _("Bock") if row.bock else ""
+    game = " · ".join(filter(None, [row.caption, row.details, bock, *details]))
     return said % {"n": row.game.number, "game": game}
 
 

@@ -96,9 +96,9 @@ def describe(game: Game, names: dict[int, str]) -> str:
 
 
 def summary(game: Game, names: dict[int, str]) -> str:
-    """ "Gras-Solo Vroni · verloren · 3 Laufende": the sheet's caption and details."""
+    """ "Gras-Solo Vroni · verloren · 3 Laufende · Bock": the sheet's caption and details."""
     data = GameInput.of(game)
-    return " · ".join([caption(data, names), *details(data, names, quiet_win=True)])
+    return " · ".join([caption(data, names), *details(data, names, quiet_win=True, bock=game.bock)])
 
 
 def told(game: Game, names: dict[int, str]) -> str:

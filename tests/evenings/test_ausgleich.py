@@ -565,7 +565,7 @@ def test_the_runde_s_payments_and_stornos_come_as_one_csv_for_the_cash_box(
         for e in (first, ausgleich)
     }
     paid = Change.objects.filter(kind=Change.Kind.PAYMENT).order_by("pk")
-    at = [timezone.localtime(c.at).strftime("%d.%m.%Y %H:%M") for c in paid]
+    at = [timezone.localtime(c.at).strftime("%d.%m.%Y %H:%M:%S") for c in paid]
     assert rows == [
         f"{at[0]};{when[first.pk]};Zahlung;Hias;Vroni;0,10;10;Hias",
         f"{at[1]};{when[ausgleich.pk]} Ausgleich der Runde;Zahlung;Hias;Vroni;0,10;10;Resi",

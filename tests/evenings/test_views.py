@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from clubs import services as club_services
-from clubs.models import Membership, Player, german_key
+from clubs.models import Membership, Player, Tariff, german_key
 from evenings import services
 from evenings.models import Change, Evening, Game, LedgerEntry
 from tests.conftest import make_user, page_text
@@ -981,6 +981,34 @@ def test_a_form_for_a_deal_gone_back_names_the_game_struck_elsewhere_as_struck(
         answer.text
     )
     assert evening.games.count() == 1 and not evening.games.get().is_booked
+
+
+def test_a_bock_game_is_said_to_be_one_to_the_phone_that_booked_it_and_to_those_following(
+    client, scorekeeper, admin, runde, players, set_tariff
+):
+    set_tariff(runde, bock=Tariff.Bock.RAMSCH)
+    evening = services.start_evening(runde, players[:4], 0, admin)
+    names = {player.pk: player.name for player in players}
+    first = services.next_deal(evening).playing
+    services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "ramsch", loser=first[0].pk, won=False), admin)  # fmt: skip
+    evening.refresh_from_db()
+    seen = evening.version
+    deal = services.next_deal(evening)
+    declarer, partner = deal.playing[0].pk, deal.playing[2].pk
+    client.force_login(scorekeeper)
+
+    answer = client.post(
+        reverse("evenings:book", args=[evening.pk]),
+        entry(evening, declarer=declarer, partner=partner),
+        headers=HTMX,
+    )
+    heard = client.get(reverse("evenings:sheet", args=[evening.pk]), {"v": seen}, headers=HTMX)
+
+    game_2 = f"Spiel 2, Sauspiel {names[declarer]} mit {names[partner]} · Bock"
+    assert f"Gebucht: {game_2}<" in answer.text
+    assert f"Neu gebucht: {game_2}<" in heard.text
+    assert evening.games.get(number=2).bock
 
 
 def test_a_form_sent_after_the_table_went_on_says_where_to_enter_the_game(
