@@ -318,7 +318,7 @@ def _live_context(
         "notice": notice,
         "restorable": restorable,
         "restorable_game": (
-            wording.describe(restorable.game, _names(evening, seats)) if restorable else ""
+            wording.told(restorable.game, _names(evening, seats)) if restorable else ""
         ),
     }
 
@@ -1122,7 +1122,7 @@ def _struck_meanwhile(request, evening: Evening, membership) -> HttpResponse:
 def _taken_back(request, evening: Evening, game: Game) -> HttpResponse:
     """A struck (or taken back) game opened from its row: what it was, and "Wieder
     zählen" (evenings:restore). It is not corrected as it is."""
-    context = {"evening": evening, "game": game, "what": wording.describe(game, _names(evening))}
+    context = {"evening": evening, "game": game, "what": wording.told(game, _names(evening))}
     if request.htmx:
         return render(request, "evenings/game_edit.html#taken_back", context | {"panel": True})
     return render(request, "evenings/game_edit.html", context)
@@ -1147,7 +1147,7 @@ def _corrected(request, evening: Evening, membership) -> HttpResponse:
         "restorable": services.restorable(evening),
     }
     if context["restorable"]:
-        context["restorable_game"] = wording.describe(context["restorable"].game, _names(evening))
+        context["restorable_game"] = wording.told(context["restorable"].game, _names(evening))
     response = render(request, "evenings/evening.html#corrected", context)
     # Once the answer is in place (the panel closed, the rows swapped), the screen goes to
     # its word at the top, and "Rückgängig".
@@ -1179,7 +1179,7 @@ def game_void(request: HttpRequest, evening_id: int, game_id: int) -> HttpRespon
         if last is None or last.kind != Change.Kind.VOID or last.by_id != request.user.pk:
             return _struck_meanwhile(request, evening, membership)
         # Struck by this user already (a second tap, or a retry after a lost answer).
-        what = wording.describe(game, _names(evening))
+        what = wording.told(game, _names(evening))
         messages.info(request, _("Schon gestrichen: %(game)s") % {"game": what})
     elif (seen := _version(request.POST.get("v", ""))) is None or not request.POST.get("seen"):
         messages.error(request, UNCHECKED)
@@ -1225,7 +1225,7 @@ def restore(request: HttpRequest, evening_id: int, game_id: int) -> HttpResponse
     except services.EveningError as error:
         messages.error(request, str(error))
     else:
-        what = wording.describe(game, _names(evening))
+        what = wording.told(game, _names(evening))
         messages.success(request, _("Wiederhergestellt: %(game)s") % {"game": what})
     return redirect("evenings:detail", evening_id=evening.pk)
 

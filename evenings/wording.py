@@ -88,13 +88,6 @@ def enumeration(names: list[str]) -> str:
     return _("%(first)s und %(last)s") % {"first": ", ".join(names[:-1]), "last": names[-1]}
 
 
-def describe(game: Game, names: dict[int, str]) -> str:
-    """ "3. Sauspiel (Sepp)", for messages."""
-    who = names.get(game.declarer_id or game.loser_id or 0)
-    what = f"{game.number}. {kind(game.type, game.suit)}"
-    return f"{what} ({who})" if who else what
-
-
 def summary(game: Game, names: dict[int, str]) -> str:
     """ "Gras-Solo Vroni · verloren · 3 Laufende · Bock": the sheet's caption and details."""
     data = GameInput.of(game)

@@ -364,12 +364,14 @@ def test_undo_and_strike_keep_the_row_struck_through_and_can_be_taken_back(
     # sheet, struck through, and the deal goes back to its dealer. One tap brings it back.
     page.get_by_role("button", name="Spiel 3 zurücknehmen").tap()
     bar = page.locator(".restore-bar")
-    expect(bar).to_contain_text("Zurückgenommen: 3. Gras-Solo (Resi)")
+    expect(bar).to_contain_text("Zurückgenommen: Spiel 3, Gras-Solo Resi")
     # The page opens on "Rückgängig", described by what was taken back (a screen reader
     # reads both; the reload left the focus nowhere).
     undo_it = bar.get_by_role("button", name="Rückgängig")
     expect(undo_it).to_be_focused()
-    expect(undo_it).to_have_accessible_description("Zurückgenommen: 3. Gras-Solo (Resi)")
+    expect(undo_it).to_have_accessible_description(
+        re.compile("^Zurückgenommen: Spiel 3, Gras-Solo Resi")
+    )
     expect(sheet_row(page, 3)).to_have_class(re.compile(r"\btaken-back\b"))
     expect(sheet_row(page, 3).locator("s")).to_have_text("Gras-Solo Resi")
     expect(sheet_row(page, 3)).to_contain_text("zurückgenommen")
@@ -382,7 +384,7 @@ def test_undo_and_strike_keep_the_row_struck_through_and_can_be_taken_back(
     }  # fmt: skip
 
     bar.get_by_role("button", name="Rückgängig").tap()
-    expect(flash(page)).to_have_text("Wiederhergestellt: 3. Gras-Solo (Resi)")
+    expect(flash(page)).to_contain_text("Wiederhergestellt: Spiel 3, Gras-Solo Resi")
     expect(page.locator(".restore-bar")).to_have_count(0)
     expect(sheet_row(page, 3)).not_to_have_class(re.compile(r"\btaken-back\b"))
     expect(totals(page)).to_have_text(["-0,50", "-0,50", "-0,50", "1,50"])
@@ -396,7 +398,7 @@ def test_undo_and_strike_keep_the_row_struck_through_and_can_be_taken_back(
     page.locator("#correction").get_by_role("button", name="Spiel streichen").tap()
     expect(page.locator("#correction")).to_be_empty()
     expect(page).to_have_url(re.compile(rf"/abend/{evening.pk}/$"))
-    expect(page.locator(".restore-bar")).to_contain_text("Gestrichen: 2. Sauspiel (Hias)")
+    expect(page.locator(".restore-bar")).to_contain_text("Gestrichen: Spiel 2, Sauspiel Hias")
     # The word and its "Rückgängig" are in view, above where the panel was.
     expect(page.locator(".restore-bar")).to_be_in_viewport(ratio=1)
     expect(sheet_row(page, 2)).to_contain_text("gestrichen")
@@ -432,7 +434,7 @@ def test_taking_back_is_offered_once_there_is_a_game_and_names_it(
     take_back.tap()
 
     # The form sent the version the sheet showed after the second booking's answer.
-    expect(page.locator(".restore-bar")).to_contain_text("Zurückgenommen: 2. Sauspiel (Hias)")
+    expect(page.locator(".restore-bar")).to_contain_text("Zurückgenommen: Spiel 2, Sauspiel Hias")
     assert change_kinds(evening) == ["start", "book", "book", "undo"]
 
 
@@ -452,10 +454,10 @@ def test_a_game_struck_by_mistake_counts_again_after_later_games(
     sheet_row(page, 1).get_by_role("link").click()
     panel = page.locator("#correction")
     expect(panel.get_by_role("heading")).to_have_text("Spiel 1 zählt nicht")
-    expect(panel.locator("s")).to_have_text("1. Sauspiel (Vroni)")
+    expect(panel.locator("s")).to_have_text("Spiel 1, Sauspiel Vroni mit Resi")
     panel.get_by_role("button", name="Wieder zählen").tap()
 
-    expect(flash(page)).to_have_text("Wiederhergestellt: 1. Sauspiel (Vroni)")
+    expect(flash(page)).to_contain_text("Wiederhergestellt: Spiel 1, Sauspiel Vroni")
     expect(sheet_row(page, 1)).not_to_have_class(re.compile(r"\btaken-back\b"))
     expect(totals(page)).to_have_text(["-0,10", "-0,10", "0,10", "0,10"])
     assert Game.objects.get(number=1).is_booked

@@ -887,8 +887,8 @@ def test_a_strike_whose_answer_was_lost_says_so_and_striking_again_changes_nothi
     # 2. Tapped again: nothing more is struck; the phone's own strike is said as such, the
     # panel closes, the sheet shows it, and "Rückgängig" is offered.
     panel.get_by_role("button", name="Spiel streichen").tap()
-    expect(flash(page)).to_have_text("Schon gestrichen: 1. Sauspiel (Vroni)")
-    expect(page.locator(".restore-bar")).to_contain_text("Gestrichen: 1. Sauspiel (Vroni)")
+    expect(flash(page)).to_contain_text("Schon gestrichen: Spiel 1, Sauspiel Vroni")
+    expect(page.locator(".restore-bar")).to_contain_text("Gestrichen: Spiel 1, Sauspiel Vroni")
     expect(panel).to_be_empty()
     expect(sheet_row(page, 1)).to_contain_text("gestrichen")
     assert len(sent) == 2

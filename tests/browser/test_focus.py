@@ -118,13 +118,13 @@ def test_a_correction_opened_by_keyboard_takes_the_focus_and_gives_it_back(
     expect(heading).to_be_focused()
     page.get_by_role("button", name="Spiel streichen").focus()
     page.keyboard.press("Enter")
-    expect(page.locator("#restore[role=status]")).to_contain_text("Gestrichen: 1. Sauspiel")
+    expect(page.locator("#restore[role=status]")).to_contain_text("Gestrichen: Spiel 1, Sauspiel")
     expect(page.get_by_role("button", name="Rückgängig")).to_be_focused()
     assert Game.objects.filter(number=1, voided_at__isnull=False).exists()
 
     # 3. "Rückgängig" reloads the page; its message has the focus, to be read first.
     page.keyboard.press("Enter")
-    expect(flash(page)).to_have_text("Wiederhergestellt: 1. Sauspiel (Hias)")
+    expect(flash(page)).to_contain_text("Wiederhergestellt: Spiel 1, Sauspiel Hias")
     expect(page.locator("#flash")).to_be_focused()
 
 
