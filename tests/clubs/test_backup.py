@@ -167,6 +167,28 @@ def test_an_ausgleich_of_the_runde_is_restored_with_its_payments(history, admin,
 
 
 @transactional
+@pytest.mark.parametrize(
+    ("backend", "how"),
+    [
+        ("console", "`make password user=NAME`"),
+        ("locmem", '"Passwort vergessen" or `make password user=NAME`'),
+    ],
+)
+def test_a_restore_offers_passwort_vergessen_only_where_the_server_sends_mail(
+    history, tmp_path, capsys, settings, backend, how
+):
+    backend_path = f"django.core.mail.backends.{backend}.EmailBackend"
+    settings.MAILERS = {"default": {"BACKEND": backend_path}}
+    path = tmp_path / "au.json"
+    export(history, path)
+    empty_the_database()
+
+    call_command("import_club", str(path))
+
+    assert f"each to set one by {how} (with DATA=" in capsys.readouterr().out
+
+
+@transactional
 def test_a_restored_club_equals_the_original_to_the_cent_and_verifies(
     history, admin, client, tmp_path, capsys
 ):

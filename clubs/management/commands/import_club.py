@@ -5,6 +5,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
 from clubs import backup
+from clubs.account_forms import sends_mail
 from config.roles import as_owner
 
 
@@ -39,8 +40,10 @@ class Command(BaseCommand):
         self.stdout.write(self.style.SUCCESS(f"{club.name} restored and verified: {counts}"))
         users = data["tables"].get(backup.label(get_user_model()), [])
         if without := sorted(user["username"] for user in users if "password" not in user):
+            # "Passwort vergessen" only where this server sends the link by email.
+            how = '"Passwort vergessen" or ' if sends_mail() else ""
             self.stdout.write(
                 f"{len(without)} without a password (exported without hashes), each to set "
-                'one by "Passwort vergessen" or `make password user=NAME` (with DATA=... '
-                "for a data directory of its own): " + ", ".join(without)
+                f"one by {how}`make password user=NAME` (with DATA=... for a data directory "
+                "of its own): " + ", ".join(without)
             )
