@@ -191,6 +191,18 @@ class GameQuerySet(models.QuerySet):
     def booked(self):
         return self.filter(voided_at__isnull=True)
 
+    def with_taken_back(self):
+        """Each game with `taken_back_kind`: how it was last taken out of the count,
+        Change.Kind.VOID (struck) or UNDO (taken back); None if it never was."""
+        last = (
+            Change.objects.filter(
+                game=models.OuterRef("pk"), kind__in=[Change.Kind.VOID, Change.Kind.UNDO]
+            )
+            .order_by("-pk")
+            .values("kind")[:1]
+        )
+        return self.annotate(taken_back_kind=models.Subquery(last))
+
 
 class Game(models.Model):
     """One game as the table decided it, in the scoring contract's terms.

@@ -333,7 +333,7 @@ def build(evening: Evening, first: int = 1, seats: list | None = None) -> Sheet:
     """
     players = [seat.player for seat in (seats if seats is not None else seats_of(evening))]
     names = {p.pk: p.name for p in players}
-    games = list(evening.games.filter(number__gte=first))
+    games = list(evening.games.filter(number__gte=first).with_taken_back())
     later = {game.pk for game in games if game.number > evening.last_number}
     games = [game for game in games if game.pk not in later]
     booked = [g for g in games if g.is_booked]
@@ -350,15 +350,6 @@ def build(evening: Evening, first: int = 1, seats: list | None = None) -> Sheet:
             total=Sum("amount")
         )
     }
-    taken_back = dict(
-        evening.changes.filter(
-            kind__in=[Change.Kind.VOID, Change.Kind.UNDO],
-            game__voided_at__isnull=False,
-            game__number__gte=first,
-        )
-        .order_by("pk")
-        .values_list("game_id", "kind")
-    )
     standing = services.standing(evening, players)
     for (game_id, player_id), total in amounts.items():
         if game_id in later:
@@ -369,7 +360,7 @@ def build(evening: Evening, first: int = 1, seats: list | None = None) -> Sheet:
     for game in reversed(games):
         row = _row(game, names)
         if not game.is_booked:
-            row.taken_back = taken_back.get(game.pk, Change.Kind.VOID)
+            row.taken_back = game.taken_back_kind or Change.Kind.VOID
         else:
             row.unit, row.bock = scored[game.pk].unit, scored[game.pk].bock
             for player in players:

@@ -7,7 +7,7 @@ from html import escape
 import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import F, Max, Min, OuterRef, Q, Subquery, Sum
+from django.db.models import F, Max, Min, Q, Sum
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -452,7 +452,7 @@ def _stale_notice(
             _("Spiel %(n)s gebucht (%(game)s)")
             if game.is_booked
             else _("Spiel %(n)s gestrichen (%(game)s)")
-            if getattr(game, "voided_by", None) == Change.Kind.VOID
+            if getattr(game, "taken_back_kind", None) == Change.Kind.VOID
             else _("Spiel %(n)s zurückgenommen (%(game)s)")
         )
         % {"n": game.number, "game": wording.summary(game, names)}
@@ -497,14 +497,8 @@ def _games_since(evening: Evening, since: int) -> list[Game]:
         recent = [game for game in state.recent if game.number >= since]
         if [game.number for game in recent] == list(range(since, state.last_number + 1)):
             return recent
-    # Whether a game no longer counted was struck or taken back: its last such change.
-    voided_by = (
-        Change.objects.filter(game=OuterRef("pk"), kind__in=[Change.Kind.VOID, Change.Kind.UNDO])
-        .order_by("-pk")
-        .values("kind")[:1]
-    )
-    games = evening.games.filter(number__gte=since).annotate(voided_by=Subquery(voided_by))
-    return list(games.order_by("number"))
+    # With whether a game no longer counted was struck or taken back (the notice says).
+    return list(evening.games.filter(number__gte=since).with_taken_back().order_by("number"))
 
 
 def _add_engine_error(form: GameForm, error: services.EveningError) -> None:

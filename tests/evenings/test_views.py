@@ -235,11 +235,22 @@ def test_a_second_evening_with_the_same_players_is_started_only_when_confirmed(
     assert Evening.objects.filter(runde=runde).count() == 3
 
 
+@pytest.mark.parametrize(
+    ("where", "said"),
+    [
+        ("Donnerstagsrunde", "(seit {day}): dort weiterschreiben, oder unten bestätigen, dass "
+         "ein neuer beginnt."),
+        # One person cannot play at two tables, whichever Runde each is of.
+        ("Freitagsrunde", "der Runde „Freitagsrunde“ (seit {day}): dort weiterschreiben, oder "
+         "unten bestätigen, dass hier ein neuer beginnt."),
+    ],
+)  # fmt: skip
 def test_someone_who_sits_at_a_running_evening_is_seated_at_another_only_when_confirmed(
-    client, scorekeeper, admin, club, runde, players
+    client, scorekeeper, admin, club, runde, players, where, said
 ):
     sepp, vroni, hias, resi, wastl, kathi = players
-    running = services.start_evening(runde, [sepp, vroni, hias, resi], 0, admin)
+    there = runde if where == runde.name else club_services.create_runde(club, where, admin)
+    running = services.start_evening(there, [sepp, vroni, hias, resi], 0, admin)
     client.force_login(scorekeeper)
     url = reverse("evenings:start", args=[club.pk, runde.pk])
     seats = {f"seat{i}": p.pk for i, p in enumerate([wastl, vroni, kathi, resi])}
@@ -250,42 +261,15 @@ def test_someone_who_sits_at_a_running_evening_is_seated_at_another_only_when_co
 
     assert asked.status_code == 200
     day = timezone.localtime(running.started_at).strftime("%d.%m.%Y, %H:%M")
-    assert (
-        f"Vroni und Resi sitzen schon an einem laufenden Abend (seit {day}): dort "
-        "weiterschreiben, oder unten bestätigen, dass ein neuer beginnt."
-    ) in asked.text
+    assert "Vroni und Resi sitzen schon an einem laufenden Abend " + said.format(day=day) in (
+        asked.text
+    )
     running_url = reverse("evenings:detail", args=[running.pk])
     assert f'<a class="button" href="{running_url}">Zum laufenden Abend</a>' in asked.text
     assert "Ja, trotzdem einen neuen Abend beginnen" in asked.text  # one or many
     assert confirmed.status_code == 302
-    assert Evening.objects.filter(runde=runde).count() == 2
-
-
-def test_someone_at_a_running_evening_of_another_runde_is_asked_about_too(
-    client, scorekeeper, admin, club, runde, players
-):
-    """One person cannot play at two tables, whichever Runde each is of."""
-    sepp, vroni, hias, resi, wastl, kathi = players
-    friday = club_services.create_runde(club, "Freitagsrunde", admin)
-    running = services.start_evening(friday, [sepp, vroni, hias, resi], 0, admin)
-    client.force_login(scorekeeper)
-    url = reverse("evenings:start", args=[club.pk, runde.pk])
-    seats = {f"seat{i}": p.pk for i, p in enumerate([wastl, vroni, kathi, resi])}
-    seats |= {"first_dealer": "0", "key": str(uuid.uuid4())}
-
-    asked = client.post(url, seats)
-    confirmed = client.post(url, seats | {"again": "on"})
-
-    day = timezone.localtime(running.started_at).strftime("%d.%m.%Y, %H:%M")
-    assert (
-        f"Vroni und Resi sitzen schon an einem laufenden Abend der Runde „Freitagsrunde“ "
-        f"(seit {day}): dort weiterschreiben, oder unten bestätigen, dass hier ein neuer "
-        "beginnt."
-    ) in asked.text
-    running_url = reverse("evenings:detail", args=[running.pk])
-    assert f'<a class="button" href="{running_url}">Zum laufenden Abend</a>' in asked.text
-    assert confirmed.status_code == 302
-    assert runde.evenings.count() == 1 and friday.evenings.count() == 1
+    assert Evening.objects.filter(runde=runde).count() == (2 if there == runde else 1)
+    assert there.evenings.filter(status=Evening.Status.OPEN).count() == (2 if there == runde else 1)
 
 
 def test_a_player_chosen_for_two_seats_is_named_at_the_second(
