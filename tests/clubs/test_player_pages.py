@@ -254,9 +254,9 @@ def test_the_runde_s_balances_sign_payments_as_paid_or_received(client, history,
     text = client.get(reverse("clubs:runde", args=[history.runde.club_id, history.runde.pk])).text
 
     table = text.split('<table class="runde-balances"')[1].split("</table>")[0]
-    # Per row: the name, then the cells Spiele, Zahlungen, Stand.
+    # Per row: the name, then the cells Stand, Spiele, Zahlungen.
     paid = {
-        re.sub(r"<[^>]+>|\(du\)", "", name.partition(">")[2]).strip(): cells[1]
+        re.sub(r"<[^>]+>|\(du\)", "", name.partition(">")[2]).strip(): cells[2]
         for name, cells in (
             (row.split("</th>")[0], re.findall(r"<td [^>]*>([^<]*)</td>", row))
             for row in table.split("<tbody>")[1].split("<tr")[1:]
