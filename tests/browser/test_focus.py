@@ -142,8 +142,18 @@ def test_the_first_tab_offers_to_skip_the_header_to_the_content(
     expect(skip).to_be_in_viewport(ratio=1)
     page.keyboard.press("Enter")
     page.keyboard.press("Tab")
-    # Past "Schafkopf" and the account's links, on the first link of the page's own.
-    assert page.evaluate("document.activeElement.closest('main') !== null")
+    # Past "Schafkopf", the account's links and the links back to the Runde and the club,
+    # on the first control of the page's own.
+    focused = "document.activeElement.closest('main, .links')?.tagName"
+    assert page.evaluate(focused) == "MAIN", page.evaluate("document.activeElement.outerHTML")
+
+    # Past the club's navigation too, where a page has it.
+    page.goto(f"/verein/{club.pk}/runde/{runde.pk}/")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    page.keyboard.press("Tab")
+    expect(page.locator(".clubnav")).to_be_visible()
+    assert page.evaluate(focused.replace(".links", ".clubnav")) == "MAIN"
 
 
 def test_the_start_form_first_says_that_an_evening_runs_in_the_runde(
