@@ -43,6 +43,12 @@ NOT_AT_THE_TABLE = _("Dieser Spieler spielt dieses Spiel nicht mit.")
 NO_LAUFENDE = _("keine")
 # The fields that name players of the game: a new deal may seat others.
 PLAYER_FIELDS = ("declarer", "partner", "loser", "jungfrauen")
+# What the preview waits for while a game lacks one of its players, the first first.
+WAITING_FOR = {
+    "declarer": _("Vorschau: Spieler wählen"),
+    "partner": _("Vorschau: Mitspieler wählen"),
+    "loser": _("Vorschau: Verlierer wählen"),
+}
 
 
 class ChipSelect(forms.RadioSelect):
@@ -301,6 +307,10 @@ class GameForm(forms.Form):
             if cleaned.get(name) is None:
                 self.add_error(name, missing[name])
         return cleaned
+
+    def waiting_for(self) -> str | None:
+        """The preview's word for an invalid form: the first player the game lacks."""
+        return next((WAITING_FOR[name] for name in WAITING_FOR if name in self.errors), None)
 
     def game_input(self) -> GameInput:
         """The booking as the engine will see it; only the fields the game type uses."""

@@ -715,7 +715,7 @@ def _preview_of(
     new game's preview needs no more than the evening's state, if it was read with it; a
     correction's, what was read `around` the game, if it was."""
     if not form.is_valid():
-        return {}
+        return {"waiting": form.waiting_for()}
     seating = [p.pk for p in form.playing]
     game = form.game_input()
     try:

@@ -458,6 +458,30 @@ def test_the_preview_shows_what_each_player_gets(client, scorekeeper, evening, p
     assert not Game.objects.exists()
 
 
+@pytest.mark.parametrize(
+    ("chosen", "waiting"),
+    [
+        ({"declarer": None, "partner": None}, "Vorschau: Spieler wählen"),
+        ({"partner": None}, "Vorschau: Mitspieler wählen"),
+        ({"spiel": "ramsch", "declarer": None, "partner": None}, "Vorschau: Verlierer wählen"),
+    ],
+)
+def test_the_preview_names_the_player_the_game_still_lacks(
+    client, scorekeeper, evening, players, chosen, waiting
+):
+    client.force_login(scorekeeper)
+    fields = {"declarer": players[0].pk, "partner": players[1].pk} | chosen
+
+    response = client.post(
+        reverse("evenings:preview", args=[evening.pk]),
+        entry(evening, **{name: value for name, value in fields.items() if value is not None}),
+        headers=HTMX,
+    )
+
+    assert f'<span class="muted">{waiting}</span>' in response.text
+    assert not Game.objects.exists()
+
+
 def test_the_sheet_answers_not_modified_when_nothing_changed(client, scorekeeper, evening):
     client.force_login(scorekeeper)
     url = reverse("evenings:sheet", args=[evening.pk])
