@@ -151,6 +151,26 @@ def no_horizontal_scroll(page: Page) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
 
+def broken_words(page: Page, selector: str) -> list[str]:
+    """The words in the elements matching `selector` that are split across two lines."""
+    return page.evaluate(
+        """selector => [...document.querySelectorAll(selector)].flatMap(el => {
+            const words = [], walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+            for (let node; (node = walker.nextNode());) {
+                for (const word of node.data.matchAll(/\\S+/g)) {
+                    const range = document.createRange();
+                    range.setStart(node, word.index);
+                    range.setEnd(node, word.index + word[0].length);
+                    const lines = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+                    if (lines.size > 1) words.push(word[0]);
+                }
+            }
+            return words;
+        })""",
+        selector,
+    )
+
+
 def open_share_section(page: Page) -> None:
     """Unfold "Zuschauen ohne Konto (QR-Code)" unless it is open already (it lies outside
     the region HTMX swaps, so it stays open across bookings)."""

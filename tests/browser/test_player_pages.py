@@ -9,7 +9,14 @@ from playwright.sync_api import Page, expect
 
 from clubs.models import Membership
 from tests.browser.axe import assert_accessible
-from tests.browser.evening_screen import PASSWORD, PHONE, book, no_horizontal_scroll, start
+from tests.browser.evening_screen import (
+    PASSWORD,
+    PHONE,
+    book,
+    broken_words,
+    no_horizontal_scroll,
+    start,
+)
 from tests.conftest import make_user
 
 
@@ -48,6 +55,28 @@ ONE_LINE = """el => {
     range.selectNodeContents(el.querySelector('a') || el);
     return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size === 1;
 }"""
+
+
+@pytest.mark.parametrize("text", ["150%", "200%"])
+def test_large_text_on_a_small_phone_breaks_lines_between_words(
+    page, log_in, club, runde, players, vroni, evening, text
+):
+    """Beside an amount, a label or a game broke letter by letter ("Ko/nt/ost/an/d",
+    "Sau/spie/l"); the amount goes below it instead. So does a rule's value."""
+    page.set_viewport_size({"width": 320, "height": 568})
+    pages = {
+        "/": ".balance-line",
+        f"/verein/{club.pk}/spieler/{players['Vroni'].pk}/verlauf/": ".game-line",
+        f"/verein/{club.pk}/runde/{runde.pk}/regeln/": ".rule-values dt",
+    }
+    log_in(vroni)
+    for path, selector in pages.items():
+        page.goto(path)
+        page.evaluate(f"document.documentElement.style.fontSize = '{text}'")
+        expect(page.locator(selector).first).to_be_visible()
+
+        assert broken_words(page, selector) == [], path
+        no_horizontal_scroll(page)
 
 
 def test_a_spieler_sees_their_balance_their_row_their_history_a_csv_and_the_print_view(
