@@ -571,11 +571,12 @@ def book(request: HttpRequest, evening_id: int) -> HttpResponse:
             if not booking.created:
                 messages.info(request, _("Schon gebucht: %(game)s") % {"game": what})
             else:
-                messages.success(request, _("Gebucht: %(game)s") % {"game": what})
+                told = _("Gebucht: %(game)s") % {"game": what}
+                messages.success(request, told)
             if not request.htmx:
                 return redirect("evenings:detail", evening_id=evening.pk)
             if booking.created:
-                return _booked(request, evening, membership, booking, form)
+                return _booked(request, evening, membership, booking, form, told)
             form = None
     if notice:
         return _moved_on(request, evening, membership)
@@ -647,9 +648,13 @@ def _renamed(request, seats: list) -> dict:
     return {"renamed": request.POST.get("names", names) != names, "names": names}
 
 
-def _booked(request, evening: Evening, membership, booking: services.Booking, form) -> HttpResponse:
+def _booked(
+    request, evening: Evening, membership, booking: services.Booking, form, told: str
+) -> HttpResponse:
     """The answer to a booking: only what it changed on the screen; the page again when
-    it was a tournament table's last game (the form goes)."""
+    it was a tournament table's last game (the form goes). What was booked (`told`) is
+    said at the top and stays in the save bar until the next tap: on a small phone
+    scrolled down to the chips, the top is out of view."""
     if evening.is_table:
         evening.__dict__.pop("counted_games", None)  # counted again, with this game
         if evening.all_played:
@@ -675,6 +680,7 @@ def _booked(request, evening: Evening, membership, booking: services.Booking, fo
         "form": GameForm(tariff=evening.tariff, playing=deal.seated, deal=deal),
         "oob": True,
         "first_game": booking.game.number == 1,
+        "told": told,
         # The chips change only when other players sit at the table for the next game,
         # or one of them was renamed.
         "new_players": [p.pk for p in deal.seated] != [p.pk for p in form.playing]

@@ -133,7 +133,8 @@ def booked_screen_is_clean(page: Page) -> None:
     expect(page.locator("#preview")).not_to_have_class(re.compile(r"\bhtmx-request\b"))
     expect(page.locator("#deal")).to_have_text("Spiel 2 · Vroni gibt.")
     expect(page.locator("#entry-status")).to_be_empty()
-    expect(page.locator("#preview")).to_have_text("Vorschau: Spieler wählen")
+    # Said in the save bar too, which stays in view on a small phone.
+    expect(page.locator("#preview")).to_have_text(re.compile("^Gebucht: Spiel 1, Sauspiel Sepp"))
     after_booking = screen(page)
     page.unroute(PREVIEW)
     page.reload()
@@ -162,6 +163,30 @@ def kontra_answered_while_the_booking_is_out(page: Page) -> tuple[list[Route], l
     kontra.fulfill(response=kontra.fetch())
     expect(preview(page)).to_have_text(KONTRA)
     return previews, bookings
+
+
+def test_on_a_small_phone_scrolled_to_the_chips_the_save_bar_says_what_was_booked(
+    page, log_in, runde, schreiber, players
+):
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    page.set_viewport_size({"width": 320, "height": 568})
+    log_in(schreiber).goto(f"/abend/{evening.pk}/")
+    chip(page, "partner", "Vroni").scroll_into_view_if_needed()
+
+    enter_sauspiel(page, "Hias", "Vroni")
+    save_button(page).tap()
+
+    expect(flash(page)).to_contain_text("Gebucht: Spiel 1, Sauspiel Hias mit Vroni")
+    expect(flash(page)).not_to_be_in_viewport()
+    said = page.locator("#preview .booked")
+    expect(said).to_have_text(flash(page).inner_text())
+    expect(said).to_be_in_viewport(ratio=1)
+    # Read out once: from the message at the top.
+    expect(said).to_have_attribute("aria-hidden", "true")
+    # The next tap's preview takes its place.
+    chip(page, "declarer", "Sepp").tap()
+    expect(page.locator("#preview")).to_have_text("Vorschau: Mitspieler wählen")
+    assert Game.objects.get().declarer == players["Hias"]
 
 
 def test_a_preview_asked_for_while_the_booking_is_out_leaves_the_next_deal(

@@ -1434,7 +1434,7 @@ def test_the_declarer_is_not_offered_as_their_own_partner(page, log_in, runde, s
 
     expect(partner_chips).to_have_text(["Sepp", "Vroni", "Hias"])
     expect(page.locator(".f-partner input:checked")).to_have_count(0)
-    expect(page.get_by_text("Vorschau: Spieler wählen")).to_be_visible()
+    expect(page.get_by_text("Vorschau: Mitspieler wählen")).to_be_visible()
     tap(chip(page, "partner", "Hias"))
     tap(save_button(page))
     expect(flash(page)).to_contain_text("Gebucht: Spiel 1, Sauspiel Resi")
