@@ -8,7 +8,8 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.contrib.postgres.aggregates import ArrayAgg
 from django.db import connection
-from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -35,7 +36,7 @@ from clubs.forms import (
 from clubs.models import Invitation, Membership, Player, Runde, german_order
 from clubs.players import evenings_page, kept_accounts, open_balances, runde_balances
 from evenings import services as evening_services
-from evenings.models import Evening
+from evenings.models import Evening, Game
 from scoring import worked_examples
 from tournaments.models import Participant, Round, Tournament
 
@@ -115,10 +116,23 @@ def start(request: HttpRequest) -> HttpResponse:
 
 
 def _told_apart(running: QuerySet[Evening]) -> list[Evening]:
-    """The evenings running; where several do, each with who sits there (`seated`), so
-    that two tables started in the same minute are told apart (read with them)."""
+    """The evenings running, each with how many of its games count (`counted_games`:
+    not those struck or taken back); where several run, each with who sits there
+    (`seated`), so that two tables started in the same minute are told apart. All read
+    with them."""
+    counted = (
+        Game.objects.booked()
+        .filter(evening=OuterRef("pk"))
+        .order_by()
+        .values("evening")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
     evenings = list(
-        running.annotate(names=ArrayAgg("seats__player__name", order_by="seats__position"))
+        running.annotate(
+            names=ArrayAgg("seats__player__name", order_by="seats__position"),
+            counted_games=Coalesce(Subquery(counted), 0),
+        )
     )
     for evening in evenings:
         evening.seated = ", ".join(evening.names) if len(evenings) > 1 else ""

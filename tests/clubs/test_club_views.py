@@ -163,6 +163,31 @@ def test_two_evenings_running_at_once_are_told_apart_by_who_sits_there(
         assert " · Sepp, Vroni, Wastl, Kathi<" in page and " · Girgl, Vevi, Bartl, Zenzi<" in page
 
 
+def test_a_running_evening_counts_the_games_that_count(client, club, runde, scorekeeper, admin):
+    players = [
+        Player.objects.create(club=club, name=n) for n in ("Sepp", "Vroni", "Wastl", "Kathi")
+    ]
+    evening = evening_services.start_evening(runde, players, 0, admin)
+    games = [
+        evening_services.book_game(
+            evening.pk,
+            uuid.uuid4(),
+            evening_services.GameInput(type="ramsch", won=False, loser=players[n].pk),
+            admin,
+        )[0]
+        for n in range(3)
+    ]
+    evening_services.void_game(evening.pk, games[1].pk, admin)
+    client.force_login(scorekeeper)
+
+    start = client.get("/").text
+    at_runde = client.get(reverse("clubs:runde", args=[club.pk, runde.pk])).text
+
+    # Two count (as in the statistics); game 2 was struck.
+    for page in (start, at_runde):
+        assert re.search(r"Laufender Abend vom [^<]* · 2 Spiele<", page), page
+
+
 def test_an_admin_creates_a_runde_with_the_ordinary_tariff(client, admin, club):
     client.force_login(admin)
 
