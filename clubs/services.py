@@ -16,8 +16,15 @@ class AlreadyMember(ClubError):
     """An invitation opened by someone who is a member of its club already."""
 
 
-def display_name(user) -> str:
-    return user.get_short_name() or user.get_username()
+def display_name(user, played_as: dict[int, str] | None = None) -> str:
+    """How a user is named: by the name their club plays them under (`played_as`, from
+    `names_played_as`), as the sheet names them, else by their account's."""
+    return (played_as or {}).get(user.pk) or user.get_short_name() or user.get_username()
+
+
+def names_played_as(club, users) -> dict[int, str]:
+    """user id → the name of their player in `club`, for `users` (ids or a queryset)."""
+    return dict(club.players.filter(user__in=users).values_list("user_id", "name"))
 
 
 def _player_for(club: Club, user) -> Player:

@@ -328,14 +328,12 @@ def _tariff_history(runde) -> list:
     )
     for version, older in itertools.pairwise(versions):
         version.changes = version.changed_from(older)
-    played_as = dict(
-        runde.club.players.filter(
-            user__in={v.created_by_id for v in versions if v.created_by_id}
-        ).values_list("user_id", "name")
+    played_as = services.names_played_as(
+        runde.club, {v.created_by_id for v in versions if v.created_by_id}
     )
     for version in versions:
         if (user := version.created_by) is not None:
-            version.author = played_as.get(user.pk) or user.get_short_name() or user.get_username()
+            version.author = services.display_name(user, played_as)
     return versions
 
 

@@ -24,6 +24,7 @@ from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
 
 from clubs.models import Player, Runde, german_order, german_slug
+from clubs.services import display_name, names_played_as
 from evenings import wording
 from evenings.models import Change, Evening, EveningTotal, Game, LedgerEntry
 from evenings.reads import seats_of
@@ -124,6 +125,8 @@ def payment_lines(runde: Runde) -> Iterator[str]:
     )
     people = {pid for c in changes for pid in (c.after["payer"], c.after["payee"])}
     names = dict(Player.objects.filter(pk__in=people).values_list("pk", "name"))
+    # Who entered it, as the evening's history names them.
+    authors = names_played_as(runde.club, {change.by_id for change in changes})
     entered = {change.pk: change for change in changes}
     for change in changes:
         evening = change.evening
@@ -149,7 +152,7 @@ def payment_lines(runde: Runde) -> Iterator[str]:
                 as_text(names[change.after["payee"]]),
                 decimal_comma(amount),
                 amount,
-                as_text(change.by.get_short_name() or change.by.get_username()),
+                as_text(display_name(change.by, authors)),
             ]
         )
 

@@ -22,6 +22,7 @@ from clubs import players as player_pages
 from clubs.access import login_required_keep_form, membership_of, scorekeeper_of
 from clubs.forms import PlayerForm, euro_input, save_unless_taken
 from clubs.models import Runde, german_key, one_line
+from clubs.services import display_name, names_played_as
 from clubs.stats import kept, named
 from clubs.templatetags.money import amount
 from evenings import export, services, sheet, wording
@@ -1297,11 +1298,7 @@ def _history_html(evening: Evening, names: dict[int, str]) -> SafeString:
     }
     # Who made a change, by the name the club plays them under ("Resi", as on the sheet),
     # else by their account's.
-    authors = dict(
-        evening.runde.club.players.filter(user__in=changes.values("by")).values_list(
-            "user_id", "name"
-        )
-    )
+    authors = names_played_as(evening.runde.club, changes.values("by"))
     # Closed because someone joined or left: its last "Abend abgeschlossen" says so.
     notes = {}
     if (went_on := services.continued_at(evening)) is not None:
@@ -1365,7 +1362,7 @@ def _changes_html(
             )
             games = ", ".join(str(number) for number in rescored[change.pk])
             item += f'<div class="rescored">{escape(said % {"games": games})}</div>'
-        author = authors.get(change.by_id) or change.by.get_short_name() or change.by.get_username()
+        author = display_name(change.by, authors)
         when = timezone.localtime(change.at).strftime("%d.%m.%Y %H:%M:%S")
         html.append(f'{item}<div class="muted">{when} · {escape(author)}</div>\n</li>')
     return mark_safe("\n".join(html))

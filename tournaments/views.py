@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from clubs.access import admin_of, membership_of
 from clubs.forms import save_unless_taken
 from clubs.models import Membership, Player, german_key, one_line
-from clubs.services import display_name
+from clubs.services import display_name, names_played_as
 from evenings.views import qr_svg
 from tournaments import export, services
 from tournaments.access import (
@@ -180,17 +180,13 @@ def _name_scorekeepers(club, tables: list[Table], members: dict[int, str] | None
     if members is not None:
         played_as, still = members, set(members)
     elif users:
-        played_as = dict(
-            Player.objects.filter(club=club, user__in=users).values_list("user_id", "name")
-        )
+        played_as = names_played_as(club, users)
         still = set(club.memberships.filter(user__in=users).values_list("user_id", flat=True))
     else:
         played_as, still = {}, set()
     for table in tables:
         if table.scorekeeper is not None:
-            table.scorekeeper_name = played_as.get(table.scorekeeper_id) or display_name(
-                table.scorekeeper
-            )
+            table.scorekeeper_name = display_name(table.scorekeeper, played_as)
             # Removed from the club since: they can no longer enter the table's games.
             table.scorekeeper_gone = table.scorekeeper_id not in still
 

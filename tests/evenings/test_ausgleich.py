@@ -551,6 +551,11 @@ def test_the_runde_s_payments_and_stornos_come_as_one_csv_for_the_cash_box(
     ausgleich = services.start_ausgleich(runde, admin)
     mistake = services.record_payment(ausgleich.pk, hias.pk, vroni.pk, 10, admin)
     services.cancel_payment(ausgleich.pk, mistake.pk, admin)
+    # Who entered a payment is named as the sheet names them, not by their account.
+    scorekeeper.first_name = "Matthias"
+    scorekeeper.save()
+    hias.user = scorekeeper
+    hias.save()
     client.force_login(scorekeeper)
 
     answer = client.get(reverse("evenings:runde_payments_csv", args=[club.pk, runde.pk]))
