@@ -308,6 +308,10 @@ class GameForm(forms.Form):
                 self.add_error(name, missing[name])
         return cleaned
 
+    def chose_nobody(self) -> bool:
+        """Whether the bound form names no player at all: sent as it was reset."""
+        return not any(self.data.get(self.add_prefix(name)) for name in PLAYER_FIELDS)
+
     def waiting_for(self) -> str | None:
         """The preview's word for an invalid form: the first player the game lacks."""
         return next((WAITING_FOR[name] for name in WAITING_FOR if name in self.errors), None)

@@ -583,7 +583,12 @@ def book(request: HttpRequest, evening_id: int) -> HttpResponse:
         return _moved_on(request, evening, membership)
     context = _live_context(evening, membership, form, notice)
     if request.htmx:
-        return render(request, "evenings/evening.html#live_answer", context | {"oob": True})
+        # A form sent as it was reset, without a player, leaves the word above it: it may
+        # say why it was reset ("Das war das Spiel, das du eingegeben hast …").
+        kept = form is not None and form.is_bound and form.chose_nobody()
+        return render(
+            request, "evenings/evening.html#live_answer", context | {"oob": True, "kept": kept}
+        )
     return render(request, "evenings/evening.html", context)
 
 

@@ -230,6 +230,8 @@ def test_the_same_game_entered_on_two_phones_is_booked_once(
     save_button(resi).tap()
     errors = resi.locator("#entry-fields .error")
     expect(errors).to_have_text(["Bitte wählen, wer spielt.", "Bitte den Mitspieler wählen."])
+    # The word on why the form was reset stays: else she might enter the game again.
+    expect(notice).to_contain_text("Das war das Spiel, das du eingegeben hast")
     assert Game.objects.count() == 1
 
     # 3. The fresh chips work, and a field's error goes with a tap on it: she books game 2.

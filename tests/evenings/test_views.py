@@ -482,6 +482,26 @@ def test_the_preview_names_the_player_the_game_still_lacks(
     assert not Game.objects.exists()
 
 
+@pytest.mark.parametrize(
+    ("chosen", "kept", "said"),
+    [({}, True, "Bitte wählen, wer spielt."), ({"declarer": 0}, False, "Bitte den Mitspieler")],
+)
+def test_a_form_sent_without_a_player_leaves_the_word_above_it(
+    client, scorekeeper, evening, players, chosen, kept, said
+):
+    """Its word may say why it was reset: the game entered was booked on another phone."""
+    client.force_login(scorekeeper)
+    fields = {name: players[n].pk for name, n in chosen.items()}
+
+    answer = client.post(
+        reverse("evenings:book", args=[evening.pk]), entry(evening, **fields), headers=HTMX
+    )
+
+    assert ('id="entry-status"' not in answer.text) is kept
+    assert said in answer.text
+    assert not Game.objects.exists()
+
+
 def test_the_sheet_answers_not_modified_when_nothing_changed(client, scorekeeper, evening):
     client.force_login(scorekeeper)
     url = reverse("evenings:sheet", args=[evening.pk])
