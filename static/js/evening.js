@@ -333,7 +333,10 @@
   // 9. A reload while a game is half entered (a hiccup of the pub's Wi-Fi, a tap on the
   //    wrong spot) keeps what was tapped: kept for this tab (sessionStorage) with the deal
   //    it was for and who sat at the table (the form's `names` and `deal`, first), and put
-  //    back only onto that same deal at that same table (a booked game has moved it on).
+  //    back onto that same table. If another phone booked meanwhile, the form goes to the
+  //    preview with the deal it was for, as a form the poll overtook: the answer says what
+  //    was booked and keeps what still applies (nothing, if it was this very game). What
+  //    this screen has shown is kept as it settles, so its own bookings are not news.
   var entry = document.getElementById("entry-form");
   var draft = "entry:" + location.pathname;
   function state() {
@@ -353,15 +356,22 @@
   document.addEventListener("change", function (event) {
     if (entry && event.target.closest("#entry-fields")) kept(state().join("&"));
   });
+  document.addEventListener("htmx:afterSettle", function () {
+    if (entry && kept()) kept(state().join("&"));
+  });
   document.addEventListener("DOMContentLoaded", function () {
     var chosen = entry ? kept().split("&") : [];
-    if (!entry || chosen.slice(0, 2).join() !== state().slice(0, 2).join()) return;
+    var shown = entry ? state() : [];
+    if (!entry || chosen[0] !== shown[0]) return;
     // Once htmx has set up the page (its listener came first), so that the preview
     // hears the change.
     setTimeout(function () {
       entry.querySelectorAll("#entry-fields input:not([type=hidden])").forEach(function (input) {
         input.checked = chosen.indexOf(input.name + "=" + input.value) > 1;
       });
+      if (chosen[1] && chosen[1] !== shown[1]) {
+        entry.querySelector("[name=deal]").value = chosen[1].slice("deal=".length);
+      }
       ownPartnerHidden(entry);
       // What #preview listens for.
       entry.dispatchEvent(new Event("change"));

@@ -487,22 +487,39 @@ def test_a_reload_keeps_a_half_entered_game_for_the_same_deal_only(
     page.reload()
     expect(chosen).to_have_text(["Sauspiel", "gewonnen", "keine", "keine", "ohne", "0"])
 
-    # Half entered, and another phone books the game meanwhile: the choices were for a
-    # deal that has gone, and are not put onto the next one.
+    # Half entered, and another phone books a game meanwhile: the reloaded page says so,
+    # as a phone that heard of it from the sheet would, and keeps what still applies.
     enter_sauspiel(page, "Hias", "Resi")
     book(evening, schreiber, type="wenz", declarer=players["Sepp"].pk)
     page.reload()
+    notice = page.locator("#entry-status [role=alert]")
+    expect(notice).to_contain_text("Inzwischen auf einem anderen Handy: Spiel 2 gebucht (Wenz")
+    expect(notice).to_contain_text("Deine Auswahl ist übernommen")
     expect(page.locator(".deal")).to_contain_text("Spiel 3")
+    expect(chosen).to_have_text(
+        ["Sauspiel", "Hias", "Resi", "gewonnen", "keine", "keine", "ohne", "0"]
+    )
+    # ... and if it was this very game, nothing of it, so that it is not booked twice.
+    book(evening, schreiber, type="sauspiel", declarer=players["Hias"].pk,
+         partner=players["Resi"].pk)  # fmt: skip
+    page.reload()
+    expect(notice).to_contain_text("Das war das Spiel, das du eingegeben hast")
+    expect(page.locator(".deal")).to_contain_text("Spiel 4")
     expect(chosen).to_have_text(["Sauspiel", "gewonnen", "keine", "keine", "ohne", "0"])
-    assert Game.objects.filter(evening=evening).count() == 2
+    # Told once: the next reload is quiet.
+    page.reload()
+    expect(page.locator(".deal")).to_contain_text("Spiel 4")
+    expect(notice).to_have_count(0)
+    assert Game.objects.filter(evening=evening).count() == 3
 
 
-def test_back_after_another_phone_booked_brings_the_next_deal_without_the_old_choices(
+def test_back_after_another_phone_booked_brings_the_next_deal_and_says_so(
     page, log_in, runde, schreiber, players
 ):
-    """The browser puts a form's choices back on Back, also onto the page loaded anew:
-    Re and Vroni's Solo, tapped for game 1, stood on game 2's form, and one tap on
-    "Speichern" booked a game nobody played."""
+    """The browser put a form's choices back on Back, also onto the page loaded anew,
+    without a word: Re and Vroni's Solo, tapped for game 1, stood on game 2's form, and one
+    tap on "Speichern" booked a game nobody played. Now the page says what was booked,
+    as the poll does on a phone that shows the form."""
     evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
     log_in(schreiber).goto(f"/abend/{evening.pk}/")
     tap = Taps(page)
@@ -517,10 +534,11 @@ def test_back_after_another_phone_booked_brings_the_next_deal_without_the_old_ch
     page.go_back()
 
     expect(page.locator(".deal")).to_contain_text("Spiel 2")
+    notice = page.locator("#entry-status [role=alert]")
+    expect(notice).to_contain_text("Spiel 1 gebucht (Sauspiel Hias mit Resi)")
+    expect(notice).to_contain_text("Deine Auswahl ist übernommen, soweit sie noch passt")
     chosen = page.locator("#entry-fields input:checked + span")
-    expect(chosen).to_have_text(["Sauspiel", "gewonnen", "keine", "keine", "ohne", "0"])
-    tap(save_button(page))
-    expect(page.locator(".f-declarer .error")).to_be_visible()
+    expect(chosen).to_have_text(["Herz-Solo", "Vroni", "gewonnen", "keine", "keine", "Re", "0"])
     assert Game.objects.filter(evening=evening).count() == 1
 
 
