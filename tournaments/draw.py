@@ -11,11 +11,13 @@ with an int gives the same sequence on every CPython since 3.2; the app should s
 non-negative seed (``Random`` ignores the sign, so ``-7`` and ``7`` draw alike).
 
 Tables seat 4; when the number of participants is not a multiple of 4, some tables seat
-5 and their dealer sits out each game (``table_sizes``). From round 2 on the draw seats
-together as few players as possible who already sat together, spreading the repeats
-that cannot be avoided rather than seating one pair together again and again
-(``repeats``); as a second aim it keeps the tables of 5 for those who have not sat at
-one yet.
+5 and their dealer sits out each game (``table_sizes``), so everyone there plays only
+four games of five. First of all the draw seats at the tables of 5 those who have sat at
+one least often, so that over the rounds nobody sits there more often than the field
+requires and everyone plays as many games as can be (``repeated_big_tables``); then,
+from round 2 on, it seats together as few players as possible who already sat together,
+spreading the repeats that cannot be avoided rather than seating one pair together again
+and again (``repeats``).
 """
 
 from __future__ import annotations
@@ -64,19 +66,23 @@ class DrawError(ValueError):
 class DrawCost:
     """What a draw costs; the lower the better, and ``<`` compares the fields in order.
 
+    ``repeated_big_tables``: for each player at a table of 5, the square of the number
+    of earlier rounds in which they already sat at one (``repeated_big_tables``). It is
+    least exactly when the tables of 5 go to those who sat at one least often: two
+    players there a second time rather than one a third time. It comes first because it
+    decides how many games a player plays (32 of 40 at a table of 5): with 9 players
+    over 3 rounds, a draw that put repeated partners first seated two players at the
+    table of 5 a third time while another never sat there, 96 games against 120.
     ``repeats``: for each pair of players at the same table, the square of the number
     of earlier rounds in which they sat together (``repeats``). A pair meeting a second
     time costs 1, a third time 4, a fourth 9: the draw seats four pairs together a
     second time rather than one pair a third time, and with as many repeats either way
     it never seats a pair together a third time where it need not.
-    ``repeated_big_tables``: for each player at a table of 5, the square of the number
-    of earlier rounds in which they already sat at one (``repeated_big_tables``): as
-    with pairs, two players there a second time rather than one a third time.
-    One more unit of ``repeats`` outweighs any number of repeated tables of 5.
+    One more unit of ``repeated_big_tables`` outweighs any number of repeated partners.
     """
 
-    repeats: int
     repeated_big_tables: int
+    repeats: int
 
 
 def table_sizes(n: int) -> list[int]:
@@ -101,9 +107,12 @@ def draw(participants: Sequence[int], seed: int, earlier: Sequence[Round] = ()) 
     ignored, and participants who are not in ``earlier`` (late arrivals) have sat with
     nobody yet. Every participant gets exactly one seat; the table sizes are
     ``table_sizes(len(participants))``, in that order. The same arguments always give
-    the same tables, seat for seat. The draw minimises ``cost`` (repeated table partners,
-    spread out, first; then repeated tables of 5) by a seeded local search, which finds
-    the minimum in the measured small cases but does not promise it in general.
+    the same tables, seat for seat. The draw minimises ``cost`` (the tables of 5 for
+    those who sat at one least often, first; then repeated table partners, spread out)
+    by a seeded local search. Its first aim it always reaches (a swap of a player at a
+    table of 5 with one who sat there less often lowers the cost, so no local minimum
+    leaves one); the second it reaches in the measured small cases but does not promise
+    in general.
 
     1. Sort the participants, so the draw depends on who plays and not on the order
        the app happened to list them in; refuse duplicates and impossible counts.
@@ -135,10 +144,10 @@ def draw(participants: Sequence[int], seed: int, earlier: Sequence[Round] = ()) 
     big_before = [times * times for times in big_times]
     n = len(ids)
     big_seats = sum(size for size in sizes if size == BIG_TABLE)
-    # The least the tables of 5 can cost; and a weight that makes one repeated pair
-    # outweigh any arrangement of the tables of 5, so the search minimises lexically.
+    # The least the tables of 5 can cost; and a weight that makes one more unit of it
+    # outweigh any arrangement of the pairs, so the search minimises lexically.
     least_big = sum(sorted(big_before)[:big_seats])
-    weight = sum(big_before) + 1
+    weight = sum(map(sum, together)) // 2 + 1
     is_big = [size == BIG_TABLE for size in sizes]
 
     rng = random.Random(seed)
@@ -158,7 +167,7 @@ def draw(participants: Sequence[int], seed: int, earlier: Sequence[Round] = ()) 
         if not best or cost < best_cost:
             best, best_cost = tables, cost
         # 5. Nothing can beat the least possible cost.
-        if best_cost == least_big:
+        if best_cost == weight * least_big:
             break
     return [[ids[player] for player in table] for table in best]
 
@@ -194,21 +203,47 @@ def repeated_big_tables(tables: Round, earlier: Sequence[Round] = ()) -> int:
     """For each player at a table of 5 in ``tables``, the square of the earlier rounds
     in which they also sat at a table of 5, summed. 0 means nobody sits out a second
     time; a third time costs 4, as two players there a second time do."""
-    before = Counter(
+    before = _big_before(earlier)
+    return sum(
+        before[player] ** 2 for table in tables if len(table) == BIG_TABLE for player in table
+    )
+
+
+def big_tables_beyond_need(tables: Round, earlier: Sequence[Round] = ()) -> dict[int, int]:
+    """The players at a table of 5 in ``tables`` who sat at one in more ``earlier`` rounds
+    than someone at a table of 4 in ``tables``: {player: their tables of 5, this one
+    included}. Swapping the two would spread the tables of 5 more evenly, so ``draw``
+    never leaves any; a swap by hand can."""
+    before = _big_before(earlier)
+    fewest = min(
+        (before[player] for table in tables if len(table) != BIG_TABLE for player in table),
+        default=None,
+    )
+    if fewest is None:
+        return {}
+    return {
+        player: before[player] + 1
+        for table in tables
+        if len(table) == BIG_TABLE
+        for player in table
+        if before[player] > fewest
+    }
+
+
+def _big_before(earlier: Sequence[Round]) -> Counter[int]:
+    """{player: the earlier rounds in which they sat at a table of 5}."""
+    return Counter(
         player
         for tables_before in earlier
         for table in tables_before
         if len(table) == BIG_TABLE
         for player in table
     )
-    return sum(
-        before[player] ** 2 for table in tables if len(table) == BIG_TABLE for player in table
-    )
 
 
 def cost(tables: Round, earlier: Sequence[Round] = ()) -> DrawCost:
     """What ``draw`` minimises, for any seating ``tables`` after the ``earlier`` rounds."""
-    return DrawCost(repeats(tables, earlier), repeated_big_tables(tables, earlier))
+    return DrawCost(repeated_big_tables(tables, earlier), repeats(tables, earlier))
 
 
 def _history(ids: list[int], earlier: Sequence[Round]) -> tuple[list[list[int]], list[int]]:
@@ -239,7 +274,7 @@ def _improve(
     weight: int,
 ) -> int:
     """Swap players between ``tables`` (in place) while a swap lowers the cost; return
-    the cost reached, ``weight * repeats + repeated tables of 5``, where ``met[p][q]``
+    the cost reached, ``weight * repeated tables of 5 + repeats``, where ``met[p][q]``
     is what seating ``p`` and ``q`` together costs (the square of their meetings), and
     ``big_before[p]`` what seating ``p`` at a table of 5 does (the square of theirs).
 
@@ -256,7 +291,7 @@ def _improve(
                 at[p][t] += row[p]
     pair_cost = sum(at[p][t] for t, table in enumerate(tables) for p in table) // 2
     big_cost = sum(big_before[p] for t, table in enumerate(tables) if is_big[t] for p in table)
-    total = weight * pair_cost + big_cost
+    total = pair_cost + weight * big_cost
 
     improved = True
     while improved:
@@ -274,9 +309,9 @@ def _improve(
                         q = table_b[j]
                         at_p = at[p]
                         at_q = at[q]
-                        delta = weight * (
+                        delta = (
                             at_q[a] - at_p[a] + at_p[b] - at_q[b] - 2 * met[p][q]
-                        ) + big_sign * (big_before[p] - big_before[q])
+                        ) + weight * big_sign * (big_before[p] - big_before[q])
                         if delta < 0:
                             table_a[i] = q
                             table_b[j] = p

@@ -30,7 +30,14 @@ from tournaments.access import (
     season_of,
     tournament_of,
 )
-from tournaments.draw import BIG_TABLE, TABLE, DrawError, repeated_pairs, table_sizes
+from tournaments.draw import (
+    BIG_TABLE,
+    TABLE,
+    DrawError,
+    big_tables_beyond_need,
+    repeated_pairs,
+    table_sizes,
+)
 from tournaments.forms import (
     DrawForm,
     GuestForm,
@@ -146,6 +153,9 @@ class RoundView:
     unseated: list[str]  # names of participants without a seat (joined after the draw)
     short_tables: list[int]  # tables with too few players (someone left after the draw)
     seating: str  # services.seating_token
+    # (name, times) of those at a table of 5 more often than someone at a table of 4
+    # (after a swap by hand): they play fewer games than the field needs them to.
+    big_beyond_need: list[tuple[str, int]]
     swap_form: SwapForm | None = None
     scorekeepers_form: ScorekeepersForm | None = None
 
@@ -202,6 +212,7 @@ def _round_view(
     """The round as the page shows it, beside the `earlier` rounds; with the director's
     forms while it has not started, if `members` (the scorekeepers to offer) are given."""
     round_ = progress.round
+    names = {p.pk: p.player.name for p in participants}
     seats = [seat for t in progress.tables for seat in t.table.seats.all()]
     seated = {seat.participant_id for seat in seats}
     view = RoundView(
@@ -216,6 +227,13 @@ def _round_view(
         ],
         short_tables=[t.table.number for t in progress.tables if len(t.table.seats.all()) < TABLE],
         seating=progress.seating_token,
+        big_beyond_need=[
+            (names[participant], times)
+            for participant, times in big_tables_beyond_need(
+                progress.seating, [e.seating for e in earlier]
+            ).items()
+            if participant in names
+        ],
     )
     if members is not None and not round_.is_started:
         view.swap_form = forms.get("swap") or SwapForm(seats=seats, seating=view.seating)

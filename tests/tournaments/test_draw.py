@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from tournaments.draw import (
     DrawCost,
     DrawError,
+    big_tables_beyond_need,
     cost,
     draw,
     pairs,
@@ -57,8 +58,10 @@ def _least_cost(players: Sequence[int], earlier: Sequence[Sequence[Sequence[int]
     )
     return min(
         DrawCost(
-            sum(met[pair] ** 2 for pair in pairs(tables)),
-            sum(big[player] ** 2 for table in tables if len(table) == 5 for player in table),
+            repeated_big_tables=sum(
+                big[player] ** 2 for table in tables if len(table) == 5 for player in table
+            ),
+            repeats=sum(met[pair] ** 2 for pair in pairs(tables)),
         )
         for tables in _seatings(sorted(players), table_sizes(len(players)))
     )
@@ -170,10 +173,12 @@ def test_every_draw_seats_everyone_once_and_is_repeatable(
 
 
 def test_a_stored_seed_redoes_the_same_tables() -> None:
-    """Pinned: a change here means stored draws can no longer be redone from their seed."""
+    """Pinned: a change here means stored draws can no longer be redone from their seed.
+    (Round 2 changed when the tables of 5 came first: it was [[7, 4, 5, 1, 8], ...], with
+    three of round 1's table of 5 at it again.)"""
     first = draw(range(1, 10), seed=2024)
     assert first == [[1, 4, 7, 2, 9], [5, 6, 3, 8]]
-    assert draw(range(1, 10), seed=2025, earlier=[first]) == [[7, 4, 5, 1, 8], [3, 6, 2, 9]]
+    assert draw(range(1, 10), seed=2025, earlier=[first]) == [[6, 3, 5, 1, 8], [4, 7, 2, 9]]
 
 
 def test_late_arrivals_are_seated_and_who_left_is_ignored() -> None:
@@ -233,14 +238,16 @@ def test_round_three_has_the_fewest_repeated_partners_possible(n: int) -> None:
     assert max(found) <= 1, found
 
 
-@pytest.mark.parametrize(("n", "meetings"), [(8, 8), (12, 6), (17, 2)])
+@pytest.mark.parametrize(("n", "meetings"), [(8, 8), (12, 6), (17, 8)])
 def test_round_three_spreads_its_repeats_and_seats_no_pair_together_a_third_time(
     n: int, meetings: int
 ) -> None:
     """Repeats that cannot be avoided go to pairs meeting a second time, not to one pair
     meeting a third time. Measured: the draw that counted meetings alone seated a pair
     together a third time for 18 (8 players), 25 (12) and 14 (17) of these 100 seeds,
-    with as many meetings in all as a draw where nobody meets a third time."""
+    with as many meetings in all as a draw where nobody meets a third time. (With 17,
+    round 3's table of 5 takes five of the seven who have not sat at one yet, which costs
+    8 second meetings where 2 were possible with someone there a second time.)"""
     players = list(range(1, n + 1))
     for seed in SEEDS:
         rounds = _rounds(players, seed, 3)
@@ -286,13 +293,13 @@ def test_the_table_of_five_goes_to_those_who_have_not_sat_at_one() -> None:
 
 
 def test_thirteen_players_in_round_two_sit_at_the_table_of_five_as_fairly_as_possible() -> None:
-    """13 players sit at 5 + 4 + 4: with the fewest repeated partners (4) one of the five
-    at the table of 5 in round 1 has to sit at it again, and no more than one.
-    Measured: all 100 seeds reach that least cost."""
+    """13 players sit at 5 + 4 + 4: round 2's table of 5 goes to five of the eight who
+    have not sat at one, though that repeats more partners (8) than seating one of round
+    1's five there again would (4). Measured: all 100 seeds reach that least cost."""
     players = list(range(1, 14))
     # Every round 1 is the same seating up to the names, so one brute force serves all.
     least = _least_cost(players, [draw(players, 0)])
-    assert least == DrawCost(repeats=4, repeated_big_tables=1)
+    assert least == DrawCost(repeated_big_tables=0, repeats=8)
     for seed in SEEDS:
         first = draw(players, seed)
         assert cost(draw(players, seed + 1000, [first]), [first]) == least
@@ -300,11 +307,63 @@ def test_thirteen_players_in_round_two_sit_at_the_table_of_five_as_fairly_as_pos
 
 def test_nine_players_get_the_fairest_tables_of_five_among_the_fewest_repeats() -> None:
     """With 9 players every round has one table of 5. Each round of three reaches the
-    least cost there is: first the fewest repeated partners, then among those the table
-    of 5 for the players who sat at one least often. (The fewest repeated partners force
-    some players to the table of 5 again: 3 in round 2, 6 in round 3.)"""
+    least cost there is: first the table of 5 for the players who sat at one least often
+    (one of round 1's five in round 2, five of the eight there once in round 3), then
+    among those the fewest repeated partners."""
     players = list(range(1, 10))
     for seed in range(30):
         rounds = _rounds(players, seed, 3)
         for k in (1, 2):
             assert cost(rounds[k], rounds[:k]) == _least_cost(players, rounds[:k])
+
+
+@pytest.mark.parametrize("n", [9, 13, 17, 14, 18])
+def test_over_three_rounds_the_tables_of_five_are_spread_as_evenly_as_the_field_allows(
+    n: int,
+) -> None:
+    """After every round nobody has sat at a table of 5 twice more than anyone else has
+    once: the seats there differ by at most one between any two players. Before, with 9
+    players every seed seated two at the table of 5 a third time while one never sat there:
+    they played 96 of 120 games, he all 120."""
+    players = list(range(1, n + 1))
+    seats = table_sizes(n).count(5) * 5
+    for seed in SEEDS:
+        rounds = _rounds(players, seed, 3)
+        for k in range(1, 4):
+            big = Counter(
+                player
+                for tables in rounds[:k]
+                for table in tables
+                if len(table) == 5
+                for player in table
+            )
+            times = [big[player] for player in players]
+            assert max(times) - min(times) <= 1, (seed, k, rounds)
+            assert sum(times) == k * seats
+            assert big_tables_beyond_need(rounds[k - 1], rounds[: k - 1]) == {}
+
+
+@settings(max_examples=60, deadline=None)
+@given(tournaments())
+def test_any_field_gets_its_tables_of_five_evenly_and_plays_its_games_evenly(
+    tournament: tuple[list[int], int, int],
+) -> None:
+    """Any ids, seed and number of rounds: the games a player plays over the rounds (a
+    table of 5 takes 8 of 40) differ by at most one table of 5."""
+    ids, seed, count = tournament
+    rounds = _rounds(ids, seed, count + 1)
+    big = Counter(
+        player for tables in rounds for table in tables if len(table) == 5 for player in table
+    )
+    games = {player: 40 * len(rounds) - 8 * big[player] for player in ids}
+    assert max(games.values()) - min(games.values()) <= 8
+
+
+def test_a_table_of_five_beyond_need_names_who_sits_there_too_often() -> None:
+    """What the page says after a swap by hand: 1 sits at the table of 5 a second time
+    while 9, at a table of 4, never did."""
+    first = [[1, 2, 3, 4, 5], [6, 7, 8, 9]]
+    by_hand = [[1, 6, 7, 8, 2], [3, 4, 5, 9]]
+    assert big_tables_beyond_need(by_hand, [first]) == {1: 2, 2: 2}
+    assert big_tables_beyond_need([[9, 6, 7, 8, 2], [3, 4, 5, 1]], [first]) == {}
+    assert big_tables_beyond_need([[1, 2, 3, 4]], [first]) == {}

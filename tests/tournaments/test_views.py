@@ -502,6 +502,46 @@ def test_after_a_swap_the_seed_is_said_to_give_the_tables_no_more_until_a_new_dr
     assert Round.objects.get(pk=round_.pk).swapped_at is None
 
 
+def test_a_swap_that_seats_someone_at_the_table_of_five_again_is_said_on_the_page(
+    director, tournament, players, admin
+):
+    """Nine participants: the draw gives round 2's table of 5 to four who have not sat at
+    one and one who has. The director swaps a second one of round 1's five to it: the
+    page names both, as they play fewer games than the field needs them to."""
+    tournament.games_per_round = 1
+    tournament.save()
+    first = services.start_round(drawn(tournament, players, count=9), admin)
+    play_out(first, admin)
+    five = {
+        seat.participant_id
+        for seat in TableSeat.objects.filter(table__round=first, table__number=1)
+    }
+    second = services.draw_round(tournament, seed=8)
+    big = TableSeat.objects.filter(table__round=second, table__number=1)
+    assert len({seat.participant_id for seat in big} & five) == 1
+    assert "Öfter am Fünfertisch als nötig" not in director.get(url("detail", tournament.pk)).text
+    newcomer = next(seat for seat in big if seat.participant_id not in five)
+    again = (
+        TableSeat.objects.filter(table__round=second, table__number=2, participant__in=five)
+        .order_by("position")
+        .first()
+    )
+
+    services.swap(second, newcomer.participant, again.participant)
+
+    page = director.get(url("detail", tournament.pk)).text
+    twice = sorted(
+        f"{seat.participant.player.name} (zum 2. Mal)"
+        for seat in TableSeat.objects.filter(table__round=second, table__number=1)
+        if seat.participant_id in five
+    )
+    assert len(twice) == 2
+    assert "Öfter am Fünfertisch als nötig:" in page
+    assert all(name in page for name in twice)
+    assert "Andere an Vierertischen saßen seltener an einem" in page
+    assert TableSeat.objects.filter(table__round=second, table__number=1).count() == 5
+
+
 def test_taking_someone_off_a_table_of_five_after_the_draw_says_the_seed_gives_it_no_more(
     director, tournament, players
 ):
