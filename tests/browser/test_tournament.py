@@ -349,11 +349,12 @@ def test_the_ranking_with_its_tie_breaks_fits_a_phone(page, log_in, club, admin,
     )
     assert live.evaluate("el => el.scrollWidth <= el.clientWidth")
     page.goto(f"/turnier/{tournament.pk}/rangliste/")
-    # Narrower than the ranking (a phone of 320 px with three rounds), it scrolls
-    # sideways, and its total stays in view.
+    # Narrower than its rounds leave room beside the total (220 px), the ranking scrolls
+    # sideways, the total with it: pinned, it would cover the rounds.
     page.set_viewport_size({"width": 220, "height": 640})
     assert wrap.evaluate("el => el.scrollWidth > el.clientWidth")
-    expect(wrap.locator("tbody tr").first.locator("td.total")).to_be_in_viewport(ratio=1)
+    total = wrap.locator("tbody tr").first.locator("td.total")
+    assert total.evaluate("cell => getComputedStyle(cell).position") == "static"
     # A keyboard reaches what is scrolled away: the ranking is a named region to focus.
     expect(page.get_by_role("region", name="Rangliste")).to_have_attribute("tabindex", "0")
     assert_accessible(page, "ranking scrolled sideways")
@@ -366,6 +367,81 @@ def test_the_ranking_with_its_tie_breaks_fits_a_phone(page, log_in, club, admin,
     name = wrap.locator("tbody tr").first.locator("th")
     assert name.evaluate("cell => cell.scrollWidth <= cell.clientWidth")
     no_horizontal_scroll(page)
+
+
+COVERED = """wrap => {
+    // Each row's third round and total as the screen shows them (the total pinned): how
+    // many pixels of the round lie under the total, and how many of either lie outside
+    // the ranking's frame (scrolled away).
+    const frame = wrap.getBoundingClientRect();
+    return [...wrap.querySelectorAll("tr")].map(row => {
+        const cells = [...row.children];
+        const total = cells.find(cell => cell.classList.contains("total"));
+        const round = cells[cells.indexOf(total) - 1].getBoundingClientRect();
+        const box = total.getBoundingClientRect();
+        return [
+            row.innerText,
+            Math.max(0, round.right - box.left),
+            Math.max(0, box.right - frame.right, round.right - frame.right),
+        ];
+    });
+}"""
+
+
+def test_at_320_px_the_pinned_total_covers_no_digit_of_the_rounds(
+    page, log_in, club, admin, players
+):
+    """Three rounds of four-digit points: on a phone of 320 px the total, pinned at the
+    right edge, took its room from the third round ("230" read "23(", "R3" was cut). The
+    rounds fit beside it now (a long name breaks), and only the tie-breaks scroll."""
+    import uuid
+
+    from evenings import services as evenings
+    from evenings.services import GameInput
+    from tournaments import services as tournaments
+    from tournaments.standings import tournament_standings
+
+    tournament = tournaments.create_tournament(club, admin, name="ProHof", venue="Post")
+    tournaments.add_participants(tournament, list(players.values())[:6])
+    for name in ("Schorsch", "Gast Alois", "Maximilian"):
+        tournaments.add_guest(tournament, name)
+    for number in range(1, 4):
+        round_ = tournaments.start_round(tournaments.draw_round(tournament, seed=number), admin)
+        for table in round_.tables.select_related("evening"):
+            for _ in range(12):
+                deal = evenings.next_deal(table.evening)
+                tout = GameInput(
+                    type="solo", suit="herz", declarer=deal.playing[0].pk, laufende=8, tout=True
+                )
+                evenings.book_game(table.evening_id, uuid.uuid4(), tout, admin, deal.token)
+            tournaments.end_table_early(table, admin)
+    leader = tournament_standings(tournament)[0]
+    assert all(points >= 1000 for points in leader.rounds)
+    log_in(admin)
+
+    for address, region in (("", "#stand .scroll-wrap"), ("rangliste/", ".scroll-wrap")):
+        page.set_viewport_size({"width": 320, "height": 640})
+        page.goto(f"/turnier/{tournament.pk}/{address}")
+        wrap = page.locator(region)
+        first = wrap.locator("tbody tr").first
+        expect(first.locator("td.total")).to_have_text(str(leader.total))
+        # The ranking is wider than the phone: it scrolls, the total pinned at the edge.
+        assert wrap.evaluate("el => el.scrollWidth > el.clientWidth")
+        assert first.locator("td.total").evaluate("c => getComputedStyle(c).position") == ("sticky")
+        assert [row for row in wrap.evaluate(COVERED) if row[1] > 0.5 or row[2] > 0.5] == []
+        # Every name whole in its cell, if broken.
+        for name in wrap.locator("tbody th").all():
+            assert name.evaluate("cell => cell.scrollWidth <= cell.clientWidth")
+        # No regression where it fitted (390 px), or where the total scrolls with the rest
+        # (200 % text: nothing under it, whatever is scrolled away).
+        page.set_viewport_size(PHONE)
+        assert [row for row in wrap.evaluate(COVERED) if row[1] > 0.5 or row[2] > 0.5] == []
+        for width in (320, 390):
+            page.set_viewport_size({"width": width, "height": 640})
+            page.evaluate("document.documentElement.style.fontSize = '200%'")
+            assert [row for row in wrap.evaluate(COVERED) if row[1] > 0.5] == []
+            no_horizontal_scroll(page)
+            page.evaluate("document.documentElement.style.fontSize = ''")
 
 
 @pytest.mark.parametrize(
