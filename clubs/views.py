@@ -8,7 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.contrib.postgres.aggregates import ArrayAgg
 from django.db import connection
-from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -90,12 +90,23 @@ def start(request: HttpRequest) -> HttpResponse:
         number__gt=OuterRef("table__round__number"),
         started_at__isnull=False,
     )
+    # Nor one that has played all its games (nothing left to do there until a game is
+    # struck); it may be open still, for a correction.
+    counted = (
+        Game.objects.filter(evening=OuterRef("pk"))
+        .booked()
+        .values("evening")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
     tables = (
         Evening.objects.open()
         .filter(runde__club__memberships__user=request.user)
         .filter(Q(scorekeeper=request.user) | sits)
         .exclude(Exists(later))
         .exclude(table__ended_early_at__isnull=False)
+        .alias(counted=Coalesce(Subquery(counted), 0))
+        .filter(Q(game_limit__isnull=True) | Q(counted__lt=F("game_limit")))
         .distinct()
     )
     return render(

@@ -307,6 +307,32 @@ def test_a_named_scorekeeper_finds_their_running_table_on_the_start_page(
     assert "Dein Tisch" not in closed and link not in closed
 
 
+def test_a_table_with_all_its_games_leaves_its_scorekeeper_s_start_page_until_one_is_struck(
+    client, table, admin
+):
+    """A table of 3 games with all 3 booked has nothing left to enter: it was still
+    under "Dein Tisch", "du schreibst", as if something were to do."""
+    table.scorekeeper = admin
+    table.save(update_fields=["scorekeeper"])
+    client.force_login(admin)
+    link = f'<a class="card" href="{reverse("evenings:detail", args=[table.pk])}">'
+    for _ in range(2):
+        book(table, GameInput(type="wenz", declarer=services.next_deal(table).playing[0].pk), admin)
+    assert link in client.get(reverse("start")).text
+    last = book(
+        table, GameInput(type="wenz", declarer=services.next_deal(table).playing[0].pk), admin
+    )
+
+    played = client.get(reverse("start")).text
+    services.void_game(table.pk, last.pk, admin)
+    struck = client.get(reverse("start")).text
+
+    assert table.games.booked().count() == 2
+    assert "Dein Tisch" not in played and link not in played
+    assert f"{link}<strong>Stadtmeisterschaft · Runde 1 · Tisch 1</strong>" in struck
+    assert "du schreibst" in struck
+
+
 def test_a_player_finds_the_running_table_they_sit_at_on_the_start_page(
     client, club, runde, players, admin
 ):
