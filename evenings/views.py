@@ -12,6 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse, QueryDict, Streaming
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import dateformat, timezone
+from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -1041,6 +1042,19 @@ def _correction_form(request, evening: Evening, game: Game) -> GameForm:
 
 
 def _closed_for_corrections(evening: Evening) -> str:
+    tournament = getattr(evening.runde, "tournament", None) if evening.is_table else None
+    if tournament is not None and tournament.status == tournament.Status.FINISHED:
+        # The table cannot be opened again (its page offers no "Wieder öffnen") until
+        # the tournament is: say so, with the way to "Turnier wieder öffnen".
+        return format_html(
+            '{} <a href="{}">{}</a>',
+            _(
+                "Das Turnier ist abgeschlossen – nichts geändert. Für eine Korrektur öffnet die "
+                "Turnierleitung erst das Turnier wieder, dann den Tisch:"
+            ),
+            reverse("tournaments:detail", args=[tournament.pk]),
+            _("Zum Turnier"),
+        )
     if evening.is_table:
         return _(
             "Dieser Tisch ist beendet – nichts geändert. Korrigieren lässt sich ein Spiel "

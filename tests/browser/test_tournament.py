@@ -562,12 +562,15 @@ def test_a_table_ends_early_and_the_finished_tournament_stays_final_until_reopen
     table_url = page.url
     game = Game.objects.filter(evening_id=int(table_url.rstrip("/").split("/")[-1])).first()
     page.goto(f"{table_url}spiel/{game.pk}/")  # a correction page kept open, or typed
+    # Not "until the director opens the table": nobody can while the tournament is
+    # finished. The way to open it again is a tap away.
     expect(messages(page)).to_have_text(
-        "Dieser Tisch ist beendet – nichts geändert. Korrigieren lässt sich ein Spiel erst, "
-        "wenn die Turnierleitung den Tisch wieder öffnet."
+        "Das Turnier ist abgeschlossen – nichts geändert. Für eine Korrektur öffnet die "
+        "Turnierleitung erst das Turnier wieder, dann den Tisch: Zum Turnier"
     )
     assert page.url == table_url
-    page.goto(f"/turnier/{tournament.pk}/")
+    messages(page).get_by_role("link", name="Zum Turnier").click()
+    expect(page).to_have_url(re.compile(rf"/turnier/{tournament.pk}/$"))
     assert [row.inner_text() for row in standing_rows(page).all()] == final
 
     # 5. For a late correction the director opens the tournament again, then the table.

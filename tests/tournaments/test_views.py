@@ -745,6 +745,41 @@ def test_after_the_last_round_the_director_closes_the_tournament(
     assert not Evening.objects.filter(table__round=round_, status=Evening.Status.OPEN).exists()
 
 
+def test_a_correction_link_of_a_finished_tournament_says_to_open_the_tournament_first(
+    director, tournament, players, admin
+):
+    """The table's page offers no "Wieder öffnen" while the tournament is finished: the
+    answer said the director should open the table, which they could not."""
+    tournament.round_count = tournament.games_per_round = 1
+    tournament.save()
+    round_ = services.start_round(drawn(tournament, players), admin)
+    play_out(round_, admin)
+    services.finish(tournament, admin)
+    table = round_.tables.get(number=1)
+    game = table.evening.games.get()
+    before = list(game.ledger.values_list("player_id", "amount"))
+    correction = reverse("evenings:game", args=[table.evening_id, game.pk])
+
+    shown = director.get(correction, follow=True)
+    posted = director.post(correction, {"k-spiel": "wenz"}, follow=True)
+
+    for answer in (shown, posted):
+        assert answer.redirect_chain == [(reverse("evenings:detail", args=[table.evening_id]), 302)]
+        assert (
+            "Das Turnier ist abgeschlossen – nichts geändert. Für eine Korrektur öffnet die "
+            f'Turnierleitung erst das Turnier wieder, dann den Tisch: <a href="'
+            f'{url("detail", tournament.pk)}">Zum Turnier</a>'
+        ) in answer.text
+        assert "wenn die Turnierleitung den Tisch wieder öffnet" not in answer.text
+    game.refresh_from_db()
+    assert game.is_booked and game.type == "rufspiel"
+    assert list(game.ledger.values_list("player_id", "amount")) == before
+    # Open again, the table's own words: it is the table that needs opening now.
+    services.reopen(tournament)
+    again = director.get(correction, follow=True)
+    assert "wenn die Turnierleitung den Tisch wieder öffnet" in again.text
+
+
 def test_a_finished_tournament_is_reopened_by_the_director_and_its_tables_one_by_one(
     director, client, tournament, players, admin
 ):
