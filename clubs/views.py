@@ -8,8 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.contrib.postgres.aggregates import ArrayAgg
 from django.db import connection
-from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, QuerySet, Subquery
-from django.db.models.functions import Coalesce
+from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, QuerySet
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -36,7 +35,7 @@ from clubs.forms import (
 from clubs.models import Invitation, Membership, Player, Runde, german_order
 from clubs.players import evenings_page, kept_accounts, open_balances, runde_balances
 from evenings import services as evening_services
-from evenings.models import Evening, Game
+from evenings.models import Evening
 from scoring import worked_examples
 from tournaments.models import Participant, Round, Tournament
 
@@ -92,21 +91,14 @@ def start(request: HttpRequest) -> HttpResponse:
     )
     # Nor one that has played all its games (nothing left to do there until a game is
     # struck); it may be open still, for a correction.
-    counted = (
-        Game.objects.filter(evening=OuterRef("pk"))
-        .booked()
-        .values("evening")
-        .annotate(n=Count("pk"))
-        .values("n")
-    )
     tables = (
         Evening.objects.open()
         .filter(runde__club__memberships__user=request.user)
         .filter(Q(scorekeeper=request.user) | sits)
         .exclude(Exists(later))
         .exclude(table__ended_early_at__isnull=False)
-        .alias(counted=Coalesce(Subquery(counted), 0))
-        .filter(Q(game_limit__isnull=True) | Q(counted__lt=F("game_limit")))
+        .with_counted_games()
+        .filter(Q(game_limit__isnull=True) | Q(counted_games__lt=F("game_limit")))
         .distinct()
     )
     return render(
@@ -131,18 +123,9 @@ def _told_apart(running: QuerySet[Evening]) -> list[Evening]:
     not those struck or taken back); where several run, each with who sits there
     (`seated`), so that two tables started in the same minute are told apart. All read
     with them."""
-    counted = (
-        Game.objects.booked()
-        .filter(evening=OuterRef("pk"))
-        .order_by()
-        .values("evening")
-        .annotate(n=Count("pk"))
-        .values("n")
-    )
     evenings = list(
-        running.annotate(
-            names=ArrayAgg("seats__player__name", order_by="seats__position"),
-            counted_games=Coalesce(Subquery(counted), 0),
+        running.with_counted_games().annotate(
+            names=ArrayAgg("seats__player__name", order_by="seats__position")
         )
     )
     for evening in evenings:

@@ -14,6 +14,7 @@ from django.contrib.postgres.fields import ArrayField
 from django.core.exceptions import ObjectDoesNotExist
 from django.db import models
 from django.db.models import Q, Sum
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
@@ -36,6 +37,18 @@ class EveningQuerySet(models.QuerySet):
         opened again for corrections after it went on at a new table."""
         went_on = Evening.objects.filter(continues=models.OuterRef("pk"))
         return self.open().filter(settles_runde=False).exclude(models.Exists(went_on))
+
+    def with_counted_games(self):
+        """Each evening with `counted_games` (Evening.counted_games) read with it: how
+        many of its games count, struck or taken-back ones not."""
+        counted = (
+            Game.objects.booked()
+            .filter(evening=models.OuterRef("pk"))
+            .values("evening")
+            .annotate(n=models.Count("pk"))
+            .values("n")
+        )
+        return self.annotate(counted_games=Coalesce(models.Subquery(counted), 0))
 
 
 class Evening(models.Model):
