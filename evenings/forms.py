@@ -435,14 +435,15 @@ class StartForm(forms.Form):
 
     def clean(self):
         cleaned = super().clean()
-        chosen = []
+        chosen = {}  # player: the first seat they were put on
         for name in self.seat_names:
             pk = cleaned.get(name)
             if pk in chosen:  # said at the second seat, where the choice is to put right
-                message = _("%(player)s sitzt schon auf einem Platz davor.")
-                self.add_error(name, message % {"player": self.players[pk].name})
+                message = _("%(player)s sitzt schon auf %(seat)s.")
+                seat = self.fields[chosen[pk]].label
+                self.add_error(name, message % {"player": self.players[pk].name, "seat": seat})
             elif pk:
-                chosen.append(pk)
+                chosen[pk] = name
         if self.errors:
             return cleaned
         if len(chosen) < min(SEATS):  # said at the first empty place

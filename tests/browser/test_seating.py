@@ -50,7 +50,7 @@ def test_the_schreiber_seats_the_table_anew_before_the_first_game(
     # A typo first: Sepp at Platz 2 as well. Said there; nothing changes.
     page.get_by_role("combobox", name="Platz 2", exact=True).select_option(label="Sepp")
     page.get_by_role("button", name="Sitzordnung speichern").click()
-    expect(page.locator(".error")).to_contain_text(["Sepp sitzt schon auf einem Platz davor."])
+    expect(page.locator(".error")).to_contain_text(["Sepp sitzt schon auf Platz 1."])
     assert [s.player.name for s in evening.seats.order_by("position")] == [
         "Sepp",
         "Vroni",

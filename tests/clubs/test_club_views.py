@@ -427,7 +427,7 @@ def test_the_runde_page_shows_which_tariff_was_valid_when(client, admin, club, r
 
     history = response.text.partition('<ol class="history">')[2]
     versions = re.findall(
-        r"<summary>gültig ab [^<]*?( · <strong>aktuell</strong>)? · kein Abend"
+        r"<summary>für Abende ab [^<]*?( · <strong>aktuell</strong>)? · kein Abend"
         r'(?:<span class="tariff-changes">([^<]*)</span>)?</summary>'
         r'.*?Sauspiel</dt><dd class="amount">([^<]*)</dd>',
         history,
@@ -449,7 +449,7 @@ def test_the_runde_page_shows_which_tariff_was_valid_when(client, admin, club, r
 
 # A tariff version's line in the Tarifverlauf: how many evenings play by it.
 VERSION_EVENINGS = re.compile(
-    r"gültig ab [^<]*· (?:<strong>aktuell</strong> · )?([^<]*)"
+    r"für Abende ab [^<]*· (?:<strong>aktuell</strong> · )?([^<]*)"
     r"(?:<span class=\"tariff-changes\">[^<]*</span>)?</summary>"
 )
 
@@ -492,7 +492,7 @@ def test_the_tarifverlauf_names_who_saved_a_version_as_the_club_plays_them(
 
     page = client.get(reverse("clubs:runde", args=[club.pk, runde.pk])).text
 
-    authors = re.findall(r"gültig ab [\d.: ]+ · (\w+) · <strong>aktuell", page)
+    authors = re.findall(r"für Abende ab [\d.: ]+ · (\w+) · <strong>aktuell", page)
     assert authors == ["Theresia"]
 
 

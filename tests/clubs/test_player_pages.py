@@ -753,7 +753,7 @@ def test_the_runde_page_shows_each_evenings_results_newest_first(client, history
     ]
     assert 'Resi&nbsp;<span class="amount">+1,30</span>' in page_text(response)
     # What the page showed before stays: the tariff, its history, the stats' place.
-    assert "Tarifverlauf" in page_text(response) and "gültig ab" in page_text(response)
+    assert "Tarifverlauf" in page_text(response) and "für Abende ab" in page_text(response)
     assert reverse("evenings:runde_csv", args=[history.runde.club_id, history.runde.pk]) in (
         page_text(response)
     )

@@ -101,7 +101,9 @@ def test_the_same_table_again_changes_nothing(client, scorekeeper, evening, play
     "typo, field, message",
     [
         ({"seat1": "", "seat2": "", "seat3": ""}, "seat1", "mindestens 4 Spieler"),
-        ({"seat3": "PLAYER0"}, "seat3", "Sepp sitzt schon auf einem Platz davor."),
+        ({"seat3": "PLAYER0"}, "seat3", "Sepp sitzt schon auf Platz 1."),
+        # An empty place before: the place is named as the form names it.
+        ({"seat0": "", "seat4": "PLAYER0", "seat5": "PLAYER0"}, "seat5", "auf Platz 5."),
         ({"first_dealer": "5"}, "first_dealer", "Der erste Geber muss auf einem besetzten"),
     ],
 )

@@ -284,10 +284,8 @@ def test_a_player_chosen_for_two_seats_is_named_at_the_second(
     )
 
     assert response.status_code == 200
-    assert response.context["form"].errors == {
-        "seat3": ["Vroni sitzt schon auf einem Platz davor."]
-    }
-    assert "Vroni sitzt schon auf einem Platz davor." in response.text
+    assert response.context["form"].errors == {"seat3": ["Vroni sitzt schon auf Platz 2."]}
+    assert "Vroni sitzt schon auf Platz 2." in response.text
     assert not Evening.objects.exists()
 
 
