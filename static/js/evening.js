@@ -377,4 +377,15 @@
       entry.dispatchEvent(new Event("change"));
     }, 0);
   });
+  // 11. On a small phone the first tap, who plays, lies under the save bar: the page
+  //     opens at the evening's live part (a word, the deal, the standing), the heading and
+  //     the links above it a swipe up, and the Spieler's chips come into view.
+  document.addEventListener("DOMContentLoaded", function () {
+    var who = entry && entry.querySelector(".f-declarer .chips");
+    if (!who || location.hash) return;
+    var bar = entry.querySelector(".savebar").getBoundingClientRect();
+    if (who.getBoundingClientRect().bottom > bar.top) {
+      document.getElementById("live").scrollIntoView();
+    }
+  });
 })();

@@ -1440,6 +1440,25 @@ def test_a_booking_after_a_screenshot_breaks_no_content_security_policy(
     book_sauspiel(page, 2, "Hias", "Sepp")
 
 
+@pytest.mark.parametrize(("size", "scrolled"), [((320, 568), True), ((390, 844), False)])
+def test_the_first_tap_is_in_view_on_a_small_phone(
+    page, log_in, runde, schreiber, players, size, scrolled
+):
+    """At 320 × 568 the Spieler's chips lay under the save bar: the first game took a
+    swipe before its three taps."""
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi", "Wastl"], schreiber)
+    page.set_viewport_size(dict(zip(("width", "height"), size, strict=True)))
+
+    log_in(schreiber).goto(f"/abend/{evening.pk}/")
+
+    bar = page.locator(".savebar").bounding_box()
+    for name in ("Vroni", "Hias", "Resi", "Wastl"):
+        box = chip(page, "declarer", name).bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= bar["y"], name
+    expect(page.locator("#deal")).to_be_in_viewport()
+    assert (page.evaluate("scrollY") > 0) is scrolled
+
+
 def test_the_declarer_is_not_offered_as_their_own_partner(page, log_in, runde, schreiber, players):
     evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
     log_in(schreiber).goto(f"/abend/{evening.pk}/")
