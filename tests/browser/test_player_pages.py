@@ -79,6 +79,24 @@ def test_large_text_on_a_small_phone_breaks_lines_between_words(
         no_horizontal_scroll(page)
 
 
+def test_the_start_page_s_runden_keep_their_names_whole_beside_their_clubs(
+    page, log_in, club, runde, admin
+):
+    from clubs import services
+
+    other = services.create_club(admin, "Stammtisch Zum Ochsen")
+    services.create_runde(other, "Freitag", admin)
+    page.set_viewport_size({"width": 320, "height": 568})
+
+    log_in(admin).goto("/")
+
+    expect(page.locator(".links a.button", has_text="Stammtisch Zum Ochsen")).to_have_text(
+        "Freitag\u00a0· Stammtisch Zum Ochsen"
+    )
+    assert broken_words(page, ".links a.button") == []
+    no_horizontal_scroll(page)
+
+
 def test_a_spieler_sees_their_balance_their_row_their_history_a_csv_and_the_print_view(
     page, club, runde, players, vroni, evening, tmp_path
 ):
