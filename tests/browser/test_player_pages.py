@@ -97,6 +97,24 @@ def test_the_start_page_s_runden_keep_their_names_whole_beside_their_clubs(
     no_horizontal_scroll(page)
 
 
+def test_on_a_laptop_the_runde_s_page_keeps_to_the_size_of_its_words(
+    page, log_in, club, runde, admin, evening
+):
+    page.set_viewport_size({"width": 1440, "height": 900})
+    log_in(admin).goto(f"/verein/{club.pk}/runde/{runde.pk}/name/")
+    page.get_by_label("Name").fill("Dienstagsrunde")
+    page.get_by_role("button", name="Speichern").click()
+
+    expect(page.locator("#messages")).to_have_text("Gespeichert.")
+    main = page.locator("main").bounding_box()
+    said = page.locator("#messages .message").bounding_box()
+    # The message in the content's column, not across the window.
+    assert said["x"] == main["x"] + 16 and said["width"] == main["width"] - 32
+    assert page.locator("table.runde-balances").bounding_box()["width"] <= 40 * 16
+    plot = page.locator("svg.balance-plot").bounding_box()
+    assert plot["width"] <= 36 * 16  # its 11-unit words about 17 px, not 32
+
+
 def test_a_spieler_sees_their_balance_their_row_their_history_a_csv_and_the_print_view(
     page, club, runde, players, vroni, evening, tmp_path
 ):
