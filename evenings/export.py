@@ -103,8 +103,9 @@ SECONDS = "%d.%m.%Y %H:%M:%S"
 
 def payment_lines(runde: Runde) -> Iterator[str]:
     """Every payment of the Runde, oldest first, for the treasurer's cash box: when it was
-    entered, at which evening (or Ausgleich), who paid whom how much, who entered it; a
-    Storno is a line of its own, the other way, naming the payment it takes back."""
+    entered, at which evening (or Ausgleich), who paid whom how much, who entered it. A
+    Storno is a line of its own, naming the payment it takes back, with its payer and
+    payee and the amount negative: the column adds up to what changed hands."""
     writer = csv.writer(_Line(), delimiter=SEPARATOR, lineterminator="\r\n")
     yield BOM + writer.writerow(
         [
@@ -134,7 +135,10 @@ def payment_lines(runde: Runde) -> Iterator[str]:
         if evening.settles_runde:
             where = _("%(when)s Ausgleich der Runde") % {"when": where}
         kind = _("Zahlung")
+        payer, payee, amount = (change.after[k] for k in ("payer", "payee", "amount"))
         if "cancels" in change.after:
+            # Booked as a payment the other way; listed as the payment, taken back.
+            payer, payee, amount = payee, payer, -amount
             cancelled = entered.get(change.after["cancels"])
             kind = (
                 _("Storno der Zahlung vom %(when)s")
@@ -142,14 +146,13 @@ def payment_lines(runde: Runde) -> Iterator[str]:
                 if cancelled
                 else _("Storno")
             )
-        amount = change.after["amount"]
         yield writer.writerow(
             [
                 timezone.localtime(change.at).strftime(SECONDS),
                 where,
                 kind,
-                as_text(names[change.after["payer"]]),
-                as_text(names[change.after["payee"]]),
+                as_text(names[payer]),
+                as_text(names[payee]),
                 decimal_comma(amount),
                 amount,
                 as_text(display_name(change.by, authors)),

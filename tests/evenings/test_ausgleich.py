@@ -575,7 +575,7 @@ def test_the_runde_s_payments_and_stornos_come_as_one_csv_for_the_cash_box(
         f"{at[0]};{when[first.pk]};Zahlung;Hias;Vroni;0,10;10;Hias",
         f"{at[1]};{when[ausgleich.pk]} Ausgleich der Runde;Zahlung;Hias;Vroni;0,10;10;Resi",
         f"{at[2]};{when[ausgleich.pk]} Ausgleich der Runde;Storno der Zahlung vom {at[1]};"
-        "Vroni;Hias;0,10;10;Resi",
+        "Hias;Vroni;-0,10;-10;Resi",
     ]
     runde_page = client.get(reverse("clubs:runde", args=[club.pk, runde.pk])).text
     assert "Alle Zahlungen als CSV</a>" in runde_page
