@@ -331,19 +331,28 @@
     document.head.appendChild(script);
   }, true);
   // 9. A reload while a game is half entered (a hiccup of the pub's Wi-Fi, a tap on the
-  //    wrong spot) keeps what was tapped: kept for this tab (sessionStorage) with the deal
-  //    it was for and who sat at the table (the form's `names` and `deal`, first), and put
-  //    back onto that same table. If another phone booked meanwhile, the form goes to the
-  //    preview with the deal it was for, as a form the poll overtook: the answer says what
-  //    was booked and keeps what still applies (nothing, if it was this very game). What
-  //    this screen has shown is kept as it settles, so its own bookings are not news.
+  //    wrong spot) keeps what was tapped: kept for this tab (sessionStorage) with the form's
+  //    key, who sat at the table and the deal it was for, and put back onto that same
+  //    table. If the deal has moved on meanwhile, a game half entered goes to the preview
+  //    with the deal and key it was for, as a form the poll overtook: the answer says what
+  //    was booked, by another phone or by this one whose answer was lost, and keeps what
+  //    still applies. Nothing entered, nothing to tell: this screen's own "zurücknehmen"
+  //    or strike moves the deal too. What the screen shows is kept as it settles.
   var entry = document.getElementById("entry-form");
   var draft = "entry:" + location.pathname;
+  var FORM = /^(key|names|deal)=/;
   function state() {
     var shown = [];
-    entry.querySelectorAll("[name=names], [name=deal], #entry-fields input:checked")
+    entry.querySelectorAll("[name=key], [name=names], [name=deal], #entry-fields input:checked")
       .forEach(function (input) { shown.push(input.name + "=" + input.value); });
     return shown;
+  }
+  function field(shown, name) {
+    var found = shown.filter(function (item) { return item.indexOf(name + "=") === 0; })[0];
+    return found === undefined ? null : found.slice(name.length + 1);
+  }
+  function choices(shown) {
+    return shown.filter(function (item) { return !FORM.test(item); });
   }
   function kept(value) {
     try {
@@ -362,16 +371,19 @@
   document.addEventListener("DOMContentLoaded", function () {
     var chosen = entry ? kept().split("&") : [];
     var shown = entry ? state() : [];
-    if (!entry || chosen[0] !== shown[0]) return;
+    if (!entry || field(chosen, "names") !== field(shown, "names")) return;
+    var moved = field(chosen, "deal") !== field(shown, "deal");
+    var tapped = choices(chosen);
+    if (moved && tapped.join("&") === choices(shown).join("&")) return;
     // Once htmx has set up the page (its listener came first), so that the preview
     // hears the change.
     setTimeout(function () {
       entry.querySelectorAll("#entry-fields input:not([type=hidden])").forEach(function (input) {
-        input.checked = chosen.indexOf(input.name + "=" + input.value) > 1;
+        input.checked = tapped.indexOf(input.name + "=" + input.value) >= 0;
       });
-      if (chosen[1] && chosen[1] !== shown[1]) {
-        entry.querySelector("[name=deal]").value = chosen[1].slice("deal=".length);
-      }
+      var key = field(chosen, "key");
+      if (key) entry.querySelector("[name=key]").value = key;
+      if (moved) entry.querySelector("[name=deal]").value = field(chosen, "deal");
       ownPartnerHidden(entry);
       // What #preview listens for.
       entry.dispatchEvent(new Event("change"));

@@ -860,6 +860,49 @@ def test_saving_again_after_a_lost_answer_books_the_game_once(
     expect(page.locator(".deal")).to_contain_text("Vroni gibt.")
 
 
+def test_a_reload_after_a_lost_answer_says_this_phone_booked_the_game(
+    open_phone, runde, schreiber, players
+):
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    phone, page = schreiber_at(open_phone, schreiber, evening)
+    lose_the_first_answer(page, "**/abend/*/buchen/")
+    enter_sauspiel(page, "Vroni", "Resi")
+    save_button(page).tap()
+    expect(page.locator("#entry-status [role=alert]")).to_contain_text("Keine Verbindung")
+    phone.caused(r"net::ERR_FAILED|htmx:sendError|htmx:afterRequest")
+
+    page.reload()  # rather than "Speichern" again
+
+    notice = page.locator("#entry-status [role=alert]")
+    expect(notice).to_contain_text("Gebucht: Spiel 1, Sauspiel Vroni mit Resi – von diesem Handy")
+    expect(notice).not_to_contain_text("anderen Handy")
+    expect(page.locator(".f-declarer input:checked")).to_have_count(0)
+    assert Game.objects.count() == 1
+
+
+def test_this_phone_s_own_take_back_and_restore_are_not_news_from_another(
+    page, log_in, runde, schreiber, players
+):
+    """A full page's round trip moves the deal as another phone's booking does: what the
+    tab kept of the form was taken for a game half entered ("Inzwischen auf einem anderen
+    Handy: Spiel 1 zurückgenommen")."""
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    log_in(schreiber).goto(f"/abend/{evening.pk}/")
+    book_sauspiel(page, 1, "Vroni", "Resi")
+    notice = page.locator("#entry-status [role=alert]")
+
+    page.get_by_role("button", name="Spiel 1 zurücknehmen").tap()
+    expect(page.locator(".restore-bar")).to_contain_text("Zurückgenommen: Spiel 1")
+    expect(page.locator(".deal")).to_contain_text("Spiel 2")
+    page.wait_for_timeout(300)  # the kept form would go to the preview at once
+    expect(notice).to_have_count(0)
+
+    page.locator(".restore-bar").get_by_role("button", name="Rückgängig").tap()
+    expect(flash(page)).to_contain_text("Wiederhergestellt: Spiel 1")
+    page.wait_for_timeout(300)
+    expect(notice).to_have_count(0)
+
+
 def test_while_a_game_is_being_saved_its_choices_cannot_change(
     page, log_in, runde, schreiber, players
 ):
