@@ -392,7 +392,8 @@ def _carried_over(request, evening: Evening, deal: services.Deal) -> tuple[GameF
 
     If the choices name a game another phone has just booked (its kind and who played
     it), both phones were entering that one game: the choices go, so that a tap on
-    "Speichern" does not book it a second time."""
+    "Speichern" does not book it a second time. If they had it otherwise (verloren, not
+    gewonnen), the notice says how (`form.entered`): one of the two is wrong."""
     token = request.POST.get("deal", "")
     form = GameForm.carried_over(request.POST, tariff=evening.tariff, deal=deal)
     since, named_from, games = _named_since(evening, token, deal)
@@ -405,7 +406,27 @@ def _carried_over(request, evening: Evening, deal: services.Deal) -> tuple[GameF
         key = uuid.uuid4() if booked_here else form.initial["key"]
         form = GameForm(tariff=evening.tariff, playing=deal.seated, deal=deal, initial={"key": key})
     form.repeated, form.booked_here = repeated, booked_here
+    form.entered = (
+        _entered_otherwise(request.POST, evening, token, repeated)
+        if repeated is not None and not booked_here
+        else ""
+    )
     return form, _stale_notice(evening, since, named_from, games, deal, form)
+
+
+def _entered_otherwise(data, evening: Evening, token: str, game: Game) -> str:
+    """The game as a stale form for deal `token` had it ("Sauspiel Vroni mit Resi ·
+    verloren · Schneider"), if not as `game` was booked; else ""."""
+    shown = _deal_named(token, seats_of(evening))
+    if shown is None:
+        return ""
+    posted = GameForm(data, tariff=evening.tariff, playing=shown.seated)
+    if not posted.is_valid():
+        return ""
+    entered = posted.game_input()
+    if entered.fingerprint() == services.GameInput.of(game).fingerprint():
+        return ""
+    return wording.line(entered, _names(evening))
 
 
 # A stale form's notice names this many of the games since; the ones before are counted.
@@ -471,7 +492,13 @@ def _stale_notice(
     }
     # A player chosen who sits this deal out (the new dealer, with five at the table).
     who = [names[pk] for pk in form.left_out if pk in names]
-    if form.repeated is not None:
+    if form.repeated is not None and form.entered:
+        notice += " " + _(
+            "Das war das Spiel, das du eingegeben hast, aber du hattest es anders: "
+            "%(entered)s. Stimmt das, bitte Spiel %(n)s korrigieren. Deine Auswahl ist "
+            "gelöscht, damit es nicht doppelt gebucht wird."
+        ) % {"entered": form.entered, "n": form.repeated.number}
+    elif form.repeated is not None:
         notice += " " + _(
             "Das war das Spiel, das du eingegeben hast: deine Auswahl ist gelöscht, "
             "damit es nicht doppelt gebucht wird."

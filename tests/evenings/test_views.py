@@ -1245,6 +1245,29 @@ def test_a_game_another_phone_booked_meanwhile_is_not_carried_over_to_be_booked_
 
 
 @pytest.mark.parametrize("tap", ["preview", "book"])
+def test_the_same_game_booked_otherwise_meanwhile_is_said_with_how_this_phone_had_it(
+    client, five, admin, players, tap
+):
+    # This phone had Hias's Sauspiel with Resi lost, Schneider; the other booked it won.
+    # One of the two is wrong: the word says how each had it, and where to correct it.
+    evening, hias, resi = five, players[2], players[3]
+    form = entry(evening, declarer=hias.pk, partner=resi.pk, won="0", schneider="on")
+    services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "sauspiel", declarer=hias.pk, partner=resi.pk), admin)  # fmt: skip
+
+    answer = client.post(reverse(f"evenings:{tap}", args=[evening.pk]), form, headers=HTMX)
+
+    assert (
+        "Inzwischen auf einem anderen Handy: Spiel 1 gebucht (Sauspiel Hias mit Resi). Jetzt "
+        "gibt Vroni. Das war das Spiel, das du eingegeben hast, aber du hattest es anders: "
+        "Sauspiel Hias mit Resi · verloren · Schneider. Stimmt das, bitte Spiel 1 korrigieren. "
+        "Deine Auswahl ist gelöscht, damit es nicht doppelt gebucht wird."
+    ) in page_text(answer)
+    assert not re.search(r'name="(declarer|partner)" value="\d+"[^>]*checked', answer.text)
+    assert Game.objects.get().won
+
+
+@pytest.mark.parametrize("tap", ["preview", "book"])
 def test_a_chosen_player_who_sits_the_new_deal_out_is_named_as_the_reason_for_the_gap(
     client, five, admin, players, tap
 ):
