@@ -164,6 +164,10 @@ class RoundView:
         return self.progress.round
 
     @property
+    def has_big_table(self) -> bool:
+        return any(len(table) == BIG_TABLE for table in self.progress.seating)
+
+    @property
     def outdated(self) -> bool:
         return bool(self.unseated or self.short_tables)
 

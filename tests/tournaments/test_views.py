@@ -933,10 +933,28 @@ def test_a_pair_meeting_a_third_time_is_one_pair_on_the_page(director, tournamen
     assert "3 Runden zu 1 Spiel ·" in page.text  # not "zu je 1 Spielen"
     assert page.context["rounds"][-1].repeated == 6
     assert "Tausch von Hand" not in page.text
+    assert "Fünfertisch" not in page.text  # four at one table: none of five
     # Swapped by hand since the draw: the pairs are the swap's doing, not the draw's.
     tournament.rounds.filter(number=3).update(swapped_at=timezone.now())
     page = director.get(url("detail", tournament.pk))
     assert "zusammensaßen (nach einer Änderung von Hand)." in page.text
+
+
+def test_with_a_table_of_five_the_page_says_why_pairs_meet_again(
+    director, tournament, players, admin
+):
+    """With nine, the four who have not sat at the table of five go there in round 2:
+    pairs of round 1 meet again, which read as a draw gone wrong."""
+    tournament.games_per_round = 1
+    tournament.save()
+    services.add_participants(tournament, players[:9])
+    play_out(services.start_round(services.draw_round(tournament), admin), admin)
+    services.draw_round(tournament)
+
+    page = director.get(url("detail", tournament.pk))
+
+    assert page.context["rounds"][-1].repeated
+    assert "Vorher verteilt sie die Plätze am Fünfertisch gerecht" in page.text
 
 
 # -- standings, print, CSV -------------------------------------------------------------
