@@ -500,6 +500,18 @@ def test_a_form_sent_without_a_player_leaves_the_word_above_it(
     assert not Game.objects.exists()
 
 
+@pytest.mark.parametrize("page", ["history", "seats", "game"])
+def test_zum_inhalt_skips_the_link_back_to_the_evening(client, scorekeeper, evening, players, page):
+    sauspiel = services.GameInput("sauspiel", declarer=players[0].pk, partner=players[1].pk)
+    game = services.book_game(evening.pk, uuid.uuid4(), sauspiel, scorekeeper)[0]
+    client.force_login(scorekeeper)
+    args = [evening.pk, game.pk] if page == "game" else [evening.pk]
+
+    text = client.get(reverse(f"evenings:{page}", args=args)).text
+
+    assert text.index(f'href="/abend/{evening.pk}/">←') < text.index('<span id="inhalt">')
+
+
 def test_the_sheet_answers_not_modified_when_nothing_changed(client, scorekeeper, evening):
     client.force_login(scorekeeper)
     url = reverse("evenings:sheet", args=[evening.pk])
