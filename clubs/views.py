@@ -607,7 +607,9 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
     if member and not (refusal and invitation.is_usable):
         return _already_member(request, invitation, member)
     if refusal:
-        return render(request, "clubs/join.html", {"invitation": invitation, "refusal": refusal})
+        # A member is told that too, with the way to the club.
+        context = {"invitation": invitation, "refusal": refusal, "member": member}
+        return render(request, "clubs/join.html", context)
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path(), reverse("signup"))
     club = invitation.club

@@ -500,7 +500,10 @@ def test_a_user_changes_their_password_and_stays_logged_in(client, user, passwor
     user.refresh_from_db()
     assert user.check_password(NEW_PASSWORD)
     assert logged_in_as(client) == str(user.pk)
-    assert client.get(reverse("password_change_done")).status_code == 200
+    done = client.get(reverse("password_change_done"))
+    assert done.status_code == 200
+    # Django logs the other devices out (their sessions carry the old password's hash).
+    assert "auf deinen anderen Geräten bist du abgemeldet" in done.text
 
 
 SIGNED_OUT = (

@@ -976,6 +976,21 @@ def test_the_only_admin_is_not_offered_to_give_up_the_role_or_leave(client, admi
     assert page.count("Entfernen …") == 1  # Sepp's card only
 
 
+def test_an_admin_s_own_card_offers_to_leave_the_club_not_to_remove_them(client, admin, club):
+    hans = make_user("hans", "Hans")
+    Membership.objects.create(user=hans, club=club, role="admin")
+    client.force_login(hans)
+
+    page = client.get(reverse("clubs:members", args=[club.pk])).text
+    answer = client.post(reverse("clubs:leave", args=[club.pk]))
+
+    assert page.count("Verein verlassen …") == 1 and page.count("Entfernen …") == 1
+    assert "Zugang von Hans entfernen" not in page
+    assert f'action="{reverse("clubs:leave", args=[club.pk])}"' in page
+    assert answer.url == reverse("start")
+    assert not Membership.objects.filter(user=hans, club=club).exists()
+
+
 def test_the_tariff_form_says_what_a_jungfrau_is(client, admin, club, runde):
     client.force_login(admin)
 

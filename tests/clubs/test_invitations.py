@@ -198,6 +198,44 @@ def test_a_player_link_is_refused_once_the_player_has_another_login(
     assert not club.players.filter(user=user).exists()
 
 
+def test_a_member_with_a_used_player_link_is_told_they_are_a_member_and_an_admin_where_to_go(
+    client, admin, club, hias, scorekeeper
+):
+    invitation = invite(club, admin, player=hias)
+    hias.user = make_user("vroni", "Vroni")
+    hias.save()
+
+    client.force_login(scorekeeper)
+    member = client.get(join_url(invitation)).text
+    client.force_login(admin)
+    own_admin = client.get(join_url(invitation)).text
+
+    for page in (member, own_admin):
+        assert "Diese Einladung war für Hias, und Hias spielt inzwischen mit einem" in page
+        assert "Du bist schon Mitglied in Schafkopffreunde Au" in page
+        assert f'href="{reverse("clubs:detail", args=[club.pk])}">Zum Verein' in page
+    assert "Bitte den Admin des Vereins um einen neuen Link." in member
+    # The admin makes the link, and may hold any role already.
+    assert "Einen neuen Link machst du unter „Mitglieder“." in own_admin
+    assert "Bitte den Admin" not in own_admin and "Eine andere Rolle" not in own_admin
+
+
+def test_a_player_link_says_whose_login_joins_and_offers_to_log_out(client, admin, club, hias):
+    invitation = invite(club, admin, player=hias)
+    client.force_login(make_user("eva", "Eva"))
+
+    page = client.get(join_url(invitation))
+    out = client.post(reverse("logout"), {"next": join_url(invitation)})
+
+    assert "Du trittst als <strong>Hias</strong> bei" in page.text
+    assert "Du trittst mit dem Konto <strong>eva</strong> bei." in page.text
+    assert f'<input type="hidden" name="next" value="{join_url(invitation)}">' in page.text
+    assert out.url == join_url(invitation)  # where Hias then signs up or logs in
+    assert client.get(out.url).url.startswith(reverse("signup"))
+    hias.refresh_from_db()
+    assert hias.user is None
+
+
 def test_an_admin_link_makes_only_the_first_who_joins_an_admin(client, admin, club, user):
     """Shared further by mistake (a group chat), an Admin link makes nobody else the
     club's admin; a Spieler link stays one for the whole group."""
