@@ -93,18 +93,18 @@ def invitation_refusal(invitation: Invitation, user) -> str:
     A link for one player works only while that player has no other login, and only for
     someone who is not already another player of the club.
     """
-    # An admin of the club is not sent to ask the admin: they make the link themselves.
-    admin = (
-        user.is_authenticated
-        and invitation.club.memberships.filter(user=user, role=Membership.Role.ADMIN).exists()
+    # A member needs no new link, and an admin of the club makes one themselves.
+    role = (
+        invitation.club.memberships.filter(user=user).values_list("role", flat=True).first()
+        if user.is_authenticated
+        else None
     )
-    new_link = (
-        _("Einen neuen Link machst du unter „Mitglieder“.")
-        if admin
-        else _("Bitte den Admin des Vereins um einen neuen Link.")
-    )
+    new_link = {
+        None: _("Bitte den Admin des Vereins um einen neuen Link."),
+        Membership.Role.ADMIN: _("Einen neuen Link machst du unter „Mitglieder“."),
+    }.get(role, "")
     if not invitation.is_usable:
-        return _("Diese Einladung gilt nicht mehr.") + " " + new_link
+        return f"{_('Diese Einladung gilt nicht mehr.')} {new_link}".strip()
     player = invitation.player
     if player is None:
         return ""
@@ -116,15 +116,11 @@ def invitation_refusal(invitation: Invitation, user) -> str:
             "an; sonst bitte den Admin des Vereins um einen neuen Link."
         ) % {"name": player.name}
     if player.user_id is not None and player.user_id != user.pk:
-        return (
-            _(
-                "Diese Einladung war für %(name)s, und %(name)s spielt inzwischen mit einem "
-                "anderen Konto."
-            )
-            % {"name": player.name}
-            + " "
-            + new_link
-        )
+        used = _(
+            "Diese Einladung war für %(name)s, und %(name)s spielt inzwischen mit einem "
+            "anderen Konto."
+        ) % {"name": player.name}
+        return f"{used} {new_link}".strip()
     if user.is_authenticated:
         own = invitation.club.players.filter(user=user).exclude(pk=player.pk).first()
         if own is not None:

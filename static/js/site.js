@@ -48,6 +48,20 @@
     // Above a long form (a correction's page): the word comes into view.
     word.scrollIntoView({ block: "nearest" });
   }, true);
+  // A take-back, a restore, a strike or a correction sent by a plain form moves the
+  // evening's deal by this phone's own doing: a game half entered for the deal before is
+  // not news of another phone's booking when the evening's page loads again (evening.js,
+  // 9), so what that tab kept of it goes.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    var evening = form.action.match(/\/abend\/\d+\/(?=zuruecknehmen\/|spiel\/|sitzordnung\/)/);
+    if (!evening || event.defaultPrevented || form.hasAttribute("hx-post")) return;
+    try {
+      sessionStorage.removeItem("entry:" + evening[0]);
+    } catch (error) {
+      // Storage refused: nothing was kept.
+    }
+  });
   window.addEventListener("online", function () {
     document.querySelectorAll(".offline-word").forEach(function (word) {
       word.textContent = document.body.dataset.online;

@@ -891,14 +891,28 @@ def test_this_phone_s_own_take_back_and_restore_are_not_news_from_another(
     book_sauspiel(page, 1, "Vroni", "Resi")
     notice = page.locator("#entry-status [role=alert]")
 
+    # Game 2 half entered, then game 1 taken back after all.
+    chip(page, "declarer", "Hias").tap()
+    expect(page.locator("#preview")).to_have_text("Vorschau: Mitspieler wählen")
     page.get_by_role("button", name="Spiel 1 zurücknehmen").tap()
     expect(page.locator(".restore-bar")).to_contain_text("Zurückgenommen: Spiel 1")
-    expect(page.locator(".deal")).to_contain_text("Spiel 2")
+    expect(page.locator(".deal")).to_contain_text("Spiel 2 · Sepp gibt")  # not Vroni now
     page.wait_for_timeout(300)  # the kept form would go to the preview at once
     expect(notice).to_have_count(0)
 
+    chip(page, "declarer", "Sepp").tap()
+    expect(page.locator("#preview")).to_have_text("Vorschau: Mitspieler wählen")
     page.locator(".restore-bar").get_by_role("button", name="Rückgängig").tap()
     expect(flash(page)).to_contain_text("Wiederhergestellt: Spiel 1")
+    page.wait_for_timeout(300)
+    expect(notice).to_have_count(0)
+
+    # Struck on the game's own page (a link from a player's history), likewise.
+    chip(page, "declarer", "Hias").tap()
+    expect(page.locator("#preview")).to_have_text("Vorschau: Mitspieler wählen")
+    page.goto(f"/abend/{evening.pk}/spiel/{Game.objects.get().pk}/")
+    page.get_by_role("button", name="Spiel streichen").tap()
+    expect(page.locator(".restore-bar")).to_contain_text("Gestrichen: Spiel 1")
     page.wait_for_timeout(300)
     expect(notice).to_have_count(0)
 

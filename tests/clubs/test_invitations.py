@@ -214,10 +214,12 @@ def test_a_member_with_a_used_player_link_is_told_they_are_a_member_and_an_admin
         assert "Diese Einladung war für Hias, und Hias spielt inzwischen mit einem" in page
         assert "Du bist schon Mitglied in Schafkopffreunde Au" in page
         assert f'href="{reverse("clubs:detail", args=[club.pk])}">Zum Verein' in page
-    assert "Bitte den Admin des Vereins um einen neuen Link." in member
+        assert "Nicht du? Abmelden" in page  # Hias on a friend's phone
+        assert "Bitte den Admin" not in page  # a member needs no new link
     # The admin makes the link, and may hold any role already.
     assert "Einen neuen Link machst du unter „Mitglieder“." in own_admin
-    assert "Bitte den Admin" not in own_admin and "Eine andere Rolle" not in own_admin
+    assert f'href="{reverse("clubs:members", args=[club.pk])}">Mitglieder</a>' in own_admin
+    assert "Eine andere Rolle" not in own_admin
 
 
 def test_a_player_link_says_whose_login_joins_and_offers_to_log_out(client, admin, club, hias):
@@ -277,6 +279,7 @@ def test_a_player_link_is_refused_to_someone_who_already_is_another_player(
     assert "Diese Einladung ist für Hias, aber du spielst in diesem Verein schon als Hiasl." in (
         response.text
     )
+    assert "Nicht du? Abmelden" in response.text  # Hias, on Hiasl's phone
     hias.refresh_from_db()
     assert hias.user is None
     assert club.players.get(user=scorekeeper) == sepp_player
