@@ -391,13 +391,23 @@
   });
   // 11. On a small phone the first tap, who plays, lies under the save bar: the page
   //     opens at the evening's live part (a word, the deal, the standing), the heading and
-  //     the links above it a swipe up, and the Spieler's chips come into view.
-  document.addEventListener("DOMContentLoaded", function () {
+  //     the links above it a swipe up, and the Spieler's chips come into view. After a
+  //     booking the word above grows and the page keeps what was under the thumb: with
+  //     the game's chips gone out of view above, it goes back to the next deal's line
+  //     (the save bar says what was booked).
+  function entryInView(top) {
     var who = entry && entry.querySelector(".f-declarer .chips");
-    if (!who || location.hash) return;
+    var what = entry && entry.querySelector(".f-spiel");
+    if (!who || !top) return;
     var bar = entry.querySelector(".savebar").getBoundingClientRect();
-    if (who.getBoundingClientRect().bottom > bar.top) {
-      document.getElementById("live").scrollIntoView();
-    }
+    var hidden = who.getBoundingClientRect().bottom > bar.top;
+    if (hidden || (what && what.getBoundingClientRect().top < 0)) top.scrollIntoView();
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    if (!location.hash) entryInView(document.getElementById("live"));
+  });
+  document.addEventListener("entryBooked", function () {
+    // Once the answer is in place.
+    setTimeout(function () { entryInView(document.getElementById("deal")); }, 0);
   });
 })();

@@ -1515,6 +1515,15 @@ def test_the_first_tap_is_in_view_on_a_small_phone(
     expect(page.locator("#deal")).to_be_in_viewport()
     assert (page.evaluate("scrollY") > 0) is scrolled
 
+    # After a booking the word above grows: the next game's chips stay in view all the same.
+    book_sauspiel(page, 1, "Vroni", "Hias")
+    expect(page.locator("#deal")).to_contain_text("Spiel 2")
+    bar = page.locator(".savebar").bounding_box()
+    assert page.locator(".f-spiel").bounding_box()["y"] >= 0
+    for name in ("Sepp", "Hias", "Resi", "Wastl"):  # Vroni deals game 2
+        box = chip(page, "declarer", name).bounding_box()
+        assert box["y"] + box["height"] <= bar["y"], name
+
 
 def test_the_declarer_is_not_offered_as_their_own_partner(page, log_in, runde, schreiber, players):
     evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
