@@ -16,6 +16,7 @@ from tests.browser.evening_screen import (
     PASSWORD,
     PHONE,
     Taps,
+    broken_words,
     chip,
     chip_labels,
     flash,
@@ -284,6 +285,26 @@ def test_a_director_runs_round_one_two_phones_book_and_the_hall_display_follows(
     assert LedgerEntry.objects.aggregate(total=Sum("amount"))["total"] == 170
     assert set(LedgerEntry.objects.values_list("kind", flat=True)) == {LedgerEntry.Kind.POINTS}
     assert "ledger ok" in verify_ledger()
+
+
+def test_at_320_px_a_participant_s_name_stays_whole_beside_zurueckziehen(
+    page, log_in, club, admin, players
+):
+    from tournaments import services as tournaments
+
+    tournament = tournaments.create_tournament(club, admin, name="Frühjahrsturnier", venue="Hof")
+    tournaments.add_participants(tournament, [players[name] for name in ("Sepp", "Vroni")])
+    for name in ("Anderl", "Chrissi"):
+        tournaments.add_guest(tournament, name)
+    # Played: each is withdrawn ("Zurückziehen …"), no longer taken off the list.
+    tournaments.start_round(tournaments.draw_round(tournament), admin)
+    page.set_viewport_size({"width": 320, "height": 568})
+
+    log_in(admin).goto(f"/turnier/{tournament.pk}/")
+
+    expect(page.locator(".participant summary").first).to_have_text("Zurückziehen …")
+    assert broken_words(page, ".participant .name") == []
+    no_horizontal_scroll(page)
 
 
 def test_a_draw_refused_says_why_beside_its_button_in_view(page, log_in, club, admin, players):
