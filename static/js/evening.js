@@ -192,9 +192,31 @@
   });
   // 6. A correction or a struck game, saved from the panel down by the sheet, answers with
   //    a word at the top ("Korrigiert …", "Gestrichen: … Rückgängig"): the screen goes there.
+  //    Its answer brings the entry form's player chips anew (a strike moves the deal on:
+  //    another dealer, with five at the table another who sits out); the chips tapped
+  //    before are tapped again where they still are: the game half entered is the one
+  //    on the table, whatever an older one was corrected to.
+  var tappedBefore = null;
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var form = document.getElementById("entry-form");
+    if (!form || !event.detail.elt || !event.detail.elt.closest("#correction")) return;
+    tappedBefore = [];
+    form.querySelectorAll("#entry-fields input:checked").forEach(function (input) {
+      tappedBefore.push(input.name + "=" + input.value);
+    });
+  });
   document.addEventListener("corrected", function () {
     var flash = document.getElementById("flash");
     if (flash) flash.scrollIntoView({ block: "nearest" });
+    var form = document.getElementById("entry-form");
+    if (form && tappedBefore) {
+      form.querySelectorAll("#entry-fields input").forEach(function (input) {
+        if (tappedBefore.indexOf(input.name + "=" + input.value) >= 0) input.checked = true;
+      });
+      ownPartnerHidden(form);
+      if (kept()) kept(state().join("&"));
+    }
+    tappedBefore = null;
     previewAnew();
   });
   document.addEventListener("htmx:responseError", function (event) {

@@ -917,6 +917,39 @@ def test_this_phone_s_own_take_back_and_restore_are_not_news_from_another(
     expect(notice).to_have_count(0)
 
 
+def test_a_game_half_entered_survives_correcting_and_striking_an_older_one_in_place(
+    page, log_in, runde, schreiber, players
+):
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    p = {name: player.pk for name, player in players.items()}
+    book(evening, schreiber, type="sauspiel", declarer=p["Vroni"], partner=p["Resi"])
+    book(evening, schreiber, type="sauspiel", declarer=p["Hias"], partner=p["Sepp"])
+    log_in(schreiber).goto(f"/abend/{evening.pk}/")
+    panel = page.locator("#correction")
+    chosen = page.locator("#entry-fields .f-declarer input:checked + span, "
+                          "#entry-fields .f-partner input:checked + span")  # fmt: skip
+
+    # Game 3 half entered; then game 1 gets Kontra, in place.
+    enter_sauspiel(page, "Sepp", "Hias")
+    sheet_row(page, 1).get_by_role("link").click()
+    panel.locator(".f-kontra .chips").get_by_text("Kontra", exact=True).tap()
+    preview_settled(page)
+    page.get_by_role("button", name="Korrektur speichern").tap()
+    expect(flash(page)).to_contain_text("Korrigiert")
+    expect(chosen).to_have_text(["Sepp", "Hias"])
+    expect(preview(page)).to_have_count(4)
+
+    # ... and game 2 struck, in place: still game 3's choices.
+    sheet_row(page, 2).get_by_role("link").click()
+    panel.get_by_role("button", name="Spiel streichen").tap()
+    expect(page.locator("#restore")).to_contain_text("Gestrichen: Spiel 2")
+    expect(chosen).to_have_text(["Sepp", "Hias"])
+    expect(preview(page)).to_have_count(4)
+    page.reload()  # kept for the tab as it is now
+    expect(chosen).to_have_text(["Sepp", "Hias"])
+    assert Game.objects.get(number=1).kontra == 1
+
+
 def test_while_a_game_is_being_saved_its_choices_cannot_change(
     page, log_in, runde, schreiber, players
 ):
