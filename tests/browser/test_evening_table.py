@@ -168,8 +168,13 @@ def test_the_word_on_another_phone_s_booking_goes_once_a_game_is_corrected_here(
 
     expect(flash(resi)).to_contain_text("Korrigiert")
     expect(notice).to_have_count(0)
-    # The entry form's players are set anew by the correction's answer: so is its preview.
-    expect(resi.locator("#preview")).to_have_text("Vorschau: Spieler wählen")
+    # The correction's answer sets the entry form's players anew, and what she had tapped
+    # for game 2 again: its preview is asked for anew.
+    expect(checked(resi, "declarer")).to_have_text("Hias")
+    expect(checked(resi, "partner")).to_have_text("Sepp")
+    expect(preview(resi)).to_have_text(
+        ["Sepp +0,10 €", "Vroni -0,10 €", "Hias +0,10 €", "Resi -0,10 €"]
+    )
     assert Game.objects.get(number=1).kontra == 1
     assert Game.objects.count() == 1
 
