@@ -493,11 +493,19 @@ def _stale_notice(
     # A player chosen who sits this deal out (the new dealer, with five at the table).
     who = [names[pk] for pk in form.left_out if pk in names]
     if form.repeated is not None and form.entered:
-        notice += " " + _(
+        # With the way to the game's correction, in one tap.
+        otherwise = _(
             "Das war das Spiel, das du eingegeben hast, aber du hattest es anders: "
-            "%(entered)s. Stimmt das, bitte Spiel %(n)s korrigieren. Deine Auswahl ist "
-            "gelöscht, damit es nicht doppelt gebucht wird."
-        ) % {"entered": form.entered, "n": form.repeated.number}
+            "%(entered)s. Stimmt das, bitte"
+        ) % {"entered": form.entered}
+        return format_html(
+            '{} {} <a href="{}">{}</a>. {}',
+            notice,
+            otherwise,
+            reverse("evenings:game", args=[evening.pk, form.repeated.pk]),
+            _("Spiel %(n)s korrigieren") % {"n": form.repeated.number},
+            _("Deine Auswahl ist gelöscht, damit es nicht doppelt gebucht wird."),
+        )
     elif form.repeated is not None:
         notice += " " + _(
             "Das war das Spiel, das du eingegeben hast: deine Auswahl ist gelöscht, "

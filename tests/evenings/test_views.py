@@ -1269,10 +1269,12 @@ def test_the_same_game_booked_otherwise_meanwhile_is_said_with_how_this_phone_ha
 
     answer = client.post(reverse(f"evenings:{tap}", args=[evening.pk]), form, headers=HTMX)
 
+    game = Game.objects.get()
     assert (
         "Inzwischen auf einem anderen Handy: Spiel 1 gebucht (Sauspiel Hias mit Resi). Jetzt "
         "gibt Vroni. Das war das Spiel, das du eingegeben hast, aber du hattest es anders: "
-        "Sauspiel Hias mit Resi · verloren · Schneider. Stimmt das, bitte Spiel 1 korrigieren. "
+        "Sauspiel Hias mit Resi · verloren · Schneider. Stimmt das, bitte "
+        f'<a href="/abend/{evening.pk}/spiel/{game.pk}/">Spiel 1 korrigieren</a>. '
         "Deine Auswahl ist gelöscht, damit es nicht doppelt gebucht wird."
     ) in page_text(answer)
     assert not re.search(r'name="(declarer|partner)" value="\d+"[^>]*checked', answer.text)
