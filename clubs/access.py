@@ -10,7 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 
-from clubs.models import Membership
+from clubs.models import Membership, Runde
 
 
 def membership_of(request, club_id: int) -> Membership:
@@ -34,6 +34,11 @@ def scorekeeper_of(request, club_id: int) -> Membership:
     if not membership.can_score:
         raise Http404
     return membership
+
+
+def money_runde_of(membership: Membership, runde_id: int) -> Runde:
+    """The member's club's money Runde (not a tournament's), or 404."""
+    return get_object_or_404(membership.club.runden.money(), pk=runde_id)
 
 
 def login_required_keep_form(target: str, on_get: str | None = None, following: bool = False):

@@ -16,7 +16,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.views.decorators.http import require_GET
 
-from clubs.access import membership_of
+from clubs.access import membership_of, money_runde_of
 from clubs.models import Tariff
 from scoring import BockMode, ProHofRules, TariffRules, worked_examples
 from scoring.examples import Example, example_request, prohof_examples, rule_figures
@@ -82,7 +82,7 @@ def runde_rules(request: HttpRequest, club_id: int, runde_id: int) -> HttpRespon
     played with (`?abend=`: an evening keeps the tariff it started with, and its "Regeln"
     must show what it books): any member of the club."""
     membership = membership_of(request, club_id)
-    runde = get_object_or_404(membership.club.runden.money(), pk=runde_id)
+    runde = money_runde_of(membership, runde_id)
     current = tariff = runde.tariff
     evening = None
     if "abend" in request.GET:

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django.views.defaults import page_not_found
 
 from clubs import backup, periods, services, stats
-from clubs.access import admin_of, login_required_keep_form, membership_of
+from clubs.access import admin_of, login_required_keep_form, membership_of, money_runde_of
 from clubs.accounts import safe_next
 from clubs.forms import (
     ClubForm,
@@ -241,7 +241,7 @@ def runde_rename(request: HttpRequest, club_id: int, runde_id: int) -> HttpRespo
     """The admin renames a Runde (a typo, or the day moved: "Mittwochsrunde"); its evenings,
     tariffs and accounts stay as they are."""
     membership = admin_of(request, club_id)
-    runde = get_object_or_404(membership.club.runden.money(), pk=runde_id)
+    runde = money_runde_of(membership, runde_id)
     # The form works on a copy: a refused name must not rename the page's heading.
     form = RundeForm(request.POST or None, instance=copy.copy(runde), club=membership.club)
     if form.is_valid() and save_unless_taken(
@@ -258,7 +258,7 @@ def runde_rename(request: HttpRequest, club_id: int, runde_id: int) -> HttpRespo
 @login_required
 def runde_detail(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse:
     membership = membership_of(request, club_id)
-    runde = get_object_or_404(membership.club.runden.money(), pk=runde_id)
+    runde = money_runde_of(membership, runde_id)
     own = membership.club.players.filter(user=request.user).values_list("pk", flat=True).first()
     period = periods.chosen(request)
     tariff = runde.tariff
@@ -335,7 +335,7 @@ def _tariff_history(runde) -> list:
 @login_required
 def tariff_edit(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse:
     membership = admin_of(request, club_id)
-    runde = get_object_or_404(membership.club.runden.money(), pk=runde_id)
+    runde = money_runde_of(membership, runde_id)
     current = runde.tariff
     form = TariffForm(request.POST or None, instance=current)
     if form.is_valid():
@@ -359,7 +359,7 @@ def tariff_edit(request: HttpRequest, club_id: int, runde_id: int) -> HttpRespon
 def tariff_preview(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse:
     """What typical games cost under the tariff being typed (HTMX, as the admin types)."""
     membership = admin_of(request, club_id)
-    runde = get_object_or_404(membership.club.runden.money(), pk=runde_id)
+    runde = money_runde_of(membership, runde_id)
     form = TariffForm(request.POST, instance=runde.tariff)
     examples = worked_examples(form.rules()) if form.is_valid() else None
     return render(

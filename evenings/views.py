@@ -20,7 +20,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from clubs import players as player_pages
-from clubs.access import login_required_keep_form, membership_of, scorekeeper_of
+from clubs.access import login_required_keep_form, membership_of, money_runde_of, scorekeeper_of
 from clubs.forms import PlayerForm, euro_input, save_unless_taken
 from clubs.models import Runde, german_key, one_line
 from clubs.services import display_name, names_played_as
@@ -41,7 +41,7 @@ from scoring.model import MAX_JUNGFRAU_DOUBLINGS
 @never_cache
 def start(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse:
     membership = scorekeeper_of(request, club_id)
-    runde = get_object_or_404(membership.club.runden.money(), pk=runde_id)
+    runde = money_runde_of(membership, runde_id)
     # Guests entered at a tournament's door play tournaments, not the club's Runden.
     players = list(membership.club.players.filter(active=True, guest=False))
     shown, newcomer = _with_newcomer(request, membership.club, players)
@@ -1671,7 +1671,7 @@ def runde_balances(request: HttpRequest, club_id: int, runde_id: int) -> HttpRes
     evenings' totals the database keeps, so ten years read as fast as one evening. And
     who pays whom to settle them all, which the Ausgleich der Runde records."""
     membership = membership_of(request, club_id)
-    runde = get_object_or_404(membership.club.runden.money(), pk=runde_id)
+    runde = money_runde_of(membership, runde_id)
     rows = player_pages.runde_balances(runde, None)
     names = {row.player_id: row.name for row in rows}
     # By player id, as the player pages and the Ausgleich settle them.
@@ -1722,7 +1722,7 @@ def runde_balances(request: HttpRequest, club_id: int, runde_id: int) -> HttpRes
 def ausgleich(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse:
     """Settle the Runde as a whole: its Ausgleich, whose Abrechnung takes the payments."""
     membership = scorekeeper_of(request, club_id)
-    runde = get_object_or_404(membership.club.runden.money(), pk=runde_id)
+    runde = money_runde_of(membership, runde_id)
     try:
         key = uuid.UUID(request.POST.get("key", ""))
     except ValueError:
@@ -1782,7 +1782,7 @@ def evening_csv(request: HttpRequest, evening_id: int) -> HttpResponse:
 def runde_payments_csv(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse:
     """Every payment of the Runde and every Storno as CSV, for the treasurer's cash box."""
     membership = membership_of(request, club_id)
-    runde = get_object_or_404(membership.club.runden.money(), pk=runde_id)
+    runde = money_runde_of(membership, runde_id)
     return HttpResponse(
         "".join(export.payment_lines(runde)),
         content_type=export.CONTENT_TYPE,
@@ -1795,7 +1795,7 @@ def runde_payments_csv(request: HttpRequest, club_id: int, runde_id: int) -> Htt
 def runde_csv(request: HttpRequest, club_id: int, runde_id: int) -> StreamingHttpResponse:
     """Every game of the Runde as CSV, streamed: ten years are never held at once."""
     membership = membership_of(request, club_id)
-    runde = get_object_or_404(membership.club.runden.money(), pk=runde_id)
+    runde = money_runde_of(membership, runde_id)
     return StreamingHttpResponse(
         (line.encode() for line in export.runde_lines(runde)),
         content_type=export.CONTENT_TYPE,
