@@ -35,6 +35,16 @@ def book(evening: Evening, by, **fields) -> Game:
     return game
 
 
+def two_sauspiele(runde, players: dict, by) -> Evening:
+    """Sepp, Vroni, Hias and Resi at the table, and two games booked, both won: Vroni's
+    Sauspiel with Resi, then Hias's with Sepp."""
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], by)
+    p = {name: player.pk for name, player in players.items()}
+    book(evening, by, type="sauspiel", declarer=p["Vroni"], partner=p["Resi"])
+    book(evening, by, type="sauspiel", declarer=p["Hias"], partner=p["Sepp"])
+    return evening
+
+
 # -- phones -----------------------------------------------------------------------------
 
 

@@ -29,6 +29,7 @@ from tests.browser.evening_screen import (
     sheet_row,
     start,
     totals,
+    two_sauspiele,
     verify_ledger,
 )
 
@@ -359,10 +360,8 @@ def test_the_names_stay_in_view_while_the_sheet_scrolls_and_the_standing_is_on_t
 def test_undo_and_strike_keep_the_row_struck_through_and_can_be_taken_back(
     page, log_in, runde, schreiber, players
 ):
-    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    evening = two_sauspiele(runde, players, schreiber)
     p = {name: player.pk for name, player in players.items()}
-    book(evening, schreiber, type="sauspiel", declarer=p["Vroni"], partner=p["Resi"])
-    book(evening, schreiber, type="sauspiel", declarer=p["Hias"], partner=p["Sepp"])
     book(evening, schreiber, type="farbsolo", suit="gras", declarer=p["Resi"])
     log_in(schreiber).goto(f"/abend/{evening.pk}/")
     expect(totals(page)).to_have_text(["-0,50", "-0,50", "-0,50", "1,50"])
@@ -448,10 +447,7 @@ def test_taking_back_is_offered_once_there_is_a_game_and_names_it(
 def test_a_game_struck_by_mistake_counts_again_after_later_games(
     page, log_in, runde, schreiber, players
 ):
-    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
-    p = {name: player.pk for name, player in players.items()}
-    book(evening, schreiber, type="sauspiel", declarer=p["Vroni"], partner=p["Resi"])
-    book(evening, schreiber, type="sauspiel", declarer=p["Hias"], partner=p["Sepp"])
+    evening = two_sauspiele(runde, players, schreiber)
     services.void_game(evening.pk, Game.objects.get(number=1).pk, schreiber)
     log_in(schreiber).goto(f"/abend/{evening.pk}/")
     book_sauspiel(page, 3, "Resi", "Hias")

@@ -40,6 +40,7 @@ from tests.browser.evening_screen import (
     sheet_row,
     start,
     totals,
+    two_sauspiele,
     verify_ledger,
 )
 
@@ -920,10 +921,7 @@ def test_this_phone_s_own_take_back_and_restore_are_not_news_from_another(
 def test_a_game_half_entered_survives_correcting_and_striking_an_older_one_in_place(
     page, log_in, runde, schreiber, players
 ):
-    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
-    p = {name: player.pk for name, player in players.items()}
-    book(evening, schreiber, type="sauspiel", declarer=p["Vroni"], partner=p["Resi"])
-    book(evening, schreiber, type="sauspiel", declarer=p["Hias"], partner=p["Sepp"])
+    evening = two_sauspiele(runde, players, schreiber)
     log_in(schreiber).goto(f"/abend/{evening.pk}/")
     panel = page.locator("#correction")
     chosen = page.locator("#entry-fields .f-declarer input:checked + span, "
@@ -975,10 +973,7 @@ def test_while_a_game_is_being_saved_its_choices_cannot_change(
 def test_a_strike_whose_answer_was_lost_says_so_and_striking_again_changes_nothing(
     open_phone, runde, schreiber, players
 ):
-    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
-    p = {name: player.pk for name, player in players.items()}
-    book(evening, schreiber, type="sauspiel", declarer=p["Vroni"], partner=p["Resi"])
-    book(evening, schreiber, type="sauspiel", declarer=p["Hias"], partner=p["Sepp"])
+    evening = two_sauspiele(runde, players, schreiber)
     phone, page = schreiber_at(open_phone, schreiber, evening)
     sent = lose_the_first_answer(page, "**/streichen/")
 

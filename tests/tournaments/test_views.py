@@ -35,6 +35,15 @@ def drawn(tournament, players, count: int = 8, seed: int = 5) -> Round:
     return services.draw_round(tournament, seed=seed)
 
 
+def played_out(tournament, players, admin) -> Round:
+    """A tournament of one round of one game, drawn, started and played out."""
+    tournament.round_count = tournament.games_per_round = 1
+    tournament.save()
+    round_ = services.start_round(drawn(tournament, players), admin)
+    play_out(round_, admin)
+    return round_
+
+
 # -- the club's tournaments -------------------------------------------------------------
 
 
@@ -725,10 +734,7 @@ def test_the_next_round_is_offered_when_every_table_has_its_games(
 def test_after_the_last_round_the_director_closes_the_tournament(
     director, tournament, players, admin
 ):
-    tournament.round_count = tournament.games_per_round = 1
-    tournament.save()
-    round_ = services.start_round(drawn(tournament, players), admin)
-    play_out(round_, admin)
+    round_ = played_out(tournament, players, admin)
 
     page = director.get(url("detail", tournament.pk))
     director.post(url("finish", tournament.pk))
@@ -750,10 +756,7 @@ def test_a_correction_link_of_a_finished_tournament_says_to_open_the_tournament_
 ):
     """The table's page offers no "Wieder öffnen" while the tournament is finished: the
     answer said the director should open the table, which they could not."""
-    tournament.round_count = tournament.games_per_round = 1
-    tournament.save()
-    round_ = services.start_round(drawn(tournament, players), admin)
-    play_out(round_, admin)
+    round_ = played_out(tournament, players, admin)
     services.finish(tournament, admin)
     table = round_.tables.get(number=1)
     game = table.evening.games.get()
@@ -783,10 +786,7 @@ def test_a_correction_link_of_a_finished_tournament_says_to_open_the_tournament_
 def test_a_finished_tournament_is_reopened_by_the_director_and_its_tables_one_by_one(
     director, client, tournament, players, admin
 ):
-    tournament.round_count = tournament.games_per_round = 1
-    tournament.save()
-    round_ = services.start_round(drawn(tournament, players), admin)
-    play_out(round_, admin)
+    round_ = played_out(tournament, players, admin)
     services.finish(tournament, admin)
     table = round_.tables.get(number=1)
 
