@@ -36,7 +36,16 @@ from django.db import DatabaseError, connection, models, transaction
 from django.utils import timezone
 from django.utils.http import content_disposition_header
 
-from clubs.models import Club, Invitation, Membership, Player, Runde, Tariff, german_slug
+from clubs.models import (
+    Club,
+    Departure,
+    Invitation,
+    Membership,
+    Player,
+    Runde,
+    Tariff,
+    german_slug,
+)
 from evenings.management.commands import verify_ledger
 from evenings.models import Change, Evening, EveningTotal, Game, LedgerEntry, Seat
 from tournaments.models import Participant, Round, Season, Table, TableSeat, Tournament
@@ -52,6 +61,7 @@ CLUB_TABLES: tuple[tuple[type[models.Model], str], ...] = (
     (Club, "pk"),
     (Membership, "club"),
     (Player, "club"),
+    (Departure, "club"),
     (Invitation, "club"),
     (Runde, "club"),
     (Tariff, "runde__club"),

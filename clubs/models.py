@@ -434,6 +434,39 @@ class Invitation(models.Model):
         return self.revoked_at is None and self.expires_at > timezone.now()
 
 
+class Departure(models.Model):
+    """A member who left the club or whose access an admin removed: when, in which role,
+    as which player, by whom. Their start page tells them and what is still theirs there;
+    a link for anyone brings them back as that player, not as a second one."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="departures")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="departures"
+    )
+    role = models.CharField(_("Rolle"), max_length=12, choices=Membership.Role.choices)
+    # None: a member who did not play (or whose player is gone with the club).
+    player = models.ForeignKey(
+        Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="departures"
+    )
+    at = models.DateTimeField(default=timezone.now)
+    # Who removed the access: the member themself when they left; None once that login
+    # is gone.
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        indexes = [models.Index(fields=["user", "club"], name="departure_user_club")]
+
+    def __str__(self) -> str:
+        return f"{self.user} left {self.club} at {self.at:%Y-%m-%d %H:%M}"
+
+    @property
+    def left_themself(self) -> bool:
+        return self.by_id == self.user_id
+
+
 class ResetRequest(models.Model):
     """A password reset asked for, kept for throttling per address and per client
     (clubs.throttle)."""

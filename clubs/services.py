@@ -5,7 +5,7 @@ from django.db.models import ProtectedError
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from clubs.models import Club, Invitation, Membership, Player, Runde, Tariff
+from clubs.models import Club, Departure, Invitation, Membership, Player, Runde, Tariff
 
 
 class ClubError(Exception):
@@ -139,7 +139,9 @@ def accept_invitation(
 
     1. A link for one player links that player to `user` (refused if it has another
        login meanwhile, or if `user` already is another player of the club).
-    2. Otherwise a user who already is a player of the club stays that player.
+    2. Otherwise a user who already is a player of the club stays that player, and one
+       who left it (or was removed) is the player they were again, unless someone else
+       has that player meanwhile.
     3. Otherwise `player`, an unlinked player the user picked, is linked to them; or,
        without one, a new player called `name` is made.
 
@@ -161,7 +163,10 @@ def accept_invitation(
     if invitation.player is not None:
         _link(invitation.player, user)
     elif not club.players.filter(user=user).exists():
-        _become_player(club, user, player, name)
+        if former := former_player(club, user, lock=True):
+            _link(former, user)
+        else:
+            _become_player(club, user, player, name)
 
     membership, _created = Membership.objects.get_or_create(
         user=user, club=club, defaults={"role": invitation.role}
@@ -172,6 +177,17 @@ def accept_invitation(
         invitation.revoked_at = timezone.now()
         invitation.save(update_fields=["revoked_at"])
     return membership
+
+
+def former_player(club: Club, user, *, lock: bool = False) -> Player | None:
+    """The player `user` was in `club` before they left or were removed, if nobody has
+    it now (the newest such departure's)."""
+    if not user.is_authenticated:
+        return None
+    players = Player.objects.filter(
+        pk__in=club.departures.filter(user=user, player__user=None).values("player")[:1]
+    )
+    return (players.select_for_update() if lock else players).filter(user=None).first()
 
 
 def reserved(player: Player) -> str:
@@ -236,9 +252,11 @@ def change_role(membership: Membership, role: str) -> Membership:
 
 
 @transaction.atomic
-def remove_member(membership: Membership) -> None:
-    """Take away a user's access; their player and everything booked for it stay, no
-    longer linked to the login: the player can be invited again, by a new link for them.
+def remove_member(membership: Membership, by) -> None:
+    """Take away a user's access (`by` an admin, or by themself: leaving); their player
+    and everything booked for it stay, no longer linked to the login: the player can be
+    invited again, by a new link for them. A Departure keeps who it was, for their start
+    page and for joining again as that player.
 
     The links made for their player are revoked: unlinked, the player would count as
     not yet joined, and the link they joined with would let them straight back in. Links
@@ -248,6 +266,13 @@ def remove_member(membership: Membership) -> None:
     _keep_an_admin(membership)
     membership.delete()
     players = membership.club.players.filter(user_id=membership.user_id)
+    Departure.objects.create(
+        club_id=membership.club_id,
+        user_id=membership.user_id,
+        role=membership.role,
+        player=players.first(),
+        by=by,
+    )
     Invitation.objects.filter(player__in=players, revoked_at=None).update(revoked_at=timezone.now())
     players.update(user=None)
 

@@ -32,7 +32,7 @@ from clubs.forms import (
     TariffForm,
     save_unless_taken,
 )
-from clubs.models import Invitation, Membership, Player, Runde, german_order
+from clubs.models import Departure, Invitation, Membership, Player, Runde, german_order
 from clubs.players import evenings_page, kept_accounts, open_balances, runde_balances
 from evenings import services as evening_services
 from evenings.models import Evening
@@ -101,11 +101,14 @@ def start(request: HttpRequest) -> HttpResponse:
         .filter(Q(game_limit__isnull=True) | Q(counted_games__lt=F("game_limit")))
         .distinct()
     )
+    # Clubs the user left or was removed from: since when, and what is still theirs there.
+    gone = _departures(request.user, memberships)
     return render(
         request,
         "clubs/start.html",
         {
             "memberships": memberships,
+            "departures": gone,
             "runden": runden,
             # A member of several clubs is told which club a Runde or evening is of (two
             # may have a "Donnerstag").
@@ -116,6 +119,28 @@ def start(request: HttpRequest) -> HttpResponse:
             "tables": tables.select_related("runde").order_by("started_at"),
         },
     )
+
+
+def _departures(user, memberships: list[Membership]) -> list[Departure]:
+    """The newest departure from each club the user is no longer a member of, with the
+    balances their player left open there (`open`), while nobody else has that player."""
+    departures = sorted(
+        Departure.objects.filter(user=user)
+        .exclude(club_id__in=[m.club_id for m in memberships])
+        .select_related("club", "player")
+        .order_by("club_id", "-at", "-pk")
+        .distinct("club_id"),
+        key=lambda departure: departure.at,
+        reverse=True,
+    )
+    for departure in departures:
+        if departure.player is not None and departure.player.user_id is not None:
+            departure.player = None  # someone else's now
+    players = [departure.player for departure in departures if departure.player]
+    balances = open_balances(players) if players else {}
+    for departure in departures:
+        departure.open = balances.get(departure.player_id, []) if departure.player else []
+    return departures
 
 
 def _told_apart(running: QuerySet[Evening]) -> list[Evening]:
@@ -185,7 +210,7 @@ def club_leave(request: HttpRequest, club_id: int) -> HttpResponse:
     and its games stay, and they can be invited again."""
     membership = membership_of(request, club_id)
     try:
-        services.remove_member(membership)
+        services.remove_member(membership, by=request.user)
     except services.ClubError as error:
         messages.error(request, str(error))
         return redirect("clubs:detail", club_id=club_id)
@@ -477,6 +502,14 @@ def members(request: HttpRequest, club_id: int) -> HttpResponse:
         member.open_balances = [
             line for p in member.user.players_here for line in balances.get(p.pk, [])
         ]
+    # Who left or was removed (and is not back): the newest twenty, each once.
+    newest = (
+        club.departures.exclude(user__in=club.memberships.values("user"))
+        .order_by("user_id", "-at", "-pk")
+        .distinct("user_id")
+        .values("pk")
+    )
+    departures = club.departures.filter(pk__in=newest).select_related("user", "player", "by")[:20]
     return render(
         request,
         "clubs/members.html",
@@ -484,6 +517,7 @@ def members(request: HttpRequest, club_id: int) -> HttpResponse:
             "membership": membership,
             "club": club,
             "members": members,
+            "departures": departures,
             # The club's one admin cannot give up the role nor leave: not offered.
             "only_admin": sum(m.role == Membership.Role.ADMIN for m in members) == 1,
             "roles": Membership.Role.choices,
@@ -529,7 +563,7 @@ def member_remove(request: HttpRequest, club_id: int, membership_id: int) -> Htt
     membership = admin_of(request, club_id)
     member = get_object_or_404(membership.club.memberships, pk=membership_id)
     try:
-        services.remove_member(member)
+        services.remove_member(member, by=request.user)
     except services.ClubError as error:
         messages.error(request, str(error))
     else:
@@ -614,8 +648,10 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
         return redirect_to_login(request.get_full_path(), reverse("signup"))
     club = invitation.club
     own = club.players.filter(user=request.user).first()
+    # Back after leaving (or being removed): the player they were, with its games.
+    former = services.former_player(club, request.user) if own is None else None
     form = None
-    if invitation.player is None and own is None:
+    if invitation.player is None and own is None and former is None:
         data = request.POST if request.method == "POST" else None
         form = JoinForm(data, club=club, name=services.display_name(request.user))
     if request.method == "POST" and (form is None or form.is_valid()):
@@ -645,7 +681,13 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
     return render(
         request,
         "clubs/join.html",
-        {"invitation": invitation, "player": own, "form": form, "refusal": refusal},
+        {
+            "invitation": invitation,
+            "player": own,
+            "former": former,
+            "form": form,
+            "refusal": refusal,
+        },
     )
 
 

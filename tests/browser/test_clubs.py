@@ -217,6 +217,41 @@ def test_removing_a_member_takes_a_second_tap_that_names_who_loses_access(
     assert Membership.objects.filter(club=club, user=resi, role=Membership.Role.ADMIN).exists()
 
 
+def test_a_member_who_leaves_is_told_on_their_start_page_and_comes_back_as_their_player(
+    page, log_in, second_phone, app_url, club, resi, user
+):
+    Membership.objects.create(club=club, user=user, role=Membership.Role.PLAYER)
+    sepp = Player.objects.create(club=club, name="Seppi", user=user)
+    log_in_on(second_phone, user, app_url).goto(f"/verein/{club.pk}/")
+
+    second_phone.get_by_text("Verein verlassen …").click()
+    second_phone.get_by_role("button", name="Ja, Schafkopffreunde Au verlassen").click()
+
+    expect(second_phone).to_have_url(re.compile(r"/$"))
+    expect(second_phone.get_by_role("heading", name="Früher dabei")).to_be_visible()
+    departure = second_phone.get_by_role("region", name="Schafkopffreunde Au")
+    expect(departure).to_contain_text("du hast den Verein am")
+    expect(departure).to_contain_text("Deine Konten dort sind ausgeglichen.")
+    expect(departure).to_contain_text("trittst du wieder als Seppi bei, mit deinen Spielen")
+    no_horizontal_scroll(second_phone)
+    # The admin sees who left, and sends a link for anyone.
+    log_in(resi).goto(f"/verein/{club.pk}/mitglieder/")
+    expect(page.locator(".departures")).to_contain_text("Sepp (spielte als Seppi): am ")
+    link = create_invitation_link(page, club, "Spieler")
+
+    second_phone.goto(link)
+    expect(second_phone.get_by_text("Du hast im Verein als Seppi gespielt")).to_be_visible()
+    expect(second_phone.get_by_label("Dein Name im Verein")).to_have_count(0)
+    second_phone.get_by_role("button", name="Beitreten").click()
+
+    expect(second_phone.get_by_text("Willkommen im Verein Schafkopffreunde Au!")).to_be_visible()
+    sepp.refresh_from_db()
+    assert sepp.user == user
+    assert list(Player.objects.filter(club=club, user=user)) == [sepp]
+    second_phone.goto("/")
+    expect(second_phone.get_by_role("heading", name="Früher dabei")).to_have_count(0)
+
+
 def test_a_player_s_whole_card_opens_the_player(page, log_in, resi, club):
     wastl = Player.objects.create(club=club, name="Wastl")
     log_in(resi).goto(f"/verein/{club.pk}/spieler/")

@@ -39,10 +39,10 @@ transactional = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture
 def history(club, runde, admin, scorekeeper):
-    """A year of the club in small: Vroni joins by an invitation for her player, Hias
-    plays too; the first evening has four games, one corrected and one struck, and a
-    payment, and is closed; then the Sauspiel costs 0,20 and a second evening plays at
-    the new tariff."""
+    """A year of the club in small: Vroni joins by an invitation for her player, Wastl
+    joins and leaves, Hias plays too; the first evening has four games, one corrected and
+    one struck, and a payment, and is closed; then the Sauspiel costs 0,20 and a second
+    evening plays at the new tariff."""
     resi = club.players.get(user=admin)
     hias = Player.objects.create(club=club, name="Hias", user=scorekeeper)
     sepp = Player.objects.create(club=club, name="Sepp")
@@ -51,6 +51,11 @@ def history(club, runde, admin, scorekeeper):
         club=club, role="spieler", created_by=admin, player=vroni
     )
     club_services.accept_invitation(invitation, make_user("vroni", "Vroni"))
+    # Wastl joined by a link for anyone and left again.
+    wastl = make_user("wastl", "Wastl")
+    for_anyone = Invitation.objects.create(club=club, role="spieler", created_by=admin)
+    club_services.accept_invitation(for_anyone, wastl, name="Wastl")
+    club_services.remove_member(club.memberships.get(user=wastl), by=wastl)
 
     first = services.start_evening(runde, [sepp, vroni, hias, resi], 0, admin)
     opening = book(first, sauspiel(vroni, resi), admin)
@@ -256,7 +261,7 @@ def test_an_import_into_a_database_with_rows_is_refused_and_changes_nothing(hist
     export(history, path)
     before = club_rows(history.pk)
 
-    with pytest.raises(CommandError, match=r"empty database only.*3 auth\.user, 1 clubs\.club"):
+    with pytest.raises(CommandError, match=r"empty database only.*4 auth\.user, 1 clubs\.club"):
         call_command("import_club", str(path))
 
     assert club_rows(history.pk) == before
@@ -346,7 +351,7 @@ def test_the_export_holds_this_club_only_with_exact_values(history, other_admin,
     tables = data["tables"]
     assert data["format"] == "schafkopf-club" and data["version"] == 1
     assert [row["name"] for row in tables["clubs.club"]] == ["Schafkopffreunde Au"]
-    assert {row["username"] for row in tables["auth.user"]} == {"resi", "hias", "vroni"}
+    assert {row["username"] for row in tables["auth.user"]} == {"resi", "hias", "vroni", "wastl"}
     assert all("password" not in row for row in tables["auth.user"])
     assert [(row["system"], row["sauspiel"]) for row in tables["clubs.tariff"]] == [
         ("tarif", 10),

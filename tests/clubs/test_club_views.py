@@ -4,11 +4,12 @@ import uuid
 import pytest
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.formats import date_format
 
 from clubs import services
 from clubs.models import Club, Invitation, Membership, Player, Runde, Tariff
 from evenings import services as evening_services
-from tests.conftest import make_user
+from tests.conftest import make_user, page_text
 
 
 def test_anyone_can_create_a_club_and_becomes_its_admin_and_player(client, user):
@@ -794,6 +795,52 @@ def test_leaving_or_being_removed_says_what_is_still_open(client, admin, club, r
         '<span class="amount">-0,10 €</span>. Das bleibt auf den Konten der Runden stehen'
         in leaving
     )
+
+
+def test_who_left_or_was_removed_is_told_on_their_start_page_with_what_is_still_open(
+    client, admin, club, runde, player_user
+):
+    christl = club.players.create(name="Christl", user=player_user)
+    table = [christl, *(club.players.create(name=name) for name in ("Sepp", "Vroni", "Hias"))]
+    evening = evening_services.start_evening(runde, table, 0, admin)
+    won = evening_services.GameInput("sauspiel", declarer=table[1].pk, partner=table[2].pk)
+    evening_services.book_game(evening.pk, uuid.uuid4(), won, admin)
+    client.force_login(admin)
+    member = Membership.objects.get(user=player_user, club=club)
+    client.post(reverse("clubs:member_remove", args=[club.pk, member.pk]))
+    client.force_login(player_user)
+
+    start = page_text(client.get(reverse("start")))
+
+    today = date_format(timezone.localdate(), "j. F Y")
+    assert "Früher dabei" in start
+    assert (
+        f"<strong>Schafkopffreunde Au</strong>: ein Admin hat deinen Zugang am {today} entfernt."
+    ) in start
+    assert (
+        'Dein Stand dort, noch nicht ausgeglichen: Runde „Donnerstagsrunde“ <span class="amount">'
+        "-0,10 €</span>. Einen Ausgleich trägt ein Schreiber des Vereins ein."
+    ) in start
+    assert "Mit einem Einladungslink des Vereins trittst du wieder als Christl bei" in start
+    assert "Du bist derzeit in keinem Verein." in start
+    # The club's pages stay closed to them.
+    assert client.get(reverse("clubs:detail", args=[club.pk])).status_code == 404
+    # Settled (a payment from Christl): said so.
+    evening_services.record_payment(evening.pk, christl.pk, table[1].pk, 10, admin)
+    assert "Deine Konten dort sind ausgeglichen." in client.get(reverse("start")).text
+    # Back in the club: nothing of it.
+    Membership.objects.create(user=player_user, club=club, role="spieler")
+    assert "Früher dabei" not in client.get(reverse("start")).text
+
+
+def test_leaving_is_told_on_the_start_page_as_leaving(client, admin, club, player_user):
+    client.force_login(player_user)
+
+    answer = client.post(reverse("clubs:leave", args=[club.pk]), follow=True)
+
+    assert "Schafkopffreunde Au</strong>: du hast den Verein am" in answer.text
+    assert club.departures.get().left_themself
+    assert "Stand dort" not in answer.text  # no player: nothing of theirs
 
 
 def test_the_only_admin_is_told_to_name_another_before_leaving(client, admin, club, scorekeeper):

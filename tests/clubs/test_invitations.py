@@ -5,6 +5,8 @@ import re
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.formats import date_format
 
 from clubs import services
 from clubs.models import Invitation, Membership, Player
@@ -378,6 +380,79 @@ def test_removing_a_member_revokes_only_the_links_for_their_player(client, admin
 
     assert Invitation.objects.get(pk=unused.pk).revoked_at is not None
     assert set(club.invitations.usable()) == {for_vroni, for_anyone}
+
+
+def test_a_removed_member_who_rejoins_with_a_link_for_anyone_is_the_player_they_were(
+    client, admin, club, hias, user
+):
+    client.force_login(user)
+    client.post(join_url(invite(club, admin, player=hias)))
+    remove(client, admin, club, user)
+    for_anyone = invite(club, admin)
+    client.force_login(user)
+
+    page = client.get(join_url(for_anyone))
+
+    # No "Wer bist du?": a new name typed there would make a second player.
+    assert "Wer bist du?" not in page.text
+    assert (
+        "Du hast im Verein als <strong>Hias</strong> gespielt und trittst wieder als Hias bei: "
+        "die Spiele und Konten von Hias sind wieder deine."
+    ) in page.text
+    joined = client.post(join_url(for_anyone), {"who": "neu", "name": "Sepp"}, follow=True)
+    assert "Willkommen im Verein" in joined.text
+    hias.refresh_from_db()
+    assert hias.user == user
+    assert list(club.players.filter(user=user)) == [hias]
+    assert not club.players.filter(name="Sepp").exists()
+
+
+def test_a_former_member_s_player_taken_by_someone_else_meanwhile_is_not_theirs_again(
+    client, admin, club, hias, user
+):
+    client.force_login(user)
+    client.post(join_url(invite(club, admin, player=hias)))
+    remove(client, admin, club, user)
+    other = make_user("hias2", "Hias")
+    services.accept_invitation(invite(club, admin, player=hias), other)
+    client.force_login(user)
+
+    page = client.get(join_url(invite(club, admin)))
+
+    assert page.context["form"] is not None  # who they are in the club is asked
+    assert "Dein Name im Verein" in page.text
+    assert "wieder als Hias" not in page.text
+    hias.refresh_from_db()
+    assert hias.user == other
+
+
+def test_a_removal_is_recorded_with_who_removed_whom_as_which_player(
+    client, admin, club, hias, user
+):
+    client.force_login(user)
+    client.post(join_url(invite(club, admin, player=hias, role="schreiber")))
+
+    remove(client, admin, club, user)
+
+    departure = club.departures.get()
+    assert (departure.user, departure.player, departure.role, departure.by) == (
+        user,
+        hias,
+        "schreiber",
+        admin,
+    )
+    assert not departure.left_themself
+    members = client.get(reverse("clubs:members", args=[club.pk])).text
+    today = date_format(timezone.localdate(), "j. F Y")
+    assert "Nicht mehr dabei</h2>" in members
+    assert (
+        '<strong title="Sepp">Sepp</strong> (spielte als Hias): '
+        f"Zugang am {today} von Resi entfernt" in members
+    )
+    # Back in the club: no longer listed there.
+    services.accept_invitation(invite(club, admin), user)
+    members = client.get(reverse("clubs:members", args=[club.pk])).text
+    assert "Nicht mehr dabei" not in members
 
 
 def test_after_a_removal_the_members_page_names_the_open_links_for_anyone(
