@@ -162,6 +162,30 @@ class ProfileForm(forms.ModelForm):
         return _shown_name(self.cleaned_data["first_name"])
 
 
+class DeleteAccountForm(forms.Form):
+    """The password once more before the login is deleted: a phone left unlocked on the
+    table does not lose its owner their account."""
+
+    password = forms.CharField(
+        label=_("Dein Passwort"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+        error_messages={"required": _("Bitte dein Passwort eingeben.")},
+    )
+
+    def __init__(self, user, *args, **kwargs) -> None:
+        self.user = user
+        super().__init__(*args, **kwargs)
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise ValidationError(
+                _("Das Passwort stimmt nicht. Beim Passwort zählt Groß- und Kleinschreibung.")
+            )
+        return password
+
+
 def _shown_name(name: str) -> str:
     """The name as the app shows it (clubs.models.one_line); empty is required's error."""
     if name and not one_line(name):

@@ -79,6 +79,7 @@ class LogoutView(auth_views.LogoutView):
 urlpatterns = [
     path("registrieren/", accounts.signup, name="signup"),
     path("profil/", accounts.profile, name="profile"),
+    path("loeschen/", accounts.account_delete, name="account_delete"),
     path("login/", LoginView.as_view(), name="login"),
     path("logout/", LogoutView.as_view(), name="logout"),
     path(

@@ -3,7 +3,7 @@ Django's views with our forms and templates (clubs.account_urls)."""
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import get_user_model, login
+from django.contrib.auth import get_user_model, login, logout
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render, resolve_url
@@ -11,11 +11,12 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
-from clubs import throttle
-from clubs.account_forms import ProfileForm, SignupForm
+from clubs import services, throttle
+from clubs.account_forms import DeleteAccountForm, ProfileForm, SignupForm
 from clubs.forms import save_unless_taken
+from clubs.players import open_balances
 
 # Django's own unique username, and ours that ignores case (clubs migration 0003).
 USERNAME_CONSTRAINTS = ("auth_user_username_key", "auth_user_username_lower_unique")
@@ -79,4 +80,46 @@ def profile(request: HttpRequest) -> HttpResponse:
         form.save()
         messages.success(request, _("Dein Profil ist gespeichert."))
         return redirect("profile")
-    return render(request, "registration/profile.html", {"form": form})
+    return _profile_page(request, form, DeleteAccountForm(request.user))
+
+
+@require_POST
+@login_required
+@sensitive_post_parameters("password")
+@never_cache
+def account_delete(request: HttpRequest) -> HttpResponse:
+    """The login deleted at its owner's wish (clubs.services.delete_account), after their
+    password once more; they are logged out on every device."""
+    form = DeleteAccountForm(request.user, request.POST)
+    if form.is_valid():
+        try:
+            services.delete_account(request.user)
+        except services.ClubError as error:
+            form.add_error(None, str(error))
+        else:
+            logout(request)
+            messages.success(
+                request,
+                _("Dein Konto ist gelöscht. Deine Spiele bleiben in den Vereinen gebucht."),
+            )
+            return redirect("login")
+    me = get_user_model().objects.get(pk=request.user.pk)
+    return _profile_page(request, ProfileForm(instance=me), form)
+
+
+def _profile_page(request: HttpRequest, form, delete_form) -> HttpResponse:
+    """The profile with its two forms; beside "Konto löschen", the clubs that need
+    another admin first and the balances left open (as on leaving a club)."""
+    own = list(request.user.players.filter(club__memberships__user=request.user))
+    return render(
+        request,
+        "registration/profile.html",
+        {
+            "form": form,
+            "delete_form": delete_form,
+            "sole_admin_of": services.sole_admin_of(request.user),
+            "open_balances": [line for lines in open_balances(own).values() for line in lines]
+            if own
+            else [],
+        },
+    )

@@ -5,7 +5,18 @@ from django.db.models import ProtectedError
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from clubs.models import Club, Departure, Invitation, Membership, Player, Runde, Tariff
+from clubs.models import (
+    Club,
+    Departure,
+    Invitation,
+    LoginFailure,
+    Membership,
+    Player,
+    ResetRequest,
+    Runde,
+    Session,
+    Tariff,
+)
 
 
 class ClubError(Exception):
@@ -275,6 +286,52 @@ def remove_member(membership: Membership, by) -> None:
     )
     Invitation.objects.filter(player__in=players, revoked_at=None).update(revoked_at=timezone.now())
     players.update(user=None)
+
+
+def sole_admin_of(user) -> list[Club]:
+    """The clubs that would have no admin without `user`: they hand the role on first."""
+    return [
+        membership.club
+        for membership in user.memberships.admins().select_related("club").order_by("club__name")
+        if is_last_admin(membership)
+    ]
+
+
+@transaction.atomic
+def delete_account(user) -> None:
+    """Delete a login at its owner's wish. They leave each of their clubs (as by "Verein
+    verlassen": their players and everything booked stay, unlinked), and what the login
+    said about the person goes: user name, name, email, password, sessions, its login
+    failures and reset requests. The row itself stays, emptied and inactive, because the
+    ledger names who booked each change (PROTECT); it reads "gelöschtes Konto" there.
+
+    Refused (ClubError, nothing changed) while a club would be left without an admin."""
+    clubs = list(
+        Club.objects.select_for_update()
+        .filter(memberships__user=user)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    if sole := sole_admin_of(user):
+        raise ClubError(
+            _(
+                "Du bist der einzige Admin von %(clubs)s. Gib die Rolle zuerst einem anderen "
+                "Mitglied (unter „Mitglieder“); dann kannst du dein Konto löschen."
+            )
+            % {"clubs": ", ".join(club.name for club in sole)}
+        )
+    for membership in user.memberships.filter(club__in=clubs):
+        remove_member(membership, by=user)
+    LoginFailure.objects.filter(username__iexact=user.get_username()).delete()
+    if user.email:
+        ResetRequest.objects.filter(email__iexact=user.email).delete()
+    Session.objects.filter(user=user).delete()
+    user.username = f"geloescht-{user.pk}"
+    user.first_name = _("gelöschtes Konto")
+    user.last_name = user.email = ""
+    user.is_active = False
+    user.set_unusable_password()
+    user.save()
 
 
 def is_last_admin(membership: Membership) -> bool:

@@ -468,6 +468,7 @@ RECIPES: dict[str, Recipe] = {
     "tournaments:hall": PAGE,
     "signup": Recipe(SIGNUP, query={"next": "next"}, role="anonymous"),
     "profile": Recipe({"first_name": "name", "email": "email"}),
+    "account_delete": Recipe({"password": "password"}, methods=POST),
     "login": Recipe(
         {"username": "username", "password": "password", "next": "next"},
         query={"next": "next"},

@@ -7,6 +7,9 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 from playwright.sync_api import expect
 
+from clubs import services
+from clubs.models import Membership
+
 NEW_PASSWORD = "Herz-Solo-mit-Schneider-77"
 
 
@@ -99,3 +102,29 @@ def test_a_long_first_name_leaves_abmelden_on_a_small_phone(page, user, log_in):
     assert box is not None and box["x"] + box["width"] <= 320
     logout.click()
     expect(page).to_have_url(re.compile(r"/konto/login/"))
+
+
+def test_a_member_deletes_their_account_on_a_phone_after_a_typo(page, user, password, log_in):
+    club = services.create_club(get_user_model().objects.create_user("resi"), "Kartler Au")
+    Membership.objects.create(club=club, user=user, role=Membership.Role.PLAYER)
+    club.players.create(name="Sepp", user=user)
+    log_in(user).goto("/konto/profil/")
+
+    page.get_by_text("Konto löschen …").click()  # a slip of the thumb ends here
+    expect(page.get_by_text("Das lässt sich nicht rückgängig machen.")).to_be_visible()
+    page.get_by_label("Dein Passwort").fill("vertippt")
+    page.get_by_role("button", name="Konto endgültig löschen").click()
+
+    expect(page.get_by_text("Das Passwort stimmt nicht.")).to_be_visible()
+    assert get_user_model().objects.get(pk=user.pk).is_active
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.get_by_label("Dein Passwort").fill(password)
+    page.get_by_role("button", name="Konto endgültig löschen").click()
+
+    expect(page).to_have_url(re.compile(r"/konto/login/$"))
+    expect(page.get_by_text("Dein Konto ist gelöscht.")).to_be_visible()
+    page.get_by_label("Benutzername").fill("sepp")
+    page.get_by_label("Passwort").fill(password)
+    page.get_by_role("button", name="Anmelden").click()
+    expect(page.get_by_text("Benutzername oder Passwort stimmt nicht.")).to_be_visible()
+    assert club.players.get(name="Sepp").user is None

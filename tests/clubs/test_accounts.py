@@ -1,6 +1,7 @@
 """Accounts: sign-up, throttled login, password change and reset, profile."""
 
 import re
+import uuid
 from datetime import timedelta
 
 import pytest
@@ -11,7 +12,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from clubs import throttle
-from clubs.models import LoginFailure, ResetRequest
+from clubs.models import LoginFailure, Membership, ResetRequest
+from evenings import services as evening_services
+from tests.conftest import PASSWORD
 
 User = get_user_model()
 
@@ -887,3 +890,81 @@ def test_the_name_logs_in_however_it_is_capitalised(client, user, password, type
 
     assert response.status_code == 200 and logged_in_as(client) is None
     assert "Beim Passwort zählt Groß- und Kleinschreibung." in response.content.decode()
+
+
+# Deleting one's account
+
+
+def test_a_member_deletes_their_account_and_their_games_stay_in_the_club(
+    client, admin, club, runde, scorekeeper
+):
+    hias = club.players.create(name="Hiasl", user=scorekeeper)
+    table = [hias, *(club.players.create(name=name) for name in ("Sepp", "Vroni", "Wastl"))]
+    evening = evening_services.start_evening(runde, table, 0, admin)
+    won = evening_services.GameInput("sauspiel", declarer=table[1].pk, partner=table[2].pk)
+    evening_services.book_game(evening.pk, uuid.uuid4(), won, scorekeeper)
+    other_phone = Client()
+    other_phone.force_login(scorekeeper)
+    client.force_login(scorekeeper)
+    page = client.get(reverse("profile")).text
+    assert "Konto löschen …" in page
+    assert "Noch nicht ausgeglichen: Runde „Donnerstagsrunde“" in page
+
+    answer = client.post(reverse("account_delete"), {"password": PASSWORD}, follow=True)
+
+    assert answer.redirect_chain == [(reverse("login"), 302)]
+    assert "Dein Konto ist gelöscht. Deine Spiele bleiben in den Vereinen gebucht." in answer.text
+    gone = get_user_model().objects.get(pk=scorekeeper.pk)
+    assert (gone.username, gone.first_name, gone.email, gone.is_active) == (
+        f"geloescht-{gone.pk}",
+        "gelöschtes Konto",
+        "",
+        False,
+    )
+    assert not gone.has_usable_password()
+    assert not Membership.objects.filter(user=gone).exists()
+    hias.refresh_from_db()
+    assert hias.user is None and hias.name == "Hiasl"
+    assert evening.games.count() == 1
+    assert club.departures.get().left_themself
+    # Logged out everywhere, and the old login no longer works.
+    assert other_phone.get(reverse("profile")).status_code == 302
+    assert not Client().login(username="hias", password=PASSWORD)
+    # The club still reads who booked the game.
+    client.force_login(admin)
+    history = client.get(reverse("evenings:history", args=[evening.pk])).text
+    assert "gelöschtes Konto" in history
+
+
+def test_a_wrong_password_deletes_nothing_and_says_so_at_the_field(client, player_user):
+    client.force_login(player_user)
+
+    answer = client.post(reverse("account_delete"), {"password": "falsch"})
+
+    assert answer.status_code == 200
+    assert re.search(
+        r'<div class="error" id="id_password_error">Das Passwort stimmt nicht\.', answer.text
+    )
+    assert '<details class="confirm" open>' in answer.text
+    player_user.refresh_from_db()
+    assert player_user.is_active and player_user.username == "vroni"
+    assert Membership.objects.filter(user=player_user).exists()
+    empty = client.post(reverse("account_delete"), {"password": ""})
+    assert "Bitte dein Passwort eingeben." in empty.text
+
+
+def test_a_club_s_only_admin_hands_the_role_on_before_deleting_their_account(client, admin, club):
+    client.force_login(admin)
+
+    page = client.get(reverse("profile")).text
+    answer = client.post(reverse("account_delete"), {"password": PASSWORD})
+
+    said = (
+        "Du bist der einzige Admin von Schafkopffreunde Au. Gib die Rolle zuerst einem "
+        "anderen Mitglied (unter „Mitglieder“); dann kannst du dein Konto löschen."
+    )
+    assert said in page and "Konto endgültig löschen" not in page
+    assert answer.status_code == 200 and said in answer.text
+    admin.refresh_from_db()
+    assert admin.is_active and admin.has_usable_password()
+    assert Membership.objects.filter(user=admin, club=club, role="admin").exists()

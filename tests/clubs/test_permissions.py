@@ -195,6 +195,8 @@ MATRIX: dict[str, dict[str, tuple]] = {
     },
     "logout": {"GET": every(405), "POST": every(302), **NO_OTHER},
     "profile": {"GET": logged_in(200), "POST": logged_in(302), **NO_OTHER},
+    # The outsider and the admin are their clubs' only admins: refused, the page again.
+    "account_delete": {"GET": every(405), "POST": (LOGIN, 200, 302, 302, 200), **NO_OTHER},
     # Django's password views check the login before the method.
     "password_change": {
         "GET": logged_in(200),
@@ -253,6 +255,7 @@ WRITES: dict[str, frozenset[str]] = {
     ),
     "signup": frozenset({"anonymous"}),
     "profile": LOGGED_IN,
+    "account_delete": frozenset({"player", "scorekeeper"}),
     "password_change": LOGGED_IN,
 }
 
@@ -440,6 +443,7 @@ POST_BODIES: dict[str, Callable[[Cast], dict[str, object]]] = {
     },
     "login": lambda cast: {"username": "resi", "password": PASSWORD},
     "profile": lambda cast: {"first_name": "Anderer Name", "email": "anders@example.org"},
+    "account_delete": lambda cast: {"password": PASSWORD},
     "password_change": lambda cast: {
         "old_password": PASSWORD,
         "new_password1": NEW_PASSWORD,
