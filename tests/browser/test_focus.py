@@ -155,6 +155,15 @@ def test_the_first_tab_offers_to_skip_the_header_to_the_content(
     expect(page.locator(".clubnav")).to_be_visible()
     assert page.evaluate(focused.replace(".links", ".clubnav")) == "MAIN"
 
+    # And past the way back to a player's overview, on their history.
+    player = club.players.first()
+    page.goto(f"/verein/{club.pk}/spieler/{player.pk}/verlauf/")
+    expect(page.get_by_role("link", name="← zur Übersicht")).to_be_visible()
+    page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    page.keyboard.press("Tab")
+    assert page.evaluate(focused) == "MAIN", page.evaluate("document.activeElement.outerHTML")
+
 
 def test_the_start_form_first_says_that_an_evening_runs_in_the_runde(
     page, log_in, club, runde, schreiber, players
