@@ -386,7 +386,8 @@ def test_a_member_leaves_the_club_from_its_page(phone, app_url, admin, club):
             "Du hast Schafkopffreunde Au verlassen; deine Spiele bleiben dort gebucht."
         )
     ).to_be_visible()
-    expect(member.get_by_text("Du bist noch in keinem Verein.")).to_be_visible()
+    expect(member.get_by_text("Du bist derzeit in keinem Verein.")).to_be_visible()
+    expect(member.get_by_role("heading", name="Früher dabei")).to_be_visible()
     assert not Membership.objects.filter(club=club, user=matthias).exists()
     hias.refresh_from_db()
     assert hias.user is None
