@@ -5,6 +5,7 @@ else's files touched."""
 import gzip
 import json
 import re
+import uuid
 from pathlib import Path
 
 import brotli
@@ -14,7 +15,10 @@ from django.contrib.staticfiles import finders
 from django.core.management import call_command
 from django.test import override_settings
 
+from bench.history import game_for
 from config.storage import without_comment_lines, without_comments
+from evenings import services as evening_services
+from tests.test_compression import PHONE
 
 SOURCE = settings.BASE_DIR / "static" / "css" / "app.css"
 
@@ -73,3 +77,39 @@ def test_collected_a_script_keeps_its_code_and_others_files_are_as_they_were(col
         original = Path(finders.find(name)).read_text()
         assert (collected / hashed_names[name]).read_text() == original, name
         assert "//" in original
+
+
+def test_the_cold_entry_screen_stays_within_its_30_kb(collected, client, admin, club, runde):
+    """What a phone loads for its first look at an evening of 60 games: the page, in Brotli
+    as Chromium asks for it, and every static file it names, as collected (issue #7's
+    budget, 30 KB on the wire; bench/web_bench.py prints the same figure under load)."""
+    seated = [club.players.get(), *(club.players.create(name=n) for n in ("Sepp", "Vroni"))]
+    seated += [club.players.create(name=n) for n in ("Hias", "Wastl")]
+    evening = evening_services.start_evening(runde, seated, 0, admin)
+    for number in range(1, 61):
+        deal = evening_services.next_deal(evening)
+        evening_services.book(evening.pk, uuid.uuid4(), game_for(deal, number), admin, deal.token)
+    client.force_login(admin)
+
+    page = client.get(f"/abend/{evening.pk}/", headers={"Accept-Encoding": PHONE})
+
+    assert page["Content-Encoding"] == "br"
+    named = re.findall(r'(?:src|href)="/static/([^"]+)"', brotli.decompress(page.content).decode())
+    # The other pages' rules (pages.css) are not among them.
+    assert sorted(named) == [
+        "css/app.css",
+        "django_htmx/htmx-2.min.js",
+        "favicon.svg",
+        "js/evening.js",
+        "js/site.js",
+    ]
+    hashed = json.loads((collected / "staticfiles.json").read_text())["paths"]
+    files = [collected / hashed[name] for name in named]
+    total = len(page.content) + sum(_sent(file) for file in files)
+    assert total <= 30 * 1024, f"{total / 1024:.1f} KB"
+
+
+def _sent(file: Path) -> int:
+    """A collected file's bytes on the wire: its Brotli twin, if WhiteNoise made one."""
+    packed = file.with_name(file.name + ".br")
+    return (packed if packed.exists() else file).stat().st_size
