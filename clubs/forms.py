@@ -18,7 +18,7 @@ from clubs.models import (
     one_line,
     reads_alike,
 )
-from clubs.services import reserved
+from clubs.services import former_member_s, kept_for_former_members, reserved
 from scoring import BockMode, ScoringError, TariffRules, format_cents, validate_rules
 from scoring.validation import laufende_range_de
 
@@ -489,10 +489,12 @@ class JoinForm(forms.Form):
         # Who plays now: a player set inactive (gone, or a name typed by mistake) is not
         # offered to everyone with the link; they come back with a link of their own.
         # Nor is a player with a link of their own still open: it is for them.
+        # Nor the player of someone who left or was removed: a link for anyone brings
+        # them back as that player (clubs.services.former_player), nobody else.
         candidates = list(
-            club.players.filter(user=None, active=True).exclude(
-                pk__in=club.invitations.usable().filter(player__isnull=False).values("player")
-            )
+            club.players.filter(user=None, active=True)
+            .exclude(pk__in=club.invitations.usable().filter(player__isnull=False).values("player"))
+            .exclude(pk__in=kept_for_former_members(club))
         )
         # A guest of the club's tournaments, from anywhere, is offered only to someone of
         # their name (the account's, or the one typed): a club's link is not a list of
@@ -546,6 +548,8 @@ class JoinForm(forms.Form):
                 "wähle einen anderen Namen."
             )
         elif taken not in self.unlinked:
+            if kept_for_former_members(self.club).filter(player=taken).exists():
+                return former_member_s(taken)
             return reserved(taken)
         else:
             message = _(

@@ -201,6 +201,21 @@ def former_player(club: Club, user, *, lock: bool = False) -> Player | None:
     return (players.select_for_update() if lock else players).filter(user=None).first()
 
 
+def kept_for_former_members(club: Club):
+    """The ids of the club's players whose login left (or was removed) and still exists:
+    theirs to come back as, not anyone's with a link for anyone."""
+    return club.departures.filter(user__is_active=True, player__user=None).values("player")
+
+
+def former_member_s(player: Player) -> str:
+    """Why a player kept for a former member is not taken with a link for anyone."""
+    return _(
+        "%(name)s hat schon mit einem eigenen Konto im Verein gespielt. Bist du %(name)s, "
+        "tritt mit diesem Konto bei; sonst wähle einen anderen Namen (oder frag den Admin "
+        "des Vereins nach einem Link für %(name)s)."
+    ) % {"name": player.name}
+
+
 def reserved(player: Player) -> str:
     """Why a player with a link of their own still open is not taken with a link for
     anyone (the join form's message and the service's)."""
@@ -222,6 +237,8 @@ def _become_player(club: Club, user, player: Player | None, name: str) -> None:
             )
         if chosen.invitations.usable().exists():
             raise ClubError(reserved(chosen))
+        if kept_for_former_members(club).filter(player=chosen).exists():
+            raise ClubError(former_member_s(chosen))
         _link(chosen, user)
     elif name:
         if taken := club.players.filter(name__iexact=name).first():

@@ -426,6 +426,52 @@ def test_a_former_member_s_player_taken_by_someone_else_meanwhile_is_not_theirs_
     assert hias.user == other
 
 
+def test_a_former_member_s_player_is_not_offered_to_others_with_a_link_for_anyone(
+    client, admin, club, hias, user
+):
+    client.force_login(user)
+    client.post(join_url(invite(club, admin, player=hias)))
+    remove(client, admin, club, user)
+    newcomer = make_user("vroni", "Vroni")
+    for_anyone = invite(club, admin)
+    client.force_login(newcomer)
+
+    page = client.get(join_url(for_anyone))
+    picked = client.post(join_url(for_anyone), {"who": hias.pk})
+    named = client.post(join_url(for_anyone), {"who": "neu", "name": "hias"})
+
+    assert [label for _, label in page.context["form"].fields["who"].choices] == ["neu im Verein"]
+    assert "Diesen Spieler gibt es ohne Konto nicht mehr." in picked.text
+    assert (
+        "Hias hat schon mit einem eigenen Konto im Verein gespielt. Bist du Hias, tritt mit "
+        "diesem Konto bei; sonst wähle einen anderen Namen"
+    ) in named.text
+    with pytest.raises(services.ClubError, match="Hias hat schon mit einem eigenen Konto"):
+        services.accept_invitation(for_anyone, newcomer, player=hias)
+    hias.refresh_from_db()
+    assert hias.user is None
+    assert not Membership.objects.filter(user=newcomer).exists()
+    # An admin's link for Hias is the admin's decision: whoever has it becomes Hias.
+    services.accept_invitation(invite(club, admin, player=hias), newcomer)
+    hias.refresh_from_db()
+    assert hias.user == newcomer
+
+
+def test_the_player_of_a_deleted_login_is_offered_again(client, admin, club, hias, user):
+    client.force_login(user)
+    client.post(join_url(invite(club, admin, player=hias)))
+    services.delete_account(user)
+    newcomer = make_user("hias2", "Hias")
+    client.force_login(newcomer)
+
+    page = client.get(join_url(invite(club, admin)))
+
+    assert [label for _, label in page.context["form"].fields["who"].choices] == [
+        "Hias",
+        "neu im Verein",
+    ]
+
+
 def test_a_removal_is_recorded_with_who_removed_whom_as_which_player(
     client, admin, club, hias, user
 ):
