@@ -1,6 +1,7 @@
 import copy
 import itertools
 import re
+from collections import defaultdict
 from urllib.parse import urlsplit
 
 from django.contrib import messages
@@ -35,7 +36,7 @@ from clubs.forms import (
 from clubs.models import Departure, Invitation, Membership, Player, Runde, german_order
 from clubs.players import evenings_page, kept_accounts, open_balances, runde_balances
 from evenings import services as evening_services
-from evenings.models import Evening
+from evenings.models import Evening, Seat
 from scoring import worked_examples
 from tournaments.models import Participant, Round, Tournament
 
@@ -497,11 +498,19 @@ def members(request: HttpRequest, club_id: int) -> HttpResponse:
     invitations = club.invitations.usable().filter(Q(player=None) | Q(player__user=None))
     # What each member's player has open, said where their access is removed.
     members = list(members)
-    balances = open_balances([p for member in members for p in member.user.players_here])
+    players = [p for member in members for p in member.user.players_here]
+    balances = open_balances(players)
+    # ... and each running evening they sit at, where games are still booked for them.
+    seated_at = defaultdict(list)
+    for seat in Seat.objects.filter(
+        player__in=players, evening__in=Evening.objects.playing()
+    ).select_related("evening__runde", "player"):
+        seated_at[seat.player_id].append(seat)
     for member in members:
         member.open_balances = [
             line for p in member.user.players_here for line in balances.get(p.pk, [])
         ]
+        member.seated_at = [seat for p in member.user.players_here for seat in seated_at[p.pk]]
     # Who left or was removed (and is not back): the newest twenty, each once.
     newest = (
         club.departures.exclude(user__in=club.memberships.values("user"))

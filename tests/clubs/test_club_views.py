@@ -92,7 +92,7 @@ def test_the_start_page_starts_an_evening_in_one_tap_for_who_may(
     start = reverse("evenings:start", args=[club.pk, runde.pk])
     # A member of two clubs is told which club's Runde it is (each may have a "Donnerstag").
     assert (
-        f'<a class="button" href="{start}">{runde.name}<span class="muted">&nbsp;· '
+        f'<a class="button with-club" href="{start}">{runde.name} <span class="muted club">'
         f"{club.name}</span></a>"
     ) in page
     # Only where the user may start one: not in a club where they are a Spieler, nor a
@@ -784,6 +784,11 @@ def test_leaving_or_being_removed_says_what_is_still_open(client, admin, club, r
         f"Du sitzt am laufenden Abend der Runde „Donnerstagsrunde“ (seit {started}): dort wird "
         "weiter für dich gebucht, auch wenn du gehst."
     ) in leaving
+    assert (
+        f"Christl sitzt am laufenden Abend der Runde „Donnerstagsrunde“ (seit {started}): dort "
+        "wird weiter für Christl gebucht, auch nach dem Entfernen."
+    ) in removing
+    assert removing.count("sitzt am laufenden Abend") == 1  # at Christl's only
     # Open in two Runden: both, and the plural.
     saturday = services.create_runde(club, "Samstagsrunde", admin)
     evening = evening_services.start_evening(saturday, table, 0, admin)
