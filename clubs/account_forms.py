@@ -89,6 +89,8 @@ def _require_personal_fields(form: forms.ModelForm) -> None:
     # the email is the only way back into a forgotten account. On a server that sends no
     # email it is no way back (whoever runs it sets a new password): optional there.
     form.fields["first_name"].required = True
+    form.fields["first_name"].error_messages["required"] = _("Bitte deinen Vornamen eingeben.")
+    form.fields["email"].error_messages["required"] = _("Bitte deine E-Mail-Adresse eingeben.")
     if sends_mail():
         form.fields["email"].required = True
     else:
@@ -107,6 +109,11 @@ class RulesBesideThePassword:
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        # Not Django's German ("nicht identisch"): as sign-up words it.
+        self.error_messages = {
+            **self.error_messages,
+            "password_mismatch": _("Die beiden Passwörter waren nicht gleich. Bitte noch einmal."),
+        }
         for name in self.TYPED:
             if name in self.fields:
                 # Django's German says "das selbe"; it is "dasselbe".
@@ -215,6 +222,13 @@ class ThrottledAuthenticationForm(AuthenticationForm):
             "angemeldet warst."
         ),
     }
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["username"].error_messages["required"] = _(
+            "Bitte deinen Benutzernamen eingeben."
+        )
+        self.fields["password"].error_messages["required"] = _("Bitte dein Passwort eingeben.")
 
     def clean(self) -> dict:
         username = self.cleaned_data.get("username")

@@ -151,6 +151,7 @@ class NameField(forms.CharField):
     it is pasted or typed (no maxlength attribute): "…von Großschönbrunn-" stays no name."""
 
     default_error_messages = {
+        "required": _("Bitte einen Namen eingeben."),
         "max_length": _("Höchstens %(limit_value)d Zeichen, dieser Name hat %(show_value)d."),
     }
 

@@ -196,7 +196,7 @@ def test_signup_requires_a_name_and_a_valid_email(client, db):
 
     assert response.status_code == 200
     errors = response.context["form"].errors
-    assert errors["first_name"] == ["Dieses Feld ist zwingend erforderlich."]
+    assert errors["first_name"] == ["Bitte deinen Vornamen eingeben."]
     assert errors["email"] == ["Bitte gültige E-Mail-Adresse eingeben."]
     # The passwords come back empty: said where they are typed again.
     assert errors["password1"] == ["Bitte das Passwort hier und darunter noch einmal eingeben."]
@@ -222,7 +222,7 @@ def test_a_password_like_the_user_name_is_refused_in_plain_german(client, db):
 def test_signup_requires_an_email_where_it_is_the_way_back_into_the_account(client, db):
     response = client.post(reverse("signup"), signup_data(email=""))
 
-    assert response.context["form"].errors["email"] == ["Dieses Feld ist zwingend erforderlich."]
+    assert response.context["form"].errors["email"] == ["Bitte deine E-Mail-Adresse eingeben."]
     assert "falls du dein Passwort vergisst" in response.text
     assert not User.objects.exists()
 
@@ -390,7 +390,7 @@ def test_a_login_without_a_password_is_a_field_error_not_a_failure(client, user)
     response = log_in(client, "sepp", "")
 
     assert response.status_code == 200
-    assert response.context["form"].errors["password"] == ["Dieses Feld ist zwingend erforderlich."]
+    assert response.context["form"].errors["password"] == ["Bitte dein Passwort eingeben."]
     assert not LoginFailure.objects.exists()
 
 
@@ -968,3 +968,23 @@ def test_a_club_s_only_admin_hands_the_role_on_before_deleting_their_account(cli
     admin.refresh_from_db()
     assert admin.is_active and admin.has_usable_password()
     assert Membership.objects.filter(user=admin, club=club, role="admin").exists()
+
+
+def test_a_password_change_with_two_different_new_ones_says_so_as_sign_up_does(
+    client, user, password
+):
+    client.force_login(user)
+    typed = {"old_password": password, "new_password1": NEW_PASSWORD}
+
+    mismatch = client.post(reverse("password_change"), {**typed, "new_password2": "vertippt"})
+    wrong_old = client.post(
+        reverse("password_change"),
+        {**typed, "old_password": "falsch", "new_password2": NEW_PASSWORD},
+    )
+
+    assert mismatch.context["form"].errors["new_password2"] == [
+        "Die beiden Passwörter waren nicht gleich. Bitte noch einmal."
+    ]
+    assert wrong_old.context["form"].has_error("old_password", "password_incorrect")
+    user.refresh_from_db()
+    assert user.check_password(password)

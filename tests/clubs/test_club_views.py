@@ -61,7 +61,7 @@ def test_a_club_without_a_name_is_not_created(client, user):
     response = client.post(reverse("clubs:create"), {"name": "  "})
 
     assert response.status_code == 200
-    assert "Dieses Feld ist zwingend erforderlich." in response.text
+    assert "Bitte einen Namen eingeben." in response.text
     assert not Club.objects.exists()
 
 
