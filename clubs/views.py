@@ -34,7 +34,7 @@ from clubs.forms import (
     save_unless_taken,
 )
 from clubs.models import Departure, Invitation, Membership, Player, Runde, german_order
-from clubs.players import evenings_page, kept_accounts, open_balances, runde_balances
+from clubs.players import evenings_page, homes, kept_accounts, open_balances, runde_balances
 from evenings import services as evening_services
 from evenings.models import Evening, Seat
 from scoring import worked_examples
@@ -124,7 +124,7 @@ def start(request: HttpRequest) -> HttpResponse:
 
 def _departures(user, memberships: list[Membership]) -> list[Departure]:
     """The newest departure from each club the user is no longer a member of, with the
-    balances their player left open there (`open`), while nobody else has that player."""
+    accounts their player left open there (`open`), while nobody else has that player."""
     departures = sorted(
         Departure.objects.filter(user=user)
         .exclude(club_id__in=[m.club_id for m in memberships])
@@ -138,9 +138,13 @@ def _departures(user, memberships: list[Membership]) -> list[Departure]:
         if departure.player is not None and departure.player.user_id is not None:
             departure.player = None  # someone else's now
     players = [departure.player for departure in departures if departure.player]
-    balances = open_balances(players) if players else {}
+    # Each Runde's account with a balance, and the transfers the Runde's suggestion has
+    # for it: whom to pay, or who pays them.
+    accounts = {home.player.pk: home.accounts for home in homes(players)} if players else {}
     for departure in departures:
-        departure.open = balances.get(departure.player_id, []) if departure.player else []
+        departure.open = [
+            account for account in accounts.get(departure.player_id, []) if account.balance
+        ]
     return departures
 
 
