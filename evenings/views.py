@@ -919,9 +919,11 @@ def _changes_since(request, evening: Evening, membership, token=None) -> HttpRes
     }
     response = render(request, "evenings/evening.html#follow", context)
     if request.GET.get("deal", deal.token) != deal.token or (
-        context["whole"] and "deal" in request.GET
+        (context["whole"] or context["rewritten"]) and "deal" in request.GET
     ):
-        # The form's deal moved on, or a player may be renamed: its preview asks again.
+        # The form's deal moved on, a player may be renamed, or an earlier game was
+        # corrected, struck or restored (the next may be a Bock game now, or no longer
+        # one): its preview asks again, so that it shows what "Speichern" books.
         response["HX-Trigger"] = "dealChanged"
     return response
 

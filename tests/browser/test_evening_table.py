@@ -843,3 +843,34 @@ def test_a_game_struck_at_a_played_out_table_brings_the_form_back_on_both_phones
         expect(sheet_row(phone, 2)).to_contain_text("gestrichen")
     expect(director.get_by_text("am Tisch ist wieder eines offen")).to_be_visible()
     assert not Game.objects.get(evening=table, number=2).is_booked
+
+
+def test_a_game_corrected_elsewhere_makes_the_half_entered_one_a_bock_game_in_its_preview(
+    page, log_in, bock_runde, schreiber, admin, players
+):
+    evening = start(bock_runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    p = {name: player.pk for name, player in players.items()}
+    first = book(evening, schreiber, type="sauspiel", declarer=p["Vroni"], partner=p["Resi"])
+    log_in(schreiber).goto(f"/abend/{evening.pk}/")
+    enter_sauspiel(page, "Hias", "Sepp")
+    plain = ["Sepp +0,10 €", "Vroni -0,10 €", "Hias +0,10 €", "Resi -0,10 €"]
+    expect(preview(page)).to_have_text(plain)
+
+    # On another phone game 1 becomes a Ramsch that Vroni lost: game 2 is a Bock game.
+    ramsch = services.GameInput("ramsch", won=False, loser=p["Vroni"])
+    services.correct_game(evening.pk, first.pk, ramsch, admin)
+
+    # The preview hears of it with the sheet (its poll), and shows what is booked.
+    expect(page.locator("#preview strong")).to_have_text("Bockspiel", timeout=8000)
+    doubled = ["Sepp +0,20 €", "Vroni -0,20 €", "Hias +0,20 €", "Resi -0,20 €"]
+    expect(preview(page)).to_have_text(doubled)
+    save_button(page).tap()
+    expect(flash(page)).to_contain_text("Gebucht: Spiel 2, Sauspiel Hias")
+    game = Game.objects.get(number=2, evening=evening)
+    assert game.bock and amounts(game) == {"Sepp": 20, "Vroni": -20, "Hias": 20, "Resi": -20}
+    # ... and back: game 1 a Sauspiel again, the next game's preview no Bock game.
+    enter_sauspiel(page, "Hias", "Sepp")
+    expect(page.locator("#preview strong")).to_have_text("Bockspiel")
+    sauspiel = services.GameInput("sauspiel", declarer=p["Vroni"], partner=p["Resi"])
+    services.correct_game(evening.pk, first.pk, sauspiel, admin)
+    expect(page.locator("#preview")).not_to_contain_text("Bockspiel", timeout=8000)
