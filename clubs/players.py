@@ -13,7 +13,7 @@ their club. Anything else is a 404, as everywhere (clubs.access).
 
 import functools
 import hashlib
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -92,8 +92,9 @@ class Account:
     # What the suggestion's rounding leaves on the player's balance (0 with unit 1).
     left_open: int = 0
     last: list[EveningResult] = field(default_factory=list)
-    # An evening of the Runde is being played: it counts already, and settles later.
-    running: bool = False
+    # How many evenings of the Runde are being played: they count already, and settle
+    # later.
+    running: int = 0
     # The last Ausgleich, still open, played on since: the suggestion adds up both.
     earlier: Evening | None = None
 
@@ -170,7 +171,7 @@ def homes(players: list[Player], viewer=None) -> list[Home]:
     names = dict(Player.objects.filter(pk__in=seen).values_list("pk", "name"))
     suggestions = runde_plans(balances, units)
     # 6. Why a suggestion may differ from an evening's or an Ausgleich's Abrechnung.
-    running = set(
+    running = Counter(
         Evening.objects.playing().filter(runde__in=runde_ids).values_list("runde_id", flat=True)
     )
     earlier = open_ausgleiche(runde_ids)
@@ -186,7 +187,7 @@ def homes(players: list[Player], viewer=None) -> list[Home]:
                 accounts[runde_id] = _account(
                     result.evening.runde, player.pk, by_kind, suggestions.get(runde_id), names
                 )
-                accounts[runde_id].running = runde_id in running
+                accounts[runde_id].running = running[runde_id]
                 accounts[runde_id].earlier = earlier.get(runde_id)
             accounts[runde_id].last.append(result)
         for player_id, result in settled:

@@ -531,6 +531,13 @@ def test_a_player_s_accounts_say_why_they_differ_from_an_abrechnung(
         page = page_text(client.get(url))
         assert PLAYED_ON.format(day=day) in page and RUNNING in page
         assert f'<a href="{its_page}">Zum Ausgleich vom {day}</a>' in page
+    # Two running (a second table): counted, as the Runde's accounts count them.
+    also = services.start_evening(runde, players[:4], 1, admin)
+    sauspiel(also, hias, sepp, admin)
+    page = page_text(client.get(reverse("clubs:player_home", args=[club.pk, resi.pk])))
+    assert "2 Abende der Runde laufen noch: sie sind hier schon mitgerechnet" in page
+    assert RUNNING not in page
+    services.close_evening(also.pk, admin)
     services.close_evening(later.pk, admin)
     page = page_text(client.get(reverse("start")))
     assert PLAYED_ON.format(day=day) in page and RUNNING not in page
