@@ -282,6 +282,8 @@ class TariffForm(forms.ModelForm):
             "laufende_min": forms.NumberInput(attrs={"inputmode": "numeric", "max": 14}),
             "laufende_max": forms.NumberInput(attrs={"inputmode": "numeric", "max": 14}),
             "laufende_min_wenz": forms.NumberInput(attrs={"inputmode": "numeric", "max": 4}),
+            # Each rule whole on a small phone, where a select cut "… verlorenem Solo".
+            "bock": forms.RadioSelect,
         }
         help_texts = {
             # The Runde's accounts settle everything so far, so they take it at once.

@@ -250,7 +250,7 @@ class Tariff(models.Model):
         RAMSCH = BockMode.RAMSCH.value, _("nach jedem Ramsch")
         RAMSCH_OR_LOST_SOLO = (
             BockMode.RAMSCH_OR_LOST_SOLO.value,
-            _("nach jedem Ramsch und jedem verlorenen Solo"),
+            _("nach Ramsch und verlorenem Solo"),
         )
 
     class System(models.TextChoices):

@@ -439,3 +439,35 @@ def test_with_large_text_the_tariff_summary_leaves_room_for_the_fields(
     ramsch = page.get_by_label("Ramsch", exact=True)
     assert ramsch.bounding_box()["x"] == wenz.bounding_box()["x"]
     screenshot(page, f"tariff-200-{width}")
+
+
+def test_every_choice_of_the_tariff_form_reads_whole_on_a_small_phone(
+    page, log_in, admin, club, runde
+):
+    page.set_viewport_size({"width": 320, "height": 568})
+    log_in(admin).goto(f"/verein/{club.pk}/runde/{runde.pk}/tarif/")
+
+    # A select is as wide as the field, and shows its chosen option cut ("…") when that
+    # is wider: each option fits, such as "nach Ramsch und verlorenem Solo".
+    bock = page.get_by_role("group", name="Bockrunde")
+    expect(bock.get_by_role("radio")).to_have_count(3)
+    bock.get_by_label("nach Ramsch und verlorenem Solo").check()
+    assert bock.evaluate("el => el.scrollWidth <= el.clientWidth")
+    no_horizontal_scroll(page)
+    for select in page.locator("select").all():
+        width = select.evaluate(
+            """select => {
+                const style = getComputedStyle(select);
+                const context = document.createElement("canvas").getContext("2d");
+                context.font = `${style.fontSize} ${style.fontFamily}`;
+                return Math.max(...[...select.options].map(o => context.measureText(o.text).width));
+            }"""
+        )
+        room = select.evaluate(
+            """select => {
+                const style = getComputedStyle(select);
+                return select.clientWidth - parseFloat(style.paddingLeft)
+                    - parseFloat(style.paddingRight);
+            }"""
+        )
+        assert width <= room, (select.get_attribute("name"), width, room)
