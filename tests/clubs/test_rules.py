@@ -393,6 +393,8 @@ def test_the_default_tariff_s_page_says_the_seed_s_numbers(client, club, runde, 
 
     for phrase in [
         "Geier, Farbwenz, Farbgeier, Bettel, Hochzeit und Sie gibt es hier nicht.",
+        "Auch einen Durchmarsch beim Ramsch (einer macht alle Stiche) kennt die App nicht: Er "
+        "zählt wie jeder Ramsch, wer die meisten Augen hat, verliert.",
         "3 Laufende zahlen für 3 Laufende, nicht für einen.",
         "Bei 0,10 € je Laufendem bringen 3 Laufende also 0,30 €.",
         "Wer mehr als 8 Laufende hat, bekommt 8 bezahlt.",
