@@ -1065,17 +1065,36 @@ def strike_effects(evening: Evening, around: Around) -> Effects:
     return _effects(around, after, after.games)
 
 
-def _effects(around: Around, after: EveningResult, after_later: Sequence[GameResult]) -> Effects:
+def restore_effects(evening: Evening, game: Game) -> Effects:
+    """What counting the struck (or taken back) `game` again would do, before it is
+    restored: the later games it makes (or no longer makes) Bock games, and the
+    standing with its own amounts."""
+    before = [g.for_engine() for g in games_before(evening, game.number)]
+    later = list(evening.games.booked().filter(number__gt=game.number))
+    rest = [g.for_engine() for g in later]
+    now = score_after(evening.tariff.rules, before, rest)
+    after = score_after(evening.tariff.rules, before, [game.for_engine(), *rest])
+    totals = standing(evening)
+    return _effects(Around(before, later, totals, now), after, after.games[1:], without=True)
+
+
+def _effects(
+    around: Around, after: EveningResult, after_later: Sequence[GameResult], without=False
+) -> Effects:
     """`after`: the games as they would be, where `after_later` are the results of the
-    later games among them."""
+    later games among them; `around.now` scores them as they stand (with the game
+    itself first, unless `without` it: a struck game)."""
     totals_after = dict(around.totals)
     for player, cents in around.now.totals.items():
         totals_after[int(player)] -= cents
     for player, cents in after.totals.items():
         totals_after[int(player)] += cents
+    # The later games as they stand: after the game's own result, unless it does not
+    # count now (`without`: a struck game, to be restored).
+    now_later = around.now.games if without else around.now.games[1:]
     changed = [
         LaterGame(game.number, old.bock, new.bock, old.unit, new.unit)
-        for game, old, new in zip(around.later, around.now.games[1:], after_later, strict=True)
+        for game, old, new in zip(around.later, now_later, after_later, strict=True)
         if old.payouts != new.payouts
     ]
     return Effects(changed, around.totals, totals_after)

@@ -1180,6 +1180,8 @@ def _taken_back(request, evening: Evening, game: Game) -> HttpResponse:
     """A struck (or taken back) game opened from its row: what it was, and "Wieder
     zählen" (evenings:restore). It is not corrected as it is."""
     context = {"evening": evening, "game": game, "what": wording.told(game, _names(evening))}
+    restored = services.restore_effects(evening, game)
+    context["restore"] = {"later": restored.later, "moves": _moves(evening, restored)}
     if request.htmx:
         return render(request, "evenings/game_edit.html#taken_back", context | {"panel": True})
     return render(request, "evenings/game_edit.html", context)

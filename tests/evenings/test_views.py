@@ -1403,6 +1403,32 @@ def test_the_correction_panel_says_what_striking_the_game_would_change(
     assert Change.objects.filter(evening=evening, kind="void").count() == 0
 
 
+def test_a_struck_game_s_panel_says_what_counting_it_again_would_change(
+    client, scorekeeper, admin, evening, players, tariff_with_bock
+):
+    evening = services.start_evening(evening.runde, players[:4], 0, admin)
+    sepp, vroni, hias, resi = players[:4]
+    ramsch, _ = services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "ramsch", won=False, loser=sepp.pk), admin)  # fmt: skip
+    services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "sauspiel", declarer=hias.pk, partner=sepp.pk), admin)  # fmt: skip
+    services.void_game(evening.pk, ramsch.pk, admin)
+    client.force_login(scorekeeper)
+
+    panel = page_text(client.get(reverse("evenings:game", args=[evening.pk, ramsch.pk]),
+                                 headers=HTMX))  # fmt: skip
+
+    # The strike's preview the other way round: the Ramsch's own amounts, and game 2 a
+    # Bock game again.
+    assert "Spiel 1 zählt nicht" in panel
+    assert "Mit diesem Spiel:" in panel
+    assert "Spiel 2: 0,20 € statt 0,10 € (wird Bockspiel)" in panel
+    assert "Sepp -0,10 € (bisher 0,10 €)" in panel
+    assert "Hias 0,30 € (bisher 0,10 €)" in panel
+    assert "Vroni" not in panel.split("Mit diesem Spiel:")[1]
+    assert Change.objects.filter(evening=evening, kind="restore").count() == 0
+
+
 def test_a_correction_from_the_evening_screen_answers_with_the_rows_that_changed(
     client, scorekeeper, admin, evening, players, tariff_with_bock
 ):
