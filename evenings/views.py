@@ -1523,6 +1523,15 @@ def _settlement_page(request, evening: Evening, membership, typed: dict | None =
     )
 
 
+def _pending_messages(request: HttpRequest) -> set[str]:
+    """The messages waiting to be shown, left waiting: a retry whose first answer was
+    lost finds that answer's word here, and says no second one."""
+    storage = messages.get_messages(request)
+    pending = {str(message) for message in storage}
+    storage.used = False
+    return pending
+
+
 # What a change after a payment did to a game, as the Abrechnung says it.
 CHANGED = {
     Change.Kind.CORRECT: gettext_lazy("Spiel %(n)s korrigiert"),
@@ -1540,11 +1549,14 @@ def _changed_after_paying(evening: Evening, live: list[Change]) -> list[str]:
         return []
     first = min(change.version or 0 for change in live)
     later = evening.changes.filter(kind__in=CHANGED, version__gt=first).order_by("version")
-    return [
-        CHANGED[kind] % {"n": number}
-        for kind, number in later.values_list("kind", "game__number")
-        if number is not None
-    ]
+    # Each once: a game corrected twice is "Spiel 16 korrigiert", not that twice.
+    return list(
+        dict.fromkeys(
+            str(CHANGED[kind] % {"n": number})
+            for kind, number in later.values_list("kind", "game__number")
+            if number is not None
+        )
+    )
 
 
 def _open_ausgleich(runde, before: Evening) -> Evening | None:
@@ -1588,10 +1600,12 @@ def payment(request: HttpRequest, evening_id: int) -> HttpResponse:
             refused = str(error)
         else:
             what = wording.summarize(change, _names(evening))
-            if change.replayed:  # this form was sent before
+            booked = _("Zahlung eingetragen: %(payment)s") % {"payment": what}
+            if not change.replayed:
+                messages.success(request, booked)
+            elif booked not in _pending_messages(request):
+                # This form was sent before, and its answer was seen (or is gone).
                 messages.info(request, _("Schon eingetragen: %(payment)s") % {"payment": what})
-            else:
-                messages.success(request, _("Zahlung eingetragen: %(payment)s") % {"payment": what})
     elif "other_amount" in form.errors:
         refused = form.errors["other_amount"][0]  # the parser's message names the problem
     else:

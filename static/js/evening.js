@@ -36,9 +36,11 @@
     // Above a long form: the word comes into view, not only the "Speichern" just tapped.
     status.scrollIntoView({ block: "nearest" });
   }
-  document.addEventListener("htmx:sendError", function (event) {
+  // No answer in 20 s (htmx's timeout, templates/base.html) is no answer either: the
+  // button is free again and the word says to tap once more.
+  function noAnswer(event) {
     var elt = event.detail.elt;
-    if (elt && elt.id === "preview" && elt.dataset.offline) {
+    if (elt && /^(correction-)?preview$/.test(elt.id) && elt.dataset.offline) {
       // The preview's request got no answer either: it says so, not "Spieler wählen".
       var note = document.createElement("span");
       note.className = "muted";
@@ -47,7 +49,9 @@
       return;
     }
     say(event, "offline");
-  });
+  }
+  document.addEventListener("htmx:sendError", noAnswer);
+  document.addEventListener("htmx:timeout", noAnswer);
   // 3. A booking's answer sends only what changed (the row, the standing, the next deal,
   //    a new key), so the form sets itself back for the next game here: each chip to
   //    what a fresh form starts with (data-default), every player unchosen.
@@ -125,6 +129,13 @@
     if (form && alert && alert.textContent === form.dataset.offline) {
       alert.textContent = form.dataset.online;
     }
+    // ... and so does a correction's or a strike's in the panel.
+    alert = document.querySelector("#correction-status .alert");
+    document.querySelectorAll("#correction form[data-offline]").forEach(function (panelForm) {
+      if (alert && alert.textContent === panelForm.dataset.offline) {
+        alert.textContent = document.body.dataset.online;
+      }
+    });
   });
   // 3a. Another phone booked while this one was entering a game: the word on it comes
   //     into view, also for whoever had scrolled down to Kontra or Laufende.

@@ -62,6 +62,21 @@
       // Storage refused: nothing was kept.
     }
   });
+  // A phone following the sheet says when its poll gets no answer, as its standing may
+  // be behind then (#poll-offline, evenings/evening.html and live.html); the next answer
+  // takes the word away.
+  function pollOffline(event) {
+    var word = document.getElementById("poll-offline");
+    if (word && event.detail.elt && event.detail.elt.id === "poll") word.hidden = false;
+  }
+  document.addEventListener("htmx:sendError", pollOffline);
+  document.addEventListener("htmx:timeout", pollOffline);
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var word = document.getElementById("poll-offline");
+    if (word && event.detail.successful && event.detail.elt && event.detail.elt.id === "poll") {
+      word.hidden = true;
+    }
+  });
   window.addEventListener("online", function () {
     document.querySelectorAll(".offline-word").forEach(function (word) {
       word.textContent = document.body.dataset.online;

@@ -1573,3 +1573,86 @@ def test_the_declarer_is_not_offered_as_their_own_partner(page, log_in, runde, s
     expect(partner_chips).to_have_text(["Sepp", "Vroni", "Hias", "Resi"])
     game = Game.objects.get()
     assert (game.declarer, game.partner) == (players["Resi"], players["Hias"])
+
+
+def test_a_booking_whose_answer_never_comes_frees_speichern_and_says_so(
+    open_phone, runde, schreiber, players
+):
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    phone, page = schreiber_at(open_phone, schreiber, evening)
+    assert page.evaluate("htmx.config.timeout") == 20_000  # templates/base.html
+    page.evaluate("htmx.config.timeout = 1500")  # so that the test waits 1.5 s, not 20
+    held = []
+
+    def hold_the_first(route):
+        held.append(route)
+        if len(held) > 1:
+            route.continue_()
+
+    page.route("**/abend/*/buchen/", hold_the_first)
+    enter_sauspiel(page, "Vroni", "Resi")
+    save_button(page).tap()
+
+    # No answer: not "Speichern …" greyed out for good, but a word and the button again.
+    expect(page.locator("#entry-status [role=alert]")).to_have_text(
+        "Keine Verbindung. Bitte nochmal „Speichern“ tippen – gebucht wird nur einmal."
+    )
+    expect(save_button(page)).to_be_enabled()
+    assert Game.objects.count() == 0
+    phone.caused(r"htmx:timeout|htmx:afterRequest")
+    save_button(page).tap()
+    expect(flash(page)).to_contain_text("Gebucht: Spiel 1, Sauspiel Vroni")
+    assert Game.objects.count() == 1
+    held[0].abort()
+
+
+def test_a_phone_following_the_sheet_says_when_its_poll_gets_no_answer(
+    open_phone, runde, schreiber, admin, players
+):
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    phone, page = schreiber_at(open_phone, schreiber, evening)
+    word = page.locator("#poll-offline")
+    expect(word).to_be_hidden()
+
+    page.route("**/abend/*/blatt/**", lambda route: route.abort())
+    expect(word).to_have_text(
+        "Keine Verbindung: das Blatt ist vielleicht nicht aktuell. Es holt nach, sobald "
+        "wieder Netz ist.",
+        timeout=8000,
+    )
+    expect(word).to_be_visible()
+    p = {name: player.pk for name, player in players.items()}
+    book(evening, admin, type="sauspiel", declarer=p["Hias"], partner=p["Sepp"])
+    page.unroute("**/abend/*/blatt/**")
+
+    # The next poll gets through: the word goes, and the game booked meanwhile comes.
+    expect(word).to_be_hidden(timeout=8000)
+    expect(sheet_row(page, 1)).to_contain_text("Sauspiel Hias")
+    phone.caused(r"net::ERR_FAILED|htmx:sendError|htmx:afterRequest")
+
+
+def test_a_correction_without_a_connection_says_so_in_its_preview_and_after_saving(
+    open_phone, runde, schreiber, players
+):
+    evening = two_sauspiele(runde, players, schreiber)
+    phone, page = schreiber_at(open_phone, schreiber, evening)
+    panel = page.locator("#correction")
+    sheet_row(page, 1).get_by_role("link").click()
+    expect(panel.locator("#correction-preview")).to_contain_text("Dieses Spiel:")
+
+    page.context.set_offline(True)
+    panel.locator(".f-kontra .chips").get_by_text("Kontra", exact=True).tap()
+    # Not the amounts of before as if they were the new ones.
+    expect(panel.locator("#correction-preview")).to_have_text("Vorschau: keine Verbindung.")
+    page.get_by_role("button", name="Korrektur speichern").tap()
+    status = panel.locator("#correction-status")
+    expect(status).to_contain_text("Keine Verbindung – vielleicht nicht gespeichert.")
+    page.context.set_offline(False)
+
+    # The sheet's next poll gets through: the word says so; saving then saves once.
+    expect(status).to_have_text("Wieder verbunden. Bitte nochmal tippen.", timeout=10_000)
+    page.get_by_role("button", name="Korrektur speichern").tap()
+    expect(flash(page)).to_contain_text("Korrigiert")
+    assert Game.objects.get(number=1).kontra == 1
+    assert change_kinds(evening).count("correct") == 1
+    phone.caused(r"net::ERR_INTERNET_DISCONNECTED|htmx:sendError|htmx:afterRequest")

@@ -153,6 +153,20 @@ def test_a_part_payment_sent_twice_is_booked_once(scorekeeper, owing, players):
     assert services.balances(owing)[players[0].pk] == -30
 
 
+def test_a_payment_retried_after_its_answer_was_lost_says_it_once(scorekeeper, owing, players):
+    url = reverse("evenings:payment", args=[owing.pk])
+    client = logged_in(scorekeeper)
+    data = part_payment(owing, players, str(uuid.uuid4()))
+
+    client.post(url, data)  # booked; its answer (and the page it leads to) never seen
+    again = client.post(url, data, follow=True)
+
+    # The word of the first answer, once, and no "Schon eingetragen" beside it.
+    assert again.text.count("Zahlung eingetragen: Sepp zahlt Resi 0,10 €") == 1
+    assert "Schon eingetragen" not in again.text
+    assert paid(owing) == [(players[0].pk, 10), (players[3].pk, -10)]
+
+
 def test_a_part_payment_sent_four_times_at_once_is_booked_once(scorekeeper, owing, players):
     url = reverse("evenings:payment", args=[owing.pk])
     clients = [logged_in(scorekeeper) for _ in range(4)]

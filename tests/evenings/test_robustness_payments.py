@@ -627,6 +627,9 @@ def test_the_abrechnung_says_which_games_changed_after_the_first_payment(
     services.correct_game(after_one_game.pk, first.pk, GameInput(
         type="sauspiel", declarer=vroni.pk, partner=resi.pk, laufende=4), admin)  # fmt: skip
     services.void_game(after_one_game.pk, after_one_game.games.get(number=2).pk, admin)
+    # Game 1 corrected once more: named once.
+    services.correct_game(after_one_game.pk, first.pk, GameInput(
+        type="sauspiel", declarer=vroni.pk, partner=resi.pk, laufende=3), admin)  # fmt: skip
 
     page = page_text(client.get(url))
 
