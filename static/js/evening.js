@@ -182,6 +182,15 @@
   document.addEventListener("keydown", function (event) {
     if (event.key === "Escape" && event.target.closest("#correction")) closeCorrection();
   });
+  // The game open in the panel was struck meanwhile (elsewhere, or here with its answer
+  // lost): the sheet says so, and the panel, which would still offer to strike or
+  // correct it, closes.
+  document.addEventListener("htmx:afterSettle", function () {
+    var form = document.getElementById("correction-form");
+    var link = form && document.querySelector("#sheet a[href='" + form.getAttribute("action") + "']");
+    var row = link && link.closest("tbody");
+    if (row && row.classList.contains("taken-back")) closeCorrection();
+  });
   // 5. A field's error ("Bitte auswählen.") goes once one of its chips is tapped; the next
   //    "Speichern" says again whatever is still missing.
   //    A game booked in the end leaves none of the errors of the taps before it.

@@ -1656,3 +1656,19 @@ def test_a_correction_without_a_connection_says_so_in_its_preview_and_after_savi
     assert Game.objects.get(number=1).kontra == 1
     assert change_kinds(evening).count("correct") == 1
     phone.caused(r"net::ERR_INTERNET_DISCONNECTED|htmx:sendError|htmx:afterRequest")
+
+
+def test_the_panel_of_a_game_struck_elsewhere_closes_with_the_sheet_s_word(
+    page, log_in, runde, schreiber, admin, players
+):
+    evening = two_sauspiele(runde, players, schreiber)
+    log_in(schreiber).goto(f"/abend/{evening.pk}/")
+    panel = page.locator("#correction")
+    sheet_row(page, 1).get_by_role("link").click()
+    expect(panel.get_by_role("button", name="Spiel streichen")).to_be_visible()
+
+    services.void_game(evening.pk, Game.objects.get(number=1).pk, admin)
+
+    expect(flash(page)).to_contain_text("Gestrichen: Spiel 1", timeout=8000)
+    expect(panel.get_by_role("button", name="Spiel streichen")).to_have_count(0)
+    expect(panel).to_be_empty()
