@@ -100,6 +100,17 @@ def _require_personal_fields(form: forms.ModelForm) -> None:
         )
 
 
+# What an empty field of the password forms says.
+EMPTY = {
+    "username": _("Bitte einen Benutzernamen eingeben."),
+    "old_password": _("Bitte dein bisheriges Passwort eingeben."),
+    "password1": _("Bitte ein Passwort eingeben."),
+    "new_password1": _("Bitte ein neues Passwort eingeben."),
+    "password2": _("Bitte das Passwort noch einmal eingeben."),
+    "new_password2": _("Bitte das neue Passwort noch einmal eingeben."),
+}
+
+
 class RulesBesideThePassword:
     """Django names what a new password breaks (too short, too common) under its
     confirmation; here it stands under the password itself, where it was typed. That the
@@ -118,6 +129,10 @@ class RulesBesideThePassword:
             if name in self.fields:
                 # Django's German says "das selbe"; it is "dasselbe".
                 self.fields[name].help_text = _("Zur Bestätigung dasselbe Passwort noch einmal.")
+        # Left empty: said in the app's words, not Django's "zwingend erforderlich".
+        for name, said in EMPTY.items():
+            if name in self.fields:
+                self.fields[name].error_messages["required"] = said
 
     def validate_password_for_user(self, user, password_field_name="password2", **kwargs):
         field = self.TYPED.get(password_field_name, password_field_name)

@@ -118,6 +118,7 @@ def _profile_page(request: HttpRequest, form, delete_form) -> HttpResponse:
             "form": form,
             "delete_form": delete_form,
             "sole_admin_of": services.sole_admin_of(request.user),
+            "only_member_of": services.only_member_of(request.user),
             "open_balances": [line for lines in open_balances(own).values() for line in lines]
             if own
             else [],

@@ -202,9 +202,11 @@ def former_player(club: Club, user, *, lock: bool = False) -> Player | None:
 
 
 def kept_for_former_members(club: Club):
-    """The ids of the club's players whose login left (or was removed) and still exists:
-    theirs to come back as, not anyone's with a link for anyone."""
-    return club.departures.filter(user__is_active=True, player__user=None).values("player")
+    """The ids of the club's players whose login left (or was removed, or was deleted):
+    theirs to come back as, not anyone's with a link for anyone (their games and money
+    would go with them). An admin's link for such a player still gives it to whoever
+    the admin means."""
+    return club.departures.filter(player__user=None).values("player")
 
 
 def former_member_s(player: Player) -> str:
@@ -280,7 +282,7 @@ def change_role(membership: Membership, role: str) -> Membership:
 
 
 @transaction.atomic
-def remove_member(membership: Membership, by) -> None:
+def remove_member(membership: Membership, by, *, may_empty: bool = False) -> None:
     """Take away a user's access (`by` an admin, or by themself: leaving); their player
     and everything booked for it stay, no longer linked to the login: the player can be
     invited again, by a new link for them. A Departure keeps who it was, for their start
@@ -291,7 +293,10 @@ def remove_member(membership: Membership, by) -> None:
     for anyone stay (others may be about to join with them); the members page names them.
     """
     Club.objects.select_for_update().get(pk=membership.club_id)
-    _keep_an_admin(membership)
+    # A club keeps an admin while it has members; `may_empty`: its last member may go
+    # (deleting their account), and the club, its games and its ledger stay, seen by nobody.
+    if not (may_empty and is_only_member(membership)):
+        _keep_an_admin(membership)
     membership.delete()
     players = membership.club.players.filter(user_id=membership.user_id)
     Departure.objects.create(
@@ -306,12 +311,26 @@ def remove_member(membership: Membership, by) -> None:
 
 
 def sole_admin_of(user) -> list[Club]:
-    """The clubs that would have no admin without `user`: they hand the role on first."""
+    """The clubs with other members that would have no admin without `user`: they hand
+    the role on first."""
     return [
         membership.club
         for membership in user.memberships.admins().select_related("club").order_by("club__name")
-        if is_last_admin(membership)
+        if is_last_admin(membership) and not is_only_member(membership)
     ]
+
+
+def only_member_of(user) -> list[Club]:
+    """The clubs `user` is the one member of: deleting the account leaves them empty."""
+    return [
+        membership.club
+        for membership in user.memberships.select_related("club").order_by("club__name")
+        if is_only_member(membership)
+    ]
+
+
+def is_only_member(membership: Membership) -> bool:
+    return not membership.club.memberships.exclude(pk=membership.pk).exists()
 
 
 @transaction.atomic
@@ -322,7 +341,9 @@ def delete_account(user) -> None:
     failures and reset requests. The row itself stays, emptied and inactive, because the
     ledger names who booked each change (PROTECT); it reads "gelöschtes Konto" there.
 
-    Refused (ClubError, nothing changed) while a club would be left without an admin."""
+    Refused (ClubError, nothing changed) while a club with other members would be left
+    without an admin. A club of which they are the one member is left without members:
+    its games and its ledger stay (they are never deleted), seen by nobody."""
     clubs = list(
         Club.objects.select_for_update()
         .filter(memberships__user=user)
@@ -338,7 +359,7 @@ def delete_account(user) -> None:
             % {"clubs": ", ".join(club.name for club in sole)}
         )
     for membership in user.memberships.filter(club__in=clubs):
-        remove_member(membership, by=user)
+        remove_member(membership, by=user, may_empty=True)
     LoginFailure.objects.filter(username__iexact=user.get_username()).delete()
     if user.email:
         ResetRequest.objects.filter(email__iexact=user.email).delete()

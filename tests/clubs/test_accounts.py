@@ -953,7 +953,9 @@ def test_a_wrong_password_deletes_nothing_and_says_so_at_the_field(client, playe
     assert "Bitte dein Passwort eingeben." in empty.text
 
 
-def test_a_club_s_only_admin_hands_the_role_on_before_deleting_their_account(client, admin, club):
+def test_a_club_s_only_admin_hands_the_role_on_before_deleting_their_account(
+    client, admin, club, scorekeeper
+):
     client.force_login(admin)
 
     page = client.get(reverse("profile")).text
@@ -988,3 +990,41 @@ def test_a_password_change_with_two_different_new_ones_says_so_as_sign_up_does(
     assert wrong_old.context["form"].has_error("old_password", "password_incorrect")
     user.refresh_from_db()
     assert user.check_password(password)
+
+
+def test_empty_sign_up_and_password_fields_are_asked_for_in_the_app_s_words(client, user):
+    signup = client.post(reverse("signup"), {"username": ""})
+    client.force_login(user)
+    change = client.post(reverse("password_change"), {"old_password": ""})
+
+    for page in (signup, change):
+        assert "zwingend erforderlich" not in page.text
+    errors = signup.context["form"].errors
+    assert errors["username"] == ["Bitte einen Benutzernamen eingeben."]
+    assert errors["password1"] == ["Bitte ein Passwort eingeben."]
+    assert change.context["form"].errors == {
+        "old_password": ["Bitte dein bisheriges Passwort eingeben."],
+        "new_password1": ["Bitte ein neues Passwort eingeben."],
+        "new_password2": ["Bitte das neue Passwort noch einmal eingeben."],
+    }
+
+
+def test_a_club_s_one_member_deletes_their_account_and_the_club_stays_without_members(
+    client, admin, club, runde
+):
+    client.force_login(admin)
+    page = client.get(reverse("profile")).text
+
+    answer = client.post(reverse("account_delete"), {"password": PASSWORD})
+
+    assert (
+        "Du bist das einzige Mitglied von Schafkopffreunde Au: danach hat der Verein niemanden "
+        "mehr. Seine Spiele und sein Kassenbuch bleiben gespeichert"
+    ) in page
+    assert "Konto endgültig löschen" in page
+    assert answer.status_code == 302
+    admin.refresh_from_db()
+    assert not admin.is_active and not admin.has_usable_password()
+    assert not club.memberships.exists()
+    assert club.runden.filter(pk=runde.pk).exists()
+    assert club.departures.get().left_themself

@@ -195,8 +195,9 @@ MATRIX: dict[str, dict[str, tuple]] = {
     },
     "logout": {"GET": every(405), "POST": every(302), **NO_OTHER},
     "profile": {"GET": logged_in(200), "POST": logged_in(302), **NO_OTHER},
-    # The outsider and the admin are their clubs' only admins: refused, the page again.
-    "account_delete": {"GET": every(405), "POST": (LOGIN, 200, 302, 302, 200), **NO_OTHER},
+    # The admin is the only admin of a club with other members: refused, the page again.
+    # The outsider is the one member of theirs: it stays without members.
+    "account_delete": {"GET": every(405), "POST": (LOGIN, 302, 302, 302, 200), **NO_OTHER},
     # Django's password views check the login before the method.
     "password_change": {
         "GET": logged_in(200),
@@ -255,7 +256,7 @@ WRITES: dict[str, frozenset[str]] = {
     ),
     "signup": frozenset({"anonymous"}),
     "profile": LOGGED_IN,
-    "account_delete": frozenset({"player", "scorekeeper"}),
+    "account_delete": frozenset({"outsider", "player", "scorekeeper"}),
     "password_change": LOGGED_IN,
 }
 
