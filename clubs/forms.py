@@ -526,6 +526,13 @@ class JoinForm(forms.Form):
 
     def clean(self):
         cleaned = super().clean()
+        if self.has_error("who", "invalid_choice"):
+            # Picked on the page, gone since: said by name, and why.
+            picked = str(self.data.get("who", ""))
+            known = re.fullmatch(r"[0-9]{1,18}", picked)
+            gone = self.club.players.filter(pk=picked).first() if known else None
+            if gone is not None:
+                self.errors["who"] = self.error_class([self._gone(gone)])
         if cleaned.get("who") != self.NEW:
             return cleaned
         name = cleaned.get("name", "")
@@ -536,6 +543,18 @@ class JoinForm(forms.Form):
         elif taken := reads_alike(self.club.players.all(), name):
             self.add_error("name", self._taken(taken))
         return cleaned
+
+    def _gone(self, player: Player) -> str:
+        """Why a player picked on the page is not to be had any more."""
+        if player.user_id is not None:
+            return _("%(name)s hat inzwischen ein Konto. Bitte wähle noch einmal.") % {
+                "name": player.name
+            }
+        if kept_for_former_members(self.club).filter(player=player).exists():
+            return former_member_s(player)
+        if player.invitations.usable().exists():
+            return reserved(player)
+        return self.fields["who"].error_messages["invalid_choice"]
 
     def _taken(self, taken: Player) -> str:
         """Why a new player cannot have the name of `taken`, and what to do instead."""

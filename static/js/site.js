@@ -73,7 +73,9 @@
   document.addEventListener("htmx:timeout", pollOffline);
   document.addEventListener("htmx:afterRequest", function (event) {
     var word = document.getElementById("poll-offline");
-    if (word && event.detail.successful && event.detail.elt && event.detail.elt.id === "poll") {
+    var elt = event.detail.elt;
+    // A booking's answer brings what the sheet missed, as a poll's does.
+    if (word && event.detail.successful && elt && /^(poll|entry-form)$/.test(elt.id)) {
       word.hidden = true;
     }
   });

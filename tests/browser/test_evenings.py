@@ -1621,13 +1621,19 @@ def test_a_phone_following_the_sheet_says_when_its_poll_gets_no_answer(
         timeout=8000,
     )
     expect(word).to_be_visible()
+    # A booking from this phone gets through: its answer brings the sheet up to date.
+    enter_sauspiel(page, "Vroni", "Resi")
+    save_button(page).tap()
+    expect(flash(page)).to_contain_text("Gebucht: Spiel 1")
+    expect(word).to_be_hidden(timeout=1000)
+    expect(word).to_be_visible(timeout=8000)  # the next poll gets no answer again
     p = {name: player.pk for name, player in players.items()}
     book(evening, admin, type="sauspiel", declarer=p["Hias"], partner=p["Sepp"])
     page.unroute("**/abend/*/blatt/**")
 
     # The next poll gets through: the word goes, and the game booked meanwhile comes.
     expect(word).to_be_hidden(timeout=8000)
-    expect(sheet_row(page, 1)).to_contain_text("Sauspiel Hias")
+    expect(sheet_row(page, 2)).to_contain_text("Sauspiel Hias")
     phone.caused(r"net::ERR_FAILED|htmx:sendError|htmx:afterRequest")
 
 

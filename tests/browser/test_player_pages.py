@@ -83,20 +83,28 @@ def test_the_start_page_s_runden_keep_their_names_whole_beside_their_clubs(
     page, log_in, club, runde, admin
 ):
     from clubs import services
+    from evenings.services import start_evening
 
     other = services.create_club(admin, "Stammtisch Zum Ochsen")
-    services.create_runde(other, "Freitag", admin)
+    friday = services.create_runde(other, "Freitag", admin)
+    seated = [other.players.get(), *(other.players.create(name=n) for n in ("A", "B", "C"))]
+    start_evening(friday, seated, 0, admin)
     page.set_viewport_size({"width": 320, "height": 568})
 
     log_in(admin).goto("/")
 
-    button = page.get_by_role("link", name="Freitag Stammtisch Zum Ochsen")
+    button = page.get_by_role("link", name="Freitag Stammtisch Zum Ochsen", exact=True)
     expect(button).to_be_visible()
     # The club on a line of its own below the Runde, centred: no line starts with "·".
     club, box = button.locator(".club").bounding_box(), button.bounding_box()
     assert club["y"] >= box["y"] + 20  # below the first line, "Freitag"
     assert "·" not in button.inner_text()
     assert broken_words(page, ".links a.button") == []
+    # So does the card of its running evening, with no line starting "·".
+    card = page.locator("a.card", has_text="Laufender Abend").filter(has_text="Ochsen")
+    name, club = card.locator("strong").bounding_box(), card.locator(".club").bounding_box()
+    assert club["y"] >= name["y"] + name["height"] and club["x"] == name["x"]
+    assert "·" not in card.locator(".club").inner_text()
     no_horizontal_scroll(page)
 
 

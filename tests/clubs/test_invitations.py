@@ -441,7 +441,7 @@ def test_a_former_member_s_player_is_not_offered_to_others_with_a_link_for_anyon
     named = client.post(join_url(for_anyone), {"who": "neu", "name": "hias"})
 
     assert [label for _, label in page.context["form"].fields["who"].choices] == ["neu im Verein"]
-    assert "Diesen Spieler gibt es ohne Konto nicht mehr." in picked.text
+    assert "Hias hat schon mit einem eigenen Konto im Verein gespielt." in picked.text
     assert (
         "Hias hat schon mit einem eigenen Konto im Verein gespielt. Bist du Hias, tritt mit "
         "diesem Konto bei; sonst wähle einen anderen Namen"
@@ -598,7 +598,7 @@ def test_a_player_with_a_link_of_their_own_is_not_offered_to_anyone_with_a_link(
     named = client.post(url, {"who": "neu", "name": "hias"})
 
     assert [label for _, label in offered] == ["Girgl", "neu im Verein"]
-    assert "Diesen Spieler gibt es ohne Konto nicht mehr" in picked.text
+    assert "Für Hias gibt es einen eigenen Einladungslink." in picked.text
     error = re.search(r'<div class="error" id="id_name_error">([^<]*)</div>', named.text)
     assert error and error[1] == (
         "Für Hias gibt es einen eigenen Einladungslink. Bist du Hias, nimm bitte diesen (hast "
@@ -892,7 +892,7 @@ def test_a_player_who_got_a_login_since_the_page_was_shown_is_no_longer_offered(
 
     assert response.status_code == 200
     assert response.context["form"].errors["who"] == [
-        "Diesen Spieler gibt es ohne Konto nicht mehr. Bitte wähle noch einmal."
+        "Hias hat inzwischen ein Konto. Bitte wähle noch einmal."
     ]
     assert [label for _, label in response.context["form"].fields["who"].choices] == [
         "neu im Verein"
@@ -912,3 +912,20 @@ def test_a_link_that_names_no_invitation_says_so(client, user, token):
         response.text
     )
     assert "Zuschauer-Link" not in response.text
+
+
+def test_a_player_picked_by_two_at_once_tells_the_second_who_took_him(
+    client, admin, club, hias, user
+):
+    for_anyone = invite(club, admin)
+    services.accept_invitation(for_anyone, make_user("hias2", "Hias"), player=hias)
+    client.force_login(user)
+
+    # Sepp's page still offered Hias: someone else joined as Hias meanwhile.
+    answer = client.post(join_url(for_anyone), {"who": hias.pk})
+
+    assert "Hias hat inzwischen ein Konto. Bitte wähle noch einmal." in answer.text
+    assert not Membership.objects.filter(user=user).exists()
+    for nonsense in ("99999999999999999999999", "²", "-1"):
+        answer = client.post(join_url(for_anyone), {"who": nonsense})
+        assert "Diesen Spieler gibt es ohne Konto nicht mehr." in answer.text
