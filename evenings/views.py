@@ -917,6 +917,12 @@ def _changes_since(request, evening: Evening, membership, token=None) -> HttpRes
         # The phone has an entry form: its next polls send their deal again.
         "follows_form": "deal" in request.GET,
     }
+    # The deal line ("Spiel 7 von 40 · 1 Spiel zählt nicht"): to a phone with a form only
+    # where a game was struck, restored or corrected under the same deal (a deal moved on
+    # comes with the form's preview, its chips with it).
+    context["deal_line"] = "deal" not in request.GET or (
+        bool(context["rewritten"]) and request.GET["deal"] == deal.token
+    )
     response = render(request, "evenings/evening.html#follow", context)
     if request.GET.get("deal", deal.token) != deal.token or (
         (context["whole"] or context["rewritten"]) and "deal" in request.GET

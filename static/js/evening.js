@@ -185,11 +185,15 @@
   // The game open in the panel was struck meanwhile (elsewhere, or here with its answer
   // lost): the sheet says so, and the panel, which would still offer to strike or
   // correct it, closes.
+  // So does the panel of a struck game that counts again meanwhile.
   document.addEventListener("htmx:afterSettle", function () {
     var form = document.getElementById("correction-form");
-    var link = form && document.querySelector("#sheet a[href='" + form.getAttribute("action") + "']");
+    var restore = document.querySelector("#correction form[action$='/wiederherstellen/']");
+    var game = form ? form.getAttribute("action")
+      : restore && restore.getAttribute("action").replace(/wiederherstellen\/$/, "");
+    var link = game && document.querySelector("#sheet a[href='" + game + "']");
     var row = link && link.closest("tbody");
-    if (row && row.classList.contains("taken-back")) closeCorrection();
+    if (row && row.classList.contains("taken-back") === Boolean(form)) closeCorrection();
   });
   // 5. A field's error ("Bitte auswählen.") goes once one of its chips is tapped; the next
   //    "Speichern" says again whatever is still missing.

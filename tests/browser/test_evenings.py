@@ -1615,6 +1615,7 @@ def test_a_phone_following_the_sheet_says_when_its_poll_gets_no_answer(
     expect(word).to_be_hidden()
 
     page.route("**/abend/*/blatt/**", lambda route: route.abort())
+    expect(word).to_be_in_viewport(timeout=8000)  # above the standing it concerns
     expect(word).to_have_text(
         "Keine Verbindung: das Blatt ist vielleicht nicht aktuell. Es holt nach, sobald "
         "wieder Netz ist.",
@@ -1677,4 +1678,12 @@ def test_the_panel_of_a_game_struck_elsewhere_closes_with_the_sheet_s_word(
 
     expect(flash(page)).to_contain_text("Gestrichen: Spiel 1", timeout=8000)
     expect(panel.get_by_role("button", name="Spiel streichen")).to_have_count(0)
+    expect(panel).to_be_empty()
+
+    # The struck game's panel, and the game counts again elsewhere: it closes too, rather
+    # than offer "Wieder zählen" for a game that counts.
+    sheet_row(page, 1).get_by_role("link").click()
+    expect(panel.get_by_role("button", name="Wieder zählen")).to_be_visible()
+    services.restore_game(evening.pk, Game.objects.get(number=1).pk, admin)
+    expect(flash(page)).to_contain_text("Zählt wieder: Spiel 1", timeout=8000)
     expect(panel).to_be_empty()

@@ -1162,6 +1162,30 @@ def test_the_poll_tells_a_phone_with_a_stale_form_and_its_preview_brings_the_new
     assert Game.objects.count() == 1
 
 
+def test_a_game_struck_elsewhere_brings_a_phone_with_a_form_its_deal_line_anew(
+    client, scorekeeper, admin, evening, players
+):
+    """A table's deal line counts the games that do not count ("1 Spiel zählt nicht"): a
+    strike under the same deal brings it; a deal moved on comes with the form instead."""
+    client.force_login(scorekeeper)
+    poll = reverse("evenings:sheet", args=[evening.pk])
+    p = [x.pk for x in services.next_deal(evening).playing]
+    first, _ = services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "sauspiel", declarer=p[0], partner=p[2]), admin)  # fmt: skip
+    p = [x.pk for x in services.next_deal(evening).playing]
+    services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "sauspiel", declarer=p[0], partner=p[2]), admin)  # fmt: skip
+    evening.refresh_from_db()
+    seen, deal = evening.version, services.next_deal(evening)
+
+    services.void_game(evening.pk, first.pk, admin)  # game 1 of 2: the deal stays
+    assert services.next_deal(evening).token == deal.token
+    struck = client.get(poll, {"v": seen, "deal": deal.token}, headers=HTMX)
+
+    assert struck["HX-Trigger"] == "dealChanged"
+    assert 'id="deal" hx-swap-oob="true"' in struck.text
+
+
 def test_a_poll_tells_a_following_phone_what_changed_elsewhere(
     client, scorekeeper, admin, evening, players
 ):
