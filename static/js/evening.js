@@ -186,14 +186,41 @@
   // lost): the sheet says so, and the panel, which would still offer to strike or
   // correct it, closes.
   // So does the panel of a struck game that counts again meanwhile.
-  document.addEventListener("htmx:afterSettle", function () {
+  // The address of the game open in the panel: its correction's form, or a struck game's
+  // "Wieder zählen".
+  function panelGame() {
     var form = document.getElementById("correction-form");
     var restore = document.querySelector("#correction form[action$='/wiederherstellen/']");
-    var game = form ? form.getAttribute("action")
+    return form ? form.getAttribute("action")
       : restore && restore.getAttribute("action").replace(/wiederherstellen\/$/, "");
+  }
+  document.addEventListener("htmx:afterSettle", function () {
+    var game = panelGame();
     var link = game && document.querySelector("#sheet a[href='" + game + "']");
     var row = link && link.closest("tbody");
-    if (row && row.classList.contains("taken-back") === Boolean(form)) closeCorrection();
+    var correcting = Boolean(document.getElementById("correction-form"));
+    if (row && row.classList.contains("taken-back") === correcting) closeCorrection();
+  });
+  // The sheet changed under a panel still open (a poll's or a booking's answer brought
+  // games; registered after the closing above, which goes first): its previews' "bisher"
+  // and later games may be out of date. The correction's preview is asked anew; the
+  // strike's and the restore's, which only the panel opened afresh has right, go.
+  var sheetChanged = false;
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var status = event.detail.xhr && event.detail.xhr.status;
+    // By the address: the poll's element may have been swapped for a new one meanwhile.
+    var path = (event.detail.pathInfo && event.detail.pathInfo.requestPath) || "";
+    if (status === 200 && /\/(blatt|buchen)\/(\?|$)/.test(path)) sheetChanged = true;
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    var form = document.getElementById("correction-form");
+    if (!sheetChanged) return;
+    sheetChanged = false;
+    if (!panelGame()) return;
+    if (form) form.dispatchEvent(new Event("change"));
+    document.querySelectorAll("#correction .strike-effects").forEach(function (effects) {
+      effects.remove();
+    });
   });
   // 5. A field's error ("Bitte auswählen.") goes once one of its chips is tapped; the next
   //    "Speichern" says again whatever is still missing.

@@ -1687,3 +1687,29 @@ def test_the_panel_of_a_game_struck_elsewhere_closes_with_the_sheet_s_word(
     services.restore_game(evening.pk, Game.objects.get(number=1).pk, admin)
     expect(flash(page)).to_contain_text("Zählt wieder: Spiel 1", timeout=8000)
     expect(panel).to_be_empty()
+
+
+def test_an_open_panel_s_previews_follow_a_change_elsewhere(
+    page, log_in, runde, schreiber, admin, players
+):
+    evening = two_sauspiele(runde, players, schreiber)
+    log_in(schreiber).goto(f"/abend/{evening.pk}/")
+    panel = page.locator("#correction")
+    sheet_row(page, 1).get_by_role("link").click()
+    expect(panel.locator(".strike-effects")).to_contain_text("Sepp 0,10 € (bisher 0,00 €)")
+    panel.locator(".f-kontra .chips").get_by_text("Kontra", exact=True).tap()
+    moves = panel.locator("#correction-preview .moves")
+    expect(moves).to_contain_text("Sepp -0,10 € (bisher 0,00 €)")
+
+    # Another phone: game 2 was lost. What striking game 1 would leave is new: that
+    # preview goes (the panel opened again has it right); the correction's is asked anew.
+    p = {name: player.pk for name, player in players.items()}
+    lost = services.GameInput("sauspiel", declarer=p["Hias"], partner=p["Sepp"], won=False)
+    services.correct_game(evening.pk, Game.objects.get(number=2).pk, lost, admin)
+
+    expect(panel.locator(".strike-effects")).to_have_count(0, timeout=8000)
+    expect(moves).to_contain_text("Sepp -0,30 € (bisher -0,20 €)", timeout=8000)
+    expect(panel.locator(".f-kontra input:checked")).to_have_value("1")
+    page.get_by_role("button", name="Korrektur speichern").tap()
+    expect(flash(page)).to_contain_text("Korrigiert; alle späteren Spiele sind neu berechnet.")
+    assert Game.objects.get(number=1).kontra == 1
