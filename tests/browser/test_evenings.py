@@ -1665,14 +1665,20 @@ def test_a_correction_without_a_connection_says_so_in_its_preview_and_after_savi
     phone.caused(r"net::ERR_INTERNET_DISCONNECTED|htmx:sendError|htmx:afterRequest")
 
 
-def test_the_panel_of_a_game_struck_elsewhere_closes_with_the_sheet_s_word(
-    page, log_in, runde, schreiber, admin, players
-):
+def game_1_open_in_the_panel(page, log_in, runde, schreiber, players):
+    """Two Sauspiele booked, and the Schreiber's phone with game 1 open in place."""
     evening = two_sauspiele(runde, players, schreiber)
     log_in(schreiber).goto(f"/abend/{evening.pk}/")
     panel = page.locator("#correction")
     sheet_row(page, 1).get_by_role("link").click()
     expect(panel.get_by_role("button", name="Spiel streichen")).to_be_visible()
+    return evening, panel
+
+
+def test_the_panel_of_a_game_struck_elsewhere_closes_with_the_sheet_s_word(
+    page, log_in, runde, schreiber, admin, players
+):
+    evening, panel = game_1_open_in_the_panel(page, log_in, runde, schreiber, players)
 
     services.void_game(evening.pk, Game.objects.get(number=1).pk, admin)
 
@@ -1692,10 +1698,7 @@ def test_the_panel_of_a_game_struck_elsewhere_closes_with_the_sheet_s_word(
 def test_an_open_panel_s_previews_follow_a_change_elsewhere(
     page, log_in, runde, schreiber, admin, players
 ):
-    evening = two_sauspiele(runde, players, schreiber)
-    log_in(schreiber).goto(f"/abend/{evening.pk}/")
-    panel = page.locator("#correction")
-    sheet_row(page, 1).get_by_role("link").click()
+    evening, panel = game_1_open_in_the_panel(page, log_in, runde, schreiber, players)
     expect(panel.locator(".strike-effects")).to_contain_text("Sepp 0,10 € (bisher 0,00 €)")
     panel.locator(".f-kontra .chips").get_by_text("Kontra", exact=True).tap()
     moves = panel.locator("#correction-preview .moves")
