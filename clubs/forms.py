@@ -18,7 +18,12 @@ from clubs.models import (
     one_line,
     reads_alike,
 )
-from clubs.services import former_member_s, kept_for_former_members, reserved
+from clubs.services import (
+    former_member_s,
+    kept_for_former_members,
+    not_to_be_had,
+    reserved,
+)
 from scoring import BockMode, ScoringError, TariffRules, format_cents, validate_rules
 from scoring.validation import laufende_range_de
 
@@ -546,15 +551,9 @@ class JoinForm(forms.Form):
 
     def _gone(self, player: Player) -> str:
         """Why a player picked on the page is not to be had any more."""
-        if player.user_id is not None:
-            return _("%(name)s hat inzwischen ein Konto. Bitte wähle noch einmal.") % {
-                "name": player.name
-            }
-        if kept_for_former_members(self.club).filter(player=player).exists():
-            return former_member_s(player)
-        if player.invitations.usable().exists():
-            return reserved(player)
-        return self.fields["who"].error_messages["invalid_choice"]
+        return (
+            not_to_be_had(self.club, player) or self.fields["who"].error_messages["invalid_choice"]
+        )
 
     def _taken(self, taken: Player) -> str:
         """Why a new player cannot have the name of `taken`, and what to do instead."""

@@ -218,6 +218,22 @@ def former_member_s(player: Player) -> str:
     ) % {"name": player.name}
 
 
+def not_to_be_had(club: Club, player: Player) -> str:
+    """Why a player picked with a link for anyone cannot be taken ("": they can): a login
+    of their own by now (or gone from the club), a link of their own still open, or a
+    former member's."""
+    gone = player.pk is None or not club.players.filter(pk=player.pk).exists()
+    if gone or player.user_id is not None:
+        return _("%(name)s hat inzwischen ein Konto. Bitte wähle noch einmal.") % {
+            "name": player.name
+        }
+    if player.invitations.usable().exists():
+        return reserved(player)
+    if kept_for_former_members(club).filter(player=player).exists():
+        return former_member_s(player)
+    return ""
+
+
 def reserved(player: Player) -> str:
     """Why a player with a link of their own still open is not taken with a link for
     anyone (the join form's message and the service's)."""
@@ -232,15 +248,8 @@ def _become_player(club: Club, user, player: Player | None, name: str) -> None:
     """Link the unlinked `player` the user picked, or make a new player called `name`."""
     if player is not None:
         chosen = club.players.select_for_update().filter(pk=player.pk).first()
-        if chosen is None or chosen.user_id is not None:
-            raise ClubError(
-                _("%(name)s hat inzwischen ein Konto. Bitte wähle noch einmal.")
-                % {"name": player.name}
-            )
-        if chosen.invitations.usable().exists():
-            raise ClubError(reserved(chosen))
-        if kept_for_former_members(club).filter(player=chosen).exists():
-            raise ClubError(former_member_s(chosen))
+        if refusal := not_to_be_had(club, chosen or player):
+            raise ClubError(refusal)
         _link(chosen, user)
     elif name:
         if taken := club.players.filter(name__iexact=name).first():

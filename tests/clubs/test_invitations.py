@@ -27,6 +27,12 @@ def join_url(invitation: Invitation) -> str:
     return reverse("clubs:join", args=[invitation.token])
 
 
+def sepp_joins_as_hias(client, admin, club, hias, user) -> None:
+    """Sepp (`user`) joins with a link for Hias, and is Hias in the club."""
+    client.force_login(user)
+    client.post(join_url(invite(club, admin, player=hias)))
+
+
 # The invitation form on the members page
 
 
@@ -370,8 +376,7 @@ def test_a_removed_member_cannot_rejoin_with_the_player_link_they_joined_with(
 
 
 def test_removing_a_member_revokes_only_the_links_for_their_player(client, admin, club, hias, user):
-    client.force_login(user)
-    client.post(join_url(invite(club, admin, player=hias)))
+    sepp_joins_as_hias(client, admin, club, hias, user)
     unused = invite(club, admin, player=hias)  # made meanwhile, never used
     vroni = Player.objects.create(club=club, name="Vroni")
     for_vroni, for_anyone = invite(club, admin, player=vroni), invite(club, admin)
@@ -385,8 +390,7 @@ def test_removing_a_member_revokes_only_the_links_for_their_player(client, admin
 def test_a_removed_member_who_rejoins_with_a_link_for_anyone_is_the_player_they_were(
     client, admin, club, hias, user
 ):
-    client.force_login(user)
-    client.post(join_url(invite(club, admin, player=hias)))
+    sepp_joins_as_hias(client, admin, club, hias, user)
     remove(client, admin, club, user)
     for_anyone = invite(club, admin)
     client.force_login(user)
@@ -410,8 +414,7 @@ def test_a_removed_member_who_rejoins_with_a_link_for_anyone_is_the_player_they_
 def test_a_former_member_s_player_taken_by_someone_else_meanwhile_is_not_theirs_again(
     client, admin, club, hias, user
 ):
-    client.force_login(user)
-    client.post(join_url(invite(club, admin, player=hias)))
+    sepp_joins_as_hias(client, admin, club, hias, user)
     remove(client, admin, club, user)
     other = make_user("hias2", "Hias")
     services.accept_invitation(invite(club, admin, player=hias), other)
@@ -429,8 +432,7 @@ def test_a_former_member_s_player_taken_by_someone_else_meanwhile_is_not_theirs_
 def test_a_former_member_s_player_is_not_offered_to_others_with_a_link_for_anyone(
     client, admin, club, hias, user
 ):
-    client.force_login(user)
-    client.post(join_url(invite(club, admin, player=hias)))
+    sepp_joins_as_hias(client, admin, club, hias, user)
     remove(client, admin, club, user)
     newcomer = make_user("vroni", "Vroni")
     for_anyone = invite(club, admin)
@@ -460,8 +462,7 @@ def test_a_former_member_s_player_is_not_offered_to_others_with_a_link_for_anyon
 def test_the_player_of_a_deleted_login_is_not_offered_to_others_either(
     client, admin, club, hias, user
 ):
-    client.force_login(user)
-    client.post(join_url(invite(club, admin, player=hias)))
+    sepp_joins_as_hias(client, admin, club, hias, user)
     services.delete_account(user)
     newcomer = make_user("hias2", "Hias")
     client.force_login(newcomer)

@@ -1405,15 +1405,22 @@ def test_the_correction_preview_shows_the_new_amounts_and_saves_nothing(
     assert LedgerEntry.objects.count() == 4
 
 
-def test_the_correction_panel_says_what_striking_the_game_would_change(
-    client, scorekeeper, admin, evening, players, tariff_with_bock
-):
-    evening = services.start_evening(evening.runde, players[:4], 0, admin)
-    sepp, vroni, hias, resi = players[:4]
+def ramsch_then_bock_sauspiel(runde, players, admin):
+    """A new evening (Bock after a Ramsch): Sepp loses a Ramsch, then Hias and Sepp win a
+    Sauspiel, a Bock game. Returns the evening and the Ramsch."""
+    evening = services.start_evening(runde, players[:4], 0, admin)
+    sepp, hias = players[0], players[2]
     ramsch, _ = services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
         "ramsch", won=False, loser=sepp.pk), admin)  # fmt: skip
     services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
         "sauspiel", declarer=hias.pk, partner=sepp.pk), admin)  # fmt: skip
+    return evening, ramsch
+
+
+def test_the_correction_panel_says_what_striking_the_game_would_change(
+    client, scorekeeper, admin, evening, players, tariff_with_bock
+):
+    evening, ramsch = ramsch_then_bock_sauspiel(evening.runde, players, admin)
     client.force_login(scorekeeper)
 
     panel = client.get(reverse("evenings:game", args=[evening.pk, ramsch.pk]), headers=HTMX)
@@ -1430,12 +1437,7 @@ def test_the_correction_panel_says_what_striking_the_game_would_change(
 def test_a_struck_game_s_panel_says_what_counting_it_again_would_change(
     client, scorekeeper, admin, evening, players, tariff_with_bock
 ):
-    evening = services.start_evening(evening.runde, players[:4], 0, admin)
-    sepp, vroni, hias, resi = players[:4]
-    ramsch, _ = services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
-        "ramsch", won=False, loser=sepp.pk), admin)  # fmt: skip
-    services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
-        "sauspiel", declarer=hias.pk, partner=sepp.pk), admin)  # fmt: skip
+    evening, ramsch = ramsch_then_bock_sauspiel(evening.runde, players, admin)
     services.void_game(evening.pk, ramsch.pk, admin)
     client.force_login(scorekeeper)
 
