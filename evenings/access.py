@@ -68,20 +68,27 @@ def evening_of(
 
 
 # The answer to most polls: is the evening, which the caller may see, still at the version
-# the phone shows?
+# the phone shows? And, for a phone following without an entry form (`looks`), may the
+# caller still not book there (made Schreiber, the phone gets the form)?
+_SCORES = (
+    f"m.role IN ('{Membership.Role.ADMIN.value}', '{Membership.Role.SCOREKEEPER.value}') "
+    "OR e.scorekeeper_id = m.user_id"
+)
 _UNCHANGED = reads.Prepared(
     "evening_unchanged",
     "SELECT 1 FROM evenings_evening e JOIN clubs_runde r ON r.id = e.runde_id "
     "JOIN clubs_membership m ON m.club_id = r.club_id AND m.user_id = %s "
-    "WHERE e.id = %s AND e.version = %s",
+    f"WHERE e.id = %s AND e.version = %s AND NOT (%s AND ({_SCORES}))",
 )
 
 
-def unchanged(request, evening_id: int, version: int) -> bool:
-    """Whether the evening is still at `version` and the caller is in its club."""
+def unchanged(request, evening_id: int, version: int, looks: bool = False) -> bool:
+    """Whether the evening is still at `version` and the caller is in its club (and, if
+    the phone `looks` on without an entry form, may still not book games there)."""
     if evening_id not in reads.BIGINT or version not in reads.BIGINT:
         return False
-    [rows] = reads.read_together((_UNCHANGED.sql(), [request.user.pk, evening_id, version]))
+    arguments = [request.user.pk, evening_id, version, looks]
+    [rows] = reads.read_together((_UNCHANGED.sql(), arguments))
     return bool(rows)
 
 

@@ -845,7 +845,8 @@ def preview(request: HttpRequest, evening_id: int) -> HttpResponse:
 def sheet_poll(request: HttpRequest, evening_id: int) -> HttpResponse:
     """The sheet for phones following along; 204 when nothing changed since `v`."""
     seen = request.GET.get("v", "")
-    if (shown := _version(seen)) is not None and unchanged(request, evening_id, shown):
+    looks = "looks" in request.GET  # a member's phone without an entry form
+    if (shown := _version(seen)) is not None and unchanged(request, evening_id, shown, looks):
         return HttpResponse(status=204)
     evening, membership = evening_of(request, evening_id)
     return _changes_since(request, evening, membership)
@@ -860,6 +861,21 @@ def _changes_since(request, evening: Evening, membership, token=None) -> HttpRes
     (HX-Trigger: dealChanged), and its form asks for the current one.
     """
     seen = request.GET.get("v", "")
+    if (
+        "looks" in request.GET
+        and membership
+        and membership.can_score
+        and evening.is_open
+        and not evening.play_over
+    ):
+        # Made Schreiber or admin while following without an entry form: the page again,
+        # with the form and the links to correct. (Made Spieler, a phone with a form is
+        # told so by its next tap, which shows why nothing was booked.)
+        messages.info(
+            request,
+            _("Deine Rolle im Verein wurde geändert: du kannst hier jetzt Spiele eintragen."),
+        )
+        return _reloaded()
     if seen == str(evening.version):
         return HttpResponse(status=204)
     if not evening.is_open and "deal" in request.GET:

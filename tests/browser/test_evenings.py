@@ -1198,6 +1198,32 @@ def test_a_player_follows_the_evening_on_their_own_phone(
     assert amounts(Game.objects.get()) == {"Resi": 150, "Vroni": -50, "Hias": -50, "Wastl": -50}
 
 
+def test_a_player_made_schreiber_meanwhile_gets_the_entry_form_without_reloading(
+    page, log_in, open_phone, club, admin, runde, schreiber, players
+):
+    vroni = get_user_model().objects.create_user(
+        username="vroni", password="Geheim-123-Schafkopf", first_name="Vroni"
+    )
+    Membership.objects.create(user=vroni, club=club, role=Membership.Role.PLAYER)
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    follower = open_phone(vroni).page
+    follower.goto(f"/abend/{evening.pk}/")
+    expect(follower.locator("#entry-form")).to_have_count(0)
+
+    log_in(admin).goto(f"/verein/{club.pk}/mitglieder/")
+    page.get_by_role("combobox", name="Rolle von Vroni", exact=True).select_option("Schreiber")
+    page.get_by_role("button", name="Ändern (Vroni)", exact=True).tap()
+
+    expect(follower.locator("#entry-form")).to_be_visible(timeout=10_000)
+    expect(flash(follower)).to_contain_text("du kannst hier jetzt Spiele eintragen")
+    tap = Taps(follower)
+    tap(chip(follower, "spiel", "Wenz"))
+    tap(chip(follower, "declarer", "Resi"))
+    tap(save_button(follower))
+    expect(flash(follower)).to_contain_text("Gebucht: Spiel 1, Wenz Resi")
+    assert Game.objects.get().created_by == vroni
+
+
 # -- 8. fits a phone ---------------------------------------------------------------------
 
 

@@ -1131,6 +1131,30 @@ def test_a_phone_with_a_form_reloads_when_the_evening_is_closed_elsewhere(
     assert client.get(closed, headers=HTMX)["HX-Refresh"] == "true"
 
 
+def test_a_phone_following_without_a_form_gets_it_when_made_schreiber_meanwhile(
+    client, scorekeeper, club, evening
+):
+    membership = Membership.objects.get(user=scorekeeper, club=club)
+    membership.role = Membership.Role.PLAYER
+    membership.save()
+    client.force_login(scorekeeper)
+    looking = polled_by(client.get(reverse("evenings:detail", args=[evening.pk])).text)
+    assert "looks=1" in looking
+    assert client.get(looking, headers=HTMX).status_code == 204
+    # The read-only link's poll is asked without a member: nothing to be made there.
+    live = reverse("evenings:live_sheet", args=[evening.share_token])
+    assert client.get(live, {"v": evening.version, "looks": "1"}).status_code == 204
+
+    membership.role = Membership.Role.SCOREKEEPER
+    membership.save()
+    promoted = client.get(looking, headers=HTMX)
+
+    assert promoted["HX-Refresh"] == "true"
+    page = client.get(reverse("evenings:detail", args=[evening.pk])).text
+    assert "du kannst hier jetzt Spiele eintragen" in page
+    assert 'id="entry-form"' in page and "looks=1" not in polled_by(page)
+
+
 def test_the_poll_tells_a_phone_with_a_stale_form_and_its_preview_brings_the_new_one(
     client, scorekeeper, admin, runde, players
 ):
