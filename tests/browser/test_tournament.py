@@ -465,6 +465,43 @@ def test_at_320_px_the_pinned_total_covers_no_digit_of_the_rounds(
             page.evaluate("document.documentElement.style.fontSize = ''")
 
 
+def test_at_320_px_a_one_word_name_stays_whole_while_the_points_are_short(
+    page, log_in, club, admin, players
+):
+    """The room the narrow standings keep for four digits in every round goes to the
+    names while the rounds are unplayed or short ("Schorsch" read "Schor" above "sch")."""
+    import uuid
+
+    from evenings import services as evenings
+    from evenings.services import GameInput
+    from tournaments import services as tournaments
+
+    tournament = tournaments.create_tournament(club, admin, name="Adventsturnier", venue="Post")
+    tournaments.add_participants(tournament, list(players.values())[:6])
+    for name in ("Schorsch", "Kathi Gast", "Burgi"):
+        tournaments.add_guest(tournament, name)
+    first = tournaments.start_round(tournaments.draw_round(tournament, seed=3), admin)
+    for table in first.tables.select_related("evening"):
+        for _ in range(3):
+            deal = evenings.next_deal(table.evening)
+            solo = GameInput(type="solo", suit="herz", declarer=deal.playing[0].pk, laufende=2)
+            evenings.book_game(table.evening_id, uuid.uuid4(), solo, admin, deal.token)
+    log_in(admin)
+    page.set_viewport_size({"width": 320, "height": 568})
+
+    for address, region in (("", "#stand .scroll-wrap"), ("rangliste/", ".scroll-wrap")):
+        page.goto(f"/turnier/{tournament.pk}/{address}")
+        wrap = page.locator(region)
+
+        heights = {
+            name: wrap.locator("tbody th", has_text=name).evaluate("cell => cell.clientHeight")
+            for name in ("Schorsch", "Burgi", "Sepp")
+        }
+        assert len(set(heights.values())) == 1, heights
+        assert [row for row in wrap.evaluate(COVERED) if row[1] > 0.5 or row[2] > 0.5] == []
+        no_horizontal_scroll(page)
+
+
 @pytest.mark.parametrize(
     ("size", "screen"),
     [
