@@ -66,6 +66,10 @@ class EveningResult:
     evening: Evening
     games: int
     payments: int
+    # What they paid there and what they received, each in full (payments: the net),
+    # without payments cancelled ("Storno") and their cancellations.
+    paid: int = 0
+    received: int = 0
 
     @property
     def total(self) -> int:
@@ -139,14 +143,16 @@ def homes(players: list[Player], viewer=None) -> list[Home]:
     )
     last: list[tuple[int, EveningResult]] = []
     for row in rows:
-        evening, runde = from_row((Evening, Runde), row[3:])
+        evening, runde = from_row((Evening, Runde), row[4:])
         evening.runde = runde
-        last.append((row[0], EveningResult(evening, row[1], row[2])))
+        paid, received = row[2:4]
+        last.append((row[0], EveningResult(evening, row[1], paid - received, paid, received)))
     settled: list[tuple[int, EveningResult]] = []
     for row in settled_rows:
         evening, runde = from_row((Evening, Runde), row[2:])
         evening.runde = runde
-        settled.append((row[0], EveningResult(evening, 0, row[1])))
+        net = row[1]  # an Ausgleich's: one pays or is paid there
+        settled.append((row[0], EveningResult(evening, 0, net, max(net, 0), max(-net, 0))))
     runde_ids = sorted({result.evening.runde_id for _player, result in last})
     # 2. Every player's totals per Runde and kind: the accounts and the suggestions.
     sums = runde_sums(runde_ids)
@@ -258,11 +264,13 @@ def kept_accounts(players: list[Player], viewer) -> dict[int, SafeString]:
 @functools.cache
 def _last_evenings_sql() -> Prepared:
     """Per player (of the ids in $1) and money Runde of their club, the $2 newest
-    evenings they sat at, each with their games' and payments' totals there. The Runde's
-    evenings are walked newest first by its index, to the first $2 with their seat."""
+    evenings they sat at, each with their games' total there and what they paid and
+    received. The Runde's evenings are walked newest first by its index, to the first $2
+    with their seat."""
     return Prepared(
         "last_evenings",
-        "SELECT me.id, coalesce(g.amount, 0), coalesce(pay.amount, 0), "
+        "SELECT me.id, coalesce(g.amount, 0), coalesce(pay.paid, 0)::bigint, "
+        "coalesce(pay.received, 0)::bigint, "
         f"{columns((Evening, 'e'), (Runde, 'r'))} "
         "FROM unnest(%s::bigint[]) AS me(id) "
         "JOIN clubs_player p ON p.id = me.id "
@@ -272,8 +280,15 @@ def _last_evenings_sql() -> Prepared:
         "AND s.player_id = me.id) ORDER BY e.started_at DESC, e.id DESC LIMIT %s) e ON true "
         "LEFT JOIN evenings_eveningtotal g ON g.evening_id = e.id AND g.player_id = me.id "
         f"AND g.kind = '{GAME}' "
-        "LEFT JOIN evenings_eveningtotal pay ON pay.evening_id = e.id "
-        f"AND pay.player_id = me.id AND pay.kind = '{PAYMENT}' "
+        # Paid (the payer's entry is positive) and received there, a payment cancelled
+        # ("Storno": a payment back that names it) and its cancellation left out.
+        "LEFT JOIN LATERAL (SELECT sum(l.amount) FILTER (WHERE l.amount > 0) AS paid, "
+        "-sum(l.amount) FILTER (WHERE l.amount < 0) AS received "
+        "FROM evenings_ledgerentry l JOIN evenings_change c ON c.id = l.change_id "
+        f"WHERE l.evening_id = e.id AND l.player_id = me.id AND l.kind = '{PAYMENT}' "
+        "AND NOT c.after ? 'cancels' AND NOT EXISTS (SELECT 1 FROM evenings_change x "
+        f"WHERE x.evening_id = e.id AND x.kind = '{PAYMENT}' "
+        "AND x.after @> jsonb_build_object('cancels', c.id))) pay ON true "
         "ORDER BY r.name, r.id, e.started_at DESC, e.id DESC",
     )
 

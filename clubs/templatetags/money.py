@@ -63,6 +63,16 @@ def paid_or_received(cents: int | None) -> str:
 
 
 @register.filter
+def payments_of(result) -> str:
+    """What a player paid and received at an evening (clubs.players.EveningResult): both
+    where they did both, "gezahlt 2,60 € · erhalten 1,00 €", not the net "gezahlt 1,60 €",
+    which is neither what they handed over nor what they got; else as paid_or_received."""
+    if result.paid and result.received:
+        return f"{paid_or_received(result.paid)} · {paid_or_received(-result.received)}"
+    return paid_or_received(result.payments)
+
+
+@register.filter
 def bdi(name: str) -> SafeString:
     """A name beside an amount, isolated: "<bdi>שרה</bdi> zahlt Sepp 1,20 €", so that a
     name written right to left does not carry the amount along with it."""

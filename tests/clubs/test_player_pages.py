@@ -248,6 +248,39 @@ def test_a_debtor_reads_whom_they_pay_and_a_payment_shows_on_the_evening(
     assert "Zahlungen -0,70" not in text
 
 
+def test_an_evening_where_a_player_paid_and_was_paid_says_both(client, history, admin):
+    """Resi pays Vroni 0,50 € for Vroni's Wenz; corrected to lost, it is Vroni who pays
+    Resi 1,00 €. Resi's card says both, not the net "erhalten 0,50 €", which is neither
+    what she handed over nor what she got; a payment cancelled counts for nothing."""
+    second, resi, vroni = history.second, history.resi, history.vroni
+    mistake = evening_services.record_payment(second.pk, resi.pk, vroni.pk, 30, admin)
+    evening_services.cancel_payment(second.pk, mistake.pk, admin)
+    evening_services.record_payment(second.pk, resi.pk, vroni.pk, 50, admin)
+    wenz = Game.objects.get(evening=second)
+    lost = GameInput(type="wenz", declarer=vroni.pk, won=False)
+    evening_services.correct_game(second.pk, wenz.pk, lost, admin)
+    evening_services.record_payment(second.pk, vroni.pk, resi.pk, 100, admin)
+
+    [home] = player_pages.homes([resi])
+
+    result = home.accounts[0].last[0]
+    assert (result.evening, result.paid, result.received, result.payments) == (
+        second,
+        50,
+        100,
+        -50,
+    )
+    paid = LedgerEntry.objects.filter(evening=second, player=resi, kind="payment")
+    assert paid.aggregate(net=Sum("amount")) == {"net": -50}
+    client.force_login(admin)
+    text = page_text(client.get(home_url(history.runde.club_id, resi)))
+    assert ">gezahlt 0,50 € · erhalten 1,00 €<" in text
+    # Vroni's the other way round; the other evening, without payments, says none.
+    text = page_text(client.get(home_url(history.runde.club_id, vroni)))
+    assert ">gezahlt 1,00 € · erhalten 0,50 €<" in text
+    assert text.count("gezahlt 1,00 €") == 1
+
+
 def test_the_runde_s_balances_sign_payments_as_paid_or_received(client, history, admin):
     client.force_login(admin)
 
