@@ -104,11 +104,14 @@ def settle_after(
     (``payments``: payer, payee, cents, in any number): a table that has paid part of the
     plan is shown the rest of the same plan, not a new one with other pairs.
 
-    Each payment must have gone along a proposed transfer, no further than it, leaving a
-    whole multiple of ``unit``. Otherwise (a payment the plan did not propose) the
-    proposal is made afresh from the balances after the payments, as ``settle`` makes it.
-    Either way it settles what is open after the payments: ``open`` is what remains once
-    the transfers proposed are paid too.
+    Each payment must have gone along a proposed transfer, no further than it. Otherwise
+    (a payment the plan did not propose) the proposal is made afresh from the balances
+    after the payments, as ``settle`` makes it. A part payment that leaves its transfer
+    a rest that is not a whole multiple of ``unit`` (0,80 € of 1,00 €, rounded to 50
+    cents) leaves the transfer that rest rounded down; what that leaves is open, and
+    whatever the open rests then allow in whole units is proposed on top. Either way it
+    settles what is open after the payments: ``open`` is what remains once the transfers
+    proposed are paid too.
     """
     _check(totals, unit)
     paid: dict[tuple[str, str], int] = {}
@@ -117,12 +120,23 @@ def settle_after(
     plan = settle(totals, unit)
     left = {(t.payer, t.payee): t.amount for t in plan.transfers}
     for pair, amount in paid.items():
-        if not 0 < amount <= left.get(pair, 0) or (left[pair] - amount) % unit:
+        if not 0 < amount <= left.get(pair, 0):
             return settle(_after(totals, paid), unit)
         left[pair] -= amount
+    open_ = dict(plan.open)
+    for (payer, payee), amount in left.items():
+        rest = amount % unit
+        left[payer, payee] -= rest
+        open_[payer] -= rest  # still owes it,
+        open_[payee] += rest  # and is still owed it
+    if open_ != plan.open:
+        more = settle(open_, unit)
+        for t in more.transfers:
+            left[t.payer, t.payee] = left.get((t.payer, t.payee), 0) + t.amount
+        open_ = more.open
     return Settlement(
         transfers=tuple(Transfer(p, q, amount) for (p, q), amount in left.items() if amount),
-        open=plan.open,
+        open=open_,
     )
 
 

@@ -14,6 +14,7 @@ import uuid
 import pytest
 from django.core.cache import cache
 from django.core.management import call_command
+from django.db.models import Sum
 from django.urls import reverse
 from django.utils import timezone
 from hypothesis import given, settings
@@ -725,6 +726,43 @@ def test_after_a_part_payment_every_page_names_the_ausgleich_s_pairs(
     balances = runde_balances(runde)
     fresh = settle({str(p.pk): balances[p.name] for p in sorted(players[:5], key=lambda p: p.pk)})
     assert ("Wastl", "Resi") in {(ids[t.payer], ids[t.payee]) for t in fresh.transfers}
+
+
+def test_a_part_payment_of_odd_cents_keeps_the_ausgleich_s_other_pairs(
+    client, club, runde, players, admin, set_tariff
+):
+    """Rounded to 50 Cent, a part payment that leaves its transfer a rest of odd cents
+    (0,30 € of 0,50 €) made a fresh plan with other pairs; the pairs stay now, and the
+    one paid in part asks what is left of it (walk 20)."""
+    set_tariff(runde, settle_unit=50)
+    sepp, vroni, hias, resi, wastl = players[:5]
+    for winners, losers in [
+        ((sepp, vroni), (hias, wastl)),
+        ((resi, vroni), (hias, wastl)),
+        ((resi, sepp), (hias, wastl)),
+    ]:
+        evening = services.start_evening(runde, [*winners, *losers], 0, admin)
+        sauspiel(evening, *winners, admin)
+        services.close_evening(evening.pk, admin)
+    ausgleich = services.start_ausgleich(runde, admin)
+    client.force_login(admin)
+    url = reverse("evenings:settlement", args=[ausgleich.pk])
+
+    def pairs() -> list[str]:
+        return sorted(re.findall(r"\w+ zahlt \w+ [^<]*€", page_text(client.get(url))))
+
+    before = pairs()
+    payer, payee = re.match(r"(\w+) zahlt (\w+) 0,50 €", before[0]).groups()
+    by_name = {player.name: player for player in players}
+    services.record_payment(ausgleich.pk, by_name[payer].pk, by_name[payee].pk, 30, admin)
+
+    assert len(before) == 3 and pairs() == before  # 0,20 € left, and rests of 0,30 €
+    paid = LedgerEntry.objects.filter(evening=ausgleich, player=by_name[payer])
+    assert paid.aggregate(total=Sum("amount")) == {"total": 30}
+    runde_page = reverse("evenings:runde_balances", args=[club.pk, runde.pk])
+    assert sorted(re.findall(r"\w+ zahlt \w+ [^<]*€", page_text(client.get(runde_page)))) == (
+        before
+    )
 
 
 def test_the_runde_s_accounts_round_as_the_ausgleich_they_show(
