@@ -1483,10 +1483,11 @@ def _settlement_page(request, evening: Evening, membership, typed: dict | None =
         # is the engine's, with equal debts paired as the Runde's accounts pair them.)
         seat = {pid: at for at, pid in enumerate(names)}
         suggested.sort(key=lambda t: (seat[int(t.payer)], seat[int(t.payee)]))
+    other = typed if typed and typed["other"] else {}  # typed in "Andere Zahlung"
     transfers = []
     for t in suggested:
         refused = {}
-        if typed and (typed["payer"], typed["payee"]) == (int(t.payer), int(t.payee)):
+        if typed and not other and (typed["payer"], typed["payee"]) == (int(t.payer), int(t.payee)):
             refused = typed
         transfers.append(
             {
@@ -1502,9 +1503,10 @@ def _settlement_page(request, evening: Evening, membership, typed: dict | None =
                 "keys": (uuid.uuid4(), uuid.uuid4()),
             }
         )
-    if typed and not any(t["error"] for t in transfers):
+    if typed and not other and not any(t["error"] for t in transfers):
         messages.error(request, typed["error"])  # no longer suggested (paid meanwhile)
-    balances = _balance_lines(evening, names)
+    by_player = services.balances(evening)
+    balances = _balance_lines(evening, names, by_player)
     # What rounding leaves open, in the order of the balances above it.
     left = {names[int(pid)]: cents for pid, cents in suggestion.open.items() if cents}
     order = {name: at for at, (name, _cents) in enumerate(balances)}
@@ -1532,6 +1534,17 @@ def _settlement_page(request, evening: Evening, membership, typed: dict | None =
                 for change in live
             ],
             "can_score": membership.can_score,
+            # "Andere Zahlung": money that changed hands otherwise than proposed, or a
+            # rest rounding leaves; who owes pays whom they owe, as far as is open.
+            "other_payment": {
+                "payers": [(pid, names[pid], c) for pid, c in by_player.items() if c < 0],
+                "payees": [(pid, names[pid], c) for pid, c in by_player.items() if c > 0],
+                "payer": other.get("payer"),
+                "payee": other.get("payee"),
+                "value": other.get("value", ""),
+                "error": other.get("error", ""),
+                "key": uuid.uuid4(),
+            },
             "changed_after_paying": _changed_after_paying(evening, live),
             # An Ausgleich with evenings played after it: the Runde's accounts add those up
             # with what is open here, so their amounts differ (runde_balances says so too).
@@ -1590,10 +1603,12 @@ def _open_ausgleich(runde, before: Evening) -> Evening | None:
     return last if last is not None and services.settlement(last).transfers else None
 
 
-def _balance_lines(evening: Evening, names: dict[int, str]) -> list[tuple[str, int]]:
+def _balance_lines(
+    evening: Evening, names: dict[int, str], balances: dict[int, int]
+) -> list[tuple[str, int]]:
     """(name, cents) of each player's balance: in seating order at an evening; at an
     Ausgleich (everyone of the Runde, nobody sat) highest first, as the Runde's accounts."""
-    lines = [(names[pid], cents) for pid, cents in services.balances(evening).items()]
+    lines = [(names[pid], cents) for pid, cents in balances.items()]
     if evening.settles_runde:
         return sorted(lines, key=lambda line: (-line[1], german_key(line[0])))
     return lines
@@ -1602,10 +1617,12 @@ def _balance_lines(evening: Evening, names: dict[int, str]) -> list[tuple[str, i
 @require_POST
 @login_required
 def payment(request: HttpRequest, evening_id: int) -> HttpResponse:
-    """Mark a suggested transfer as paid, or part of it ("Anderer Betrag"): two ledger
-    entries, payer and payee."""
+    """Mark a suggested transfer as paid, or part of it ("Anderer Betrag"), or another
+    payment between two of the evening ("Andere Zahlung", `other`): two ledger entries,
+    payer and payee."""
     evening, membership = scored_evening_of(request, evening_id)
     form = PaymentForm(request.POST)
+    other = "other" in request.POST
     refused = ""
     if form.is_valid():
         try:
@@ -1628,17 +1645,21 @@ def payment(request: HttpRequest, evening_id: int) -> HttpResponse:
             elif booked not in _pending_messages(request):
                 # This form was sent before, and its answer was seen (or is gone).
                 messages.info(request, _("Schon eingetragen: %(payment)s") % {"payment": what})
+    elif other and ("payer" in form.errors or "payee" in form.errors):
+        refused = _("Bitte wählen, wer zahlt und wer das Geld bekommt.")
     elif "other_amount" in form.errors:
         refused = form.errors["other_amount"][0]  # the parser's message names the problem
     else:
         refused = _("Diese Zahlung ist ungültig.")
-    if refused and form.typed and "payer" in form.cleaned_data and "payee" in form.cleaned_data:
+    chosen = other or ("payer" in form.cleaned_data and "payee" in form.cleaned_data)
+    if refused and form.typed and chosen:
         # A typed amount: shown again at its field, with the reason, to put right.
         typed = {
-            "payer": form.cleaned_data["payer"],
-            "payee": form.cleaned_data["payee"],
+            "payer": form.cleaned_data.get("payer"),
+            "payee": form.cleaned_data.get("payee"),
             "value": request.POST["other_amount"],
             "error": refused,
+            "other": other,
         }
         return _settlement_page(request, evening, membership, typed)
     if refused:

@@ -211,3 +211,46 @@ def test_a_correction_saved_offline_on_its_own_page_says_so_in_view(
     expect(page.get_by_text("Korrigiert")).to_be_visible()
     game.refresh_from_db()
     assert not game.won
+
+
+def test_money_handed_over_otherwise_than_proposed_is_booked_as_another_payment(
+    page, log_in, runde, schreiber, players
+):
+    """Hias and Sepp are owed 1,00 € each, Vroni and Resi owe as much. The proposal pairs
+    Vroni with Hias, but she hands her euro to Sepp: "Andere Zahlung …" takes it, Resi is
+    then to pay Hias, and an amount beyond what is open is said at the field."""
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    book(evening, schreiber, type="farbsolo", suit="herz", declarer=players["Hias"].pk)
+    book(evening, schreiber, type="wenz", declarer=players["Sepp"].pk)
+    log_in(schreiber).goto(f"/abend/{evening.pk}/abrechnung/")
+    page.set_viewport_size({"width": 320, "height": 568})
+    expect(page.locator("li.transfer > span")).to_have_text(
+        ["Vroni zahlt Hias 1,00 €", "Resi zahlt Sepp 1,00 €"]
+    )
+
+    page.get_by_text("Andere Zahlung …").tap()
+    page.get_by_label("Wer zahlt").select_option(label="Vroni (-1,00 €)")
+    page.get_by_label("An wen").select_option(label="Sepp (+1,00 €)")
+    page.get_by_label("Betrag (in Euro)").fill("1")
+    no_horizontal_scroll(page)
+    page.get_by_role("button", name="Zahlung eintragen").tap()
+
+    expect(page.get_by_text("Zahlung eingetragen: Vroni zahlt Sepp 1,00 €")).to_be_visible()
+    expect(balances(page)).to_have_text(["0,00 €", "0,00 €", "+1,00 €", "-1,00 €"])
+    expect(page.locator("li.transfer > span")).to_have_text(["Resi zahlt Hias 1,00 €"])
+    # Only who owes and who is owed are offered; too much is said at the field.
+    page.get_by_text("Andere Zahlung …").tap()
+    expect(page.get_by_label("Wer zahlt").locator("option")).to_have_text(
+        ["– bitte wählen –", "Resi (-1,00 €)"]
+    )
+    page.get_by_label("Wer zahlt").select_option(label="Resi (-1,00 €)")
+    page.get_by_label("An wen").select_option(label="Hias (+1,00 €)")
+    page.get_by_label("Betrag (in Euro)").fill("1,20")
+    page.get_by_role("button", name="Zahlung eintragen").tap()
+
+    error = page.locator("#other-payment-error")
+    expect(error).to_have_text("So viel ist nicht offen: Resi kann Hias höchstens 1,00 € zahlen.")
+    expect(page.get_by_label("Betrag (in Euro)")).to_be_focused()
+    expect(page.get_by_label("Wer zahlt")).to_have_value(str(players["Resi"].pk))
+    assert payment_entries(evening) == [("Vroni", 100), ("Sepp", -100)]
+    verify_ledger()

@@ -651,6 +651,54 @@ def rounded_to_50_cents(runde, players, admin, set_tariff):
     return evening
 
 
+def test_a_rest_rounding_leaves_open_is_paid_as_another_payment(
+    client, runde, players, admin, scorekeeper, set_tariff
+):
+    """Once the proposal is paid, 0,40 € of Sepp's stays open, owed to Vroni: "Niemand
+    muss etwas zahlen", and no form to take the 0,40 € he hands her (walk 20). "Andere
+    Zahlung" takes it, between who owes and who is owed, as far as is open."""
+    evening = rounded_to_50_cents(runde, players, admin, set_tariff)
+    for t in services.settlement(evening).transfers:
+        services.record_payment(evening.pk, int(t.payer), int(t.payee), t.amount, admin)
+    sepp, vroni, hias, resi = players[:4]
+    rest = {pid: cents for pid, cents in services.balances(evening).items() if cents}
+    assert rest == {sepp.pk: -40, vroni.pk: 60, hias.pk: -10, resi.pk: -10}
+    debtor, creditor = sepp.pk, vroni.pk
+    client.force_login(scorekeeper)
+    url = reverse("evenings:settlement", args=[evening.pk])
+    page = page_text(client.get(url))
+    assert "Niemand muss etwas zahlen." in page and "Andere Zahlung …" in page
+    assert f'<option value="{debtor}">Sepp (-0,40 €)</option>' in page
+    assert f'<option value="{creditor}">Vroni (+0,60 €)</option>' in page
+    pay = reverse("evenings:payment", args=[evening.pk])
+    evening.refresh_from_db()  # the version the page shows
+    other = {"other": "1", "payer": debtor, "payee": creditor, "seen": evening.version}
+
+    # Too much, or nobody chosen: said at the form, what was chosen kept, nothing booked.
+    too_much = page_text(client.post(pay, other | {"other_amount": "0,50"}))
+    unchosen = page_text(client.post(pay, other | {"payer": "", "other_amount": "0,40"}))
+
+    assert "Offen ist nur noch 0,40 €" in too_much.split('id="other-payment-error"')[1]
+    assert f'<option value="{debtor}" selected>' in too_much and 'value="0,50"' in too_much
+    assert "Bitte wählen, wer zahlt" in unchosen.split('id="other-payment-error"')[1]
+    assert services.balances(evening)[debtor] == -40
+
+    key = str(uuid.uuid4())
+    paid = client.post(pay, other | {"other_amount": "0,40", "key": key}, follow=True)
+    again = client.post(pay, other | {"other_amount": "0,40", "key": key}, follow=True)
+
+    assert "Zahlung eingetragen: Sepp zahlt Vroni 0,40 €" in page_text(paid)
+    assert "Schon eingetragen" in page_text(again)
+    assert services.balances(evening) == {sepp.pk: 0, vroni.pk: 20, hias.pk: -10, resi.pk: -10}
+    assert LedgerEntry.objects.filter(evening=evening, player=sepp, amount=40).count() == 1
+    # A Spieler sees what is open, and no form to pay.
+    spieler = make_user("kathi", "Kathi")
+    Membership.objects.create(user=spieler, club=runde.club, role=Membership.Role.PLAYER)
+    client.force_login(spieler)
+    page = page_text(client.get(url))
+    assert "Vroni" in page and "Andere Zahlung" not in page
+
+
 def test_the_runde_s_accounts_say_what_rounding_leaves_open(
     client, club, runde, players, admin, set_tariff
 ):
