@@ -108,9 +108,11 @@
 // Otherwise a message at the top ("Zahlung eingetragen.", or a page's [data-read-first])
 // gets it, so that a screen reader reads it first: a live region that is there as the
 // page loads is not read out. (Not by autofocus: on a phone it drew a keyboard's ring.)
-// A page sent to a part of itself ("#teilnehmer" after "Melden") is scrolled there once
-// loaded, and Chromium then takes the focus off the message: it is given back then,
-// without scrolling away from that part.
+// A page sent to a part of itself ("#teilnehmer" after "Melden", "#einladung-7" after a
+// new invitation) is scrolled there once loaded, and Chromium then takes the focus off
+// the message: it is given back then, without scrolling away from that part. The message
+// goes to the start of that part, in view with what it is about (at the top of the page
+// it was out of view, the focus ring with it, and Tab went on from there).
 (function () {
   "use strict";
   var invalid = document.querySelector("form [aria-invalid='true']");
@@ -119,6 +121,8 @@
     var message = document.querySelector(".messages, [data-read-first]");
     var region = message && message.closest("[tabindex='-1']");
     if (!region) return;
+    var part = location.hash && document.getElementById(location.hash.slice(1));
+    if (part && region.id === "messages") part.prepend(region);
     region.focus({ preventScroll: true });
     if (location.hash) {
       window.addEventListener("load", function () {

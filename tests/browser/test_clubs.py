@@ -263,3 +263,28 @@ def test_a_player_s_whole_card_opens_the_player(page, log_in, resi, club):
     page.touchscreen.tap(box["x"] + box["width"] - 8, box["y"] + box["height"] / 2)
 
     expect(page).to_have_url(re.compile(rf"/verein/{club.pk}/spieler/{wastl.pk}/$"))
+
+
+def test_a_new_invitation_s_word_is_in_view_and_the_next_tab_reaches_its_link(
+    page, log_in, club, resi
+):
+    """The page opens at the new invitation: its word ("Die Einladung ist angelegt") was
+    at the top, out of view with the focus on it, and Tab went on from there (walk 21)."""
+    for name in ("Sepp", "Vroni", "Hias", "Resi", "Wastl", "Kathi"):
+        Player.objects.get_or_create(club=club, name=name)
+    log_in(resi)
+    page.set_viewport_size({"width": 390, "height": 500})
+    page.goto(f"/verein/{club.pk}/mitglieder/")
+    form = page.locator("form").filter(
+        has=page.get_by_role("button", name="Einladungslink erzeugen")
+    )
+    form.get_by_label("Rolle").select_option(label="Spieler")
+    form.get_by_role("button", name="Einladungslink erzeugen").focus()
+    page.keyboard.press("Enter")
+
+    invitation = page.locator("li.invitation")
+    word = invitation.get_by_text("Die Einladung ist angelegt. Teile den Link.")
+    expect(word).to_be_in_viewport()
+    expect(page.locator("#messages")).to_be_focused()
+    page.keyboard.press("Tab")
+    expect(invitation.get_by_label("Einladungslink")).to_be_focused()

@@ -62,11 +62,15 @@ def test_an_error_goes_to_a_chip_that_can_be_chosen_and_a_booked_game_leaves_non
     # 1. Sepp, the first at the table, declares and nobody is named his partner: the
     #    error goes to the first partner who can be chosen (his own chip is not among them).
     page.locator(f"#entry-fields input[name='declarer'][value='{sepp}']").check()
+    expect(page.locator("#preview")).to_have_text("Vorschau: Mitspieler wählen")
     save.focus()
     page.keyboard.press("Enter")
     partner = page.get_by_role("radiogroup", name="Mitspieler (Ass)")
     expect(page.locator("#id_partner_error")).to_have_text("Bitte den Mitspieler wählen.")
     expect(partner.locator(f"input[value='{vroni}']")).to_be_focused()
+    # The preview still says what is missing (it said "Spieler wählen" after the error,
+    # which a screen reader read out against the error).
+    expect(page.locator("#preview")).to_have_text("Vorschau: Mitspieler wählen")
 
     # 2. A Herz-Solo booked instead: none of the Sauspiel's errors stay on the fresh form,
     #    and the focus goes to the next deal's line, as after any booking.

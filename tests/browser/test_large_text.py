@@ -1,0 +1,99 @@
+"""The browser's own text size doubled (Chrome's "Schriftgröße", what a phone's text
+scaling sets): the root font and the media queries' em both grow, unlike a font size set
+on the page. Found by a walk with large text (walk 21)."""
+
+import pytest
+
+from clubs.models import Player
+from tests.browser.evening_screen import PHONE, book, start
+
+
+def doubled(page, path: str) -> None:
+    """Open `path` with the browser's standard font at 32 px instead of 16. Set again for
+    every page: a page of another origin policy gets a renderer of its own."""
+    page.goto("about:blank")
+    page.context.new_cdp_session(page).send(
+        "Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 26}}
+    )
+    page.goto(path)
+    assert page.evaluate("getComputedStyle(document.documentElement).fontSize") == "32px"
+
+
+def lines(locator) -> int:
+    """On how many lines a piece of text lies."""
+    return locator.evaluate(
+        """el => { const range = document.createRange(); range.selectNodeContents(el);
+        return new Set([...range.getClientRects()].filter(r => r.width).map(r => r.top)).size; }"""
+    )
+
+
+@pytest.mark.parametrize("width", [320, 390])
+def test_anmelden_stays_whole_in_the_top_bar(page, width):
+    page.set_viewport_size({"width": width, "height": 640})
+    doubled(page, "/konto/registrieren/")
+
+    assert lines(page.locator(".topnav a")) == 1
+
+
+def test_the_history_s_numbers_stay_whole_from_ten_on(page, log_in, runde, schreiber, players):
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    for _ in range(10):
+        book(evening, schreiber, type="ramsch", won=False, loser=players["Resi"].pk)
+    log_in(schreiber)
+    page.set_viewport_size({"width": 320, "height": 568})
+    doubled(page, f"/abend/{evening.pk}/verlauf/")
+
+    changes = page.locator("ol.changes")
+    # The marker "10." sits in the list's padding: it takes about 1.6 em of it.
+    marker = page.evaluate(
+        """() => { const span = document.createElement("span");
+        span.textContent = "10. "; document.querySelector("ol.changes li").append(span);
+        const width = span.getBoundingClientRect().width; span.remove(); return width; }"""
+    )
+    padding = changes.evaluate("el => parseFloat(getComputedStyle(el).paddingLeft)")
+    left = changes.evaluate("el => el.getBoundingClientRect().left")
+    assert changes.locator("> li").count() == 11  # the start and ten games
+    assert marker <= padding + left
+
+
+def test_a_long_name_in_the_balances_stays_whole_with_its_amount_below(
+    page, log_in, club, runde, schreiber, players
+):
+    long_name = Player.objects.create(club=club, name="Bartholomäus")
+    players = players | {"Bartholomäus": long_name}
+    evening = start(runde, players, ["Sepp", "Vroni", "Bartholomäus", "Resi"], schreiber)
+    book(evening, schreiber, type="farbsolo", suit="herz", declarer=long_name.pk)
+    log_in(schreiber)
+    for width in (320, 390):
+        page.set_viewport_size({"width": width, "height": 640})
+        doubled(page, f"/abend/{evening.pk}/abrechnung/")
+
+        name = page.locator("dl.balances dt", has_text="Bartholomäus")
+        assert lines(name) == 1
+        assert name.evaluate("el => el.scrollWidth <= el.clientWidth")
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+    # At the usual size, name and amount side by side as before.
+    page.set_viewport_size(PHONE)
+    page.context.new_cdp_session(page).send(
+        "Page.setFontSizes", {"fontSizes": {"standard": 16, "fixed": 13}}
+    )
+    page.reload()
+    name = page.locator("dl.balances dt", has_text="Bartholomäus")
+    amount = page.locator("dl.balances dd").nth(2)
+    assert name.bounding_box()["y"] == pytest.approx(amount.bounding_box()["y"], abs=8)
+
+
+def test_the_tariff_summary_stays_above_the_fields_instead_of_taking_half_the_screen(
+    page, log_in, admin, club, runde
+):
+    log_in(admin)
+    page.set_viewport_size(PHONE)
+    doubled(page, f"/verein/{club.pk}/runde/{runde.pk}/tarif/")
+    wenz = page.get_by_label("Wenz", exact=True)
+    wenz.focus()
+
+    summary = page.locator("#preview-summary")
+    assert summary.evaluate("el => getComputedStyle(el).position") == "static"
+    assert summary.evaluate("el => el.scrollHeight <= el.clientHeight")  # nothing to scroll
+    box = wenz.bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]
