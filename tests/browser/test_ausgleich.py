@@ -78,7 +78,7 @@ def test_the_treasurer_settles_the_runde_in_its_ausgleich(
 
     # 2. "Konten der Runde": everyone's balance and who pays whom.
     expect(page).to_have_url(re.compile(rf"{konten_url(club, runde)}$"))
-    expect(page.get_by_role("heading", level=1)).to_have_text("Konten der Runde Donnerstagsrunde")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Konten der Runde „Donnerstagsrunde“")
     expect(page.locator("dl.balances dt")).to_have_text(["Vroni", "Resi", "Sepp", "Hias"])
     expect(page.locator("dl.balances dd")).to_have_text(["+0,80 €", "0,00 €", "0,00 €", "-0,80 €"])
     expect(page.get_by_role("heading", name="Wer zahlt wem")).to_be_visible()

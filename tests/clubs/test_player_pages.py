@@ -288,15 +288,18 @@ def test_the_runde_s_balances_sign_payments_as_paid_or_received(client, history,
 
     table = text.split('<table class="runde-balances"')[1].split("</table>")[0]
     # Per row: the name, then the cells Stand, Spiele, Zahlungen.
-    paid = {
-        re.sub(r"<[^>]+>|\(du\)", "", name.partition(">")[2]).strip(): cells[2]
+    cells = {
+        re.sub(r"<[^>]+>|\(du\)", "", name.partition(">")[2]).strip(): cells
         for name, cells in (
             (row.split("</th>")[0], re.findall(r"<td [^>]*>([^<]*)</td>", row))
             for row in table.split("<tbody>")[1].split("<tr")[1:]
         )
     }
+    paid = {name: row[2] for name, row in cells.items()}
     # Sepp paid Resi 0,70 € at the first evening: "+" for who paid, "-" for who received.
     assert paid["Sepp"] == "+0,70" and paid["Resi"] == "-0,70" and paid["Vroni"] == "0,00"
+    # The games signed as the balance beside them (an unsigned 2,30 read oddly by -4,20).
+    assert cells["Vroni"][1] == "+1,20" and cells["Hias"][1] == "-0,80"
     assert "(+ gezahlt, - erhalten)" in text
 
 
