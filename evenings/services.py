@@ -1203,10 +1203,12 @@ def runde_plans(
 
 
 def payments(evening: Evening) -> list[Change]:
-    """The evening's live payments, oldest first: neither cancelled ("Storno") nor a
-    cancellation themselves. Read from the payment changes, which say what each one is;
-    a cancellation's ledger entries look like a payment the other way."""
-    return _live(list(evening.changes.filter(kind=Change.Kind.PAYMENT).order_by("pk")))
+    """The evening's live payments, oldest first, with who entered each: neither
+    cancelled ("Storno") nor a cancellation themselves. Read from the payment changes,
+    which say what each one is; a cancellation's ledger entries look like a payment the
+    other way."""
+    changes = evening.changes.filter(kind=Change.Kind.PAYMENT).select_related("by")
+    return _live(list(changes.order_by("pk")))
 
 
 def _live(changes: list[Change]) -> list[Change]:

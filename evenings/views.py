@@ -1523,13 +1523,15 @@ def _settlement_page(request, evening: Evening, membership, typed: dict | None =
             "open": []
             if settled_by
             else sorted(left.items(), key=lambda line: order.get(line[0], len(order))),
-            # (change id, payer, payee, cents) of the payments that stand, for "Storno".
+            # (change id, payer, payee, cents, the change) of the payments that stand,
+            # for "Storno", and when and by whom each was entered.
             "payments": [
                 (
                     change.pk,
                     names[change.after["payer"]],
                     names[change.after["payee"]],
                     change.after["amount"],
+                    change,
                 )
                 for change in live
             ],

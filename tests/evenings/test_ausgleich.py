@@ -688,6 +688,10 @@ def test_a_rest_rounding_leaves_open_is_paid_as_another_payment(
     again = client.post(pay, other | {"other_amount": "0,40", "key": key}, follow=True)
 
     assert "Zahlung eingetragen: Sepp zahlt Vroni 0,40 €" in page_text(paid)
+    # The list of what was paid says when, and who entered it (walk 20: only the history
+    # and the CSV did).
+    entered = re.findall(r"eingetragen \d\d\.\d\d\.\d{4} · \d\d:\d\d von (\w+)", page_text(paid))
+    assert entered == ["Resi", "Hias"]  # the proposal's one, by the admin; this one
     assert "Schon eingetragen" in page_text(again)
     assert services.balances(evening) == {sepp.pk: 0, vroni.pk: 20, hias.pk: -10, resi.pk: -10}
     assert LedgerEntry.objects.filter(evening=evening, player=sepp, amount=40).count() == 1
@@ -711,7 +715,8 @@ def test_the_runde_s_accounts_say_what_rounding_leaves_open(
 
     said = (
         "Jede Zahlung ist für sich auf 50 Cent abgerundet, damit niemand mehr bekommt, als ihm "
-        "zusteht. Offen bleibt (weiter auf dem Konto der Runde):"
+        "zusteht. Was die Zahlenden so weniger zahlen, fehlt den Empfängern. Offen bleibt "
+        "(weiter auf dem Konto der Runde):"
     )
     assert said in page and said in at_evening
     left = re.search(r"Offen bleibt \(weiter auf dem Konto der Runde\):\s*([^<]*)</p>", page)

@@ -135,7 +135,8 @@ def test_the_settlement_forms_each_carry_their_own_key(scorekeeper, owing):
 
     keys = re.findall(r'name="key" value="([^"]+)"', page)
 
-    assert len(keys) == 4 == len(set(keys))  # two transfers, "bezahlt" and "Anderer Betrag"
+    # Two transfers, "bezahlt" and "Anderer Betrag" each, and "Andere Zahlung".
+    assert len(keys) == 5 == len(set(keys))
 
 
 def test_a_part_payment_sent_twice_is_booked_once(scorekeeper, owing, players):
