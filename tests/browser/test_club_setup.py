@@ -248,6 +248,26 @@ def test_where_the_phone_has_a_share_sheet_the_link_is_shared(phone, app_url, ad
     assert shared["title"] == "Einladung in den Verein Schafkopffreunde Au"
 
 
+def test_on_a_wide_screen_a_slip_in_the_tariff_is_heard_as_it_is_typed(
+    page, log_in, admin, club, runde
+):
+    """Beside the whole preview the short one is not shown; it was not in the page's
+    accessibility tree either, so a screen reader heard nothing of "„10“ sind 10,00 €"
+    (walk 21). Its live region stays, out of sight."""
+    page.set_viewport_size({"width": 1280, "height": 800})
+    log_in(admin).goto(f"/verein/{club.pk}/runde/{runde.pk}/tarif/")
+    sauspiel = page.get_by_label("Sauspiel", exact=True)
+    sauspiel.focus()
+    page.keyboard.press("ControlOrMeta+a")
+    page.keyboard.type("10")
+
+    heard = page.get_by_role("region", name="Vorschau, kurz")
+    expect(heard).to_have_attribute("aria-live", "polite")
+    expect(heard).to_contain_text("Sauspiel: „10“ sind 10,00 €.")
+    assert heard.bounding_box()["width"] <= 1  # seen in the preview beside the form
+    expect(page.locator(".tariff-editor .preview")).to_contain_text("„10“ sind 10,00 €")
+
+
 def test_the_tariff_preview_stays_in_view_while_typing_on_a_phone(page, log_in, admin, club, runde):
     log_in(admin).goto(f"/verein/{club.pk}/runde/{runde.pk}/tarif/")
     summary = page.locator("#preview-summary")
