@@ -108,6 +108,47 @@ def test_the_start_page_s_runden_keep_their_names_whole_beside_their_clubs(
     no_horizontal_scroll(page)
 
 
+def test_with_large_text_each_player_s_games_read_as_lines_as_large_as_the_text(
+    page, log_in, club, runde, admin, evening
+):
+    """The five columns of a player's declared games kept to the phone's width, their
+    headers 11 px beside 34 px text and "Sauspi|el" broken (walk 21): too narrow for
+    them, each kind of game is a line of its own, each number after its word."""
+    log_in(admin)
+    page.set_viewport_size(PHONE)
+    page.goto(f"/verein/{club.pk}/runde/{runde.pk}/")
+    card = page.locator(".player-stats li.card").filter(has_text="Resi")
+    table = card.locator("table.declared")
+    assert table.evaluate("el => getComputedStyle(el).display") == "table"  # as before
+
+    for width in (320, 390):
+        page.set_viewport_size({"width": width, "height": 700})
+        page.evaluate("document.documentElement.style.fontSize = '200%'")
+        farbsolo = table.locator("tr", has=page.locator("th", has_text="Farbsolo"))
+        # "Farbsolo", then on a line below "Spiele 1 · gew. 1 · verl. 0 · Quote 100 %" (the
+        # words from data-label, shown before each number).
+        expect(farbsolo.locator("td")).to_have_text(["1", "1", "0", "100 %"])
+        labels = [td.get_attribute("data-label") for td in farbsolo.locator("td").all()]
+        assert labels == ["Spiele", "gew.", "verl.", "Quote"]
+        before = farbsolo.locator("td").first.evaluate(
+            "el => getComputedStyle(el, '::before').content"
+        )
+        assert before == '"Spiele\u00a0"'
+        cells = [c.bounding_box() for c in farbsolo.locator(":is(th, td)").all()]
+        assert cells[1]["y"] >= cells[0]["y"] + cells[0]["height"] - 1  # below the name
+        text = float(card.evaluate("el => parseFloat(getComputedStyle(el).fontSize)"))
+        for cell in farbsolo.locator(":is(th, td)").all():
+            size = cell.evaluate("el => parseFloat(getComputedStyle(el).fontSize)")
+            assert size >= 0.8 * text
+        name = farbsolo.locator("th")
+        assert name.evaluate("el => el.getClientRects().length") == 1
+        assert name.evaluate("el => el.scrollWidth <= el.clientWidth")
+        # The columns' names stay for a screen reader.
+        expect(table.get_by_role("columnheader")).to_have_count(5)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert_accessible(page, "player statistics at 200 % text")
+
+
 def test_on_a_laptop_the_runde_s_page_keeps_to_the_size_of_its_words(
     page, log_in, club, runde, admin, evening
 ):
