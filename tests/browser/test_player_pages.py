@@ -109,11 +109,13 @@ def test_the_start_page_s_runden_keep_their_names_whole_beside_their_clubs(
 
 
 def test_with_large_text_each_player_s_games_read_as_lines_as_large_as_the_text(
-    page, log_in, club, runde, admin, evening
+    page, log_in, club, runde, admin, players, evening
 ):
     """The five columns of a player's declared games kept to the phone's width, their
     headers 11 px beside 34 px text and "Sauspi|el" broken (walk 21): too narrow for
     them, each kind of game is a line of its own, each number after its word."""
+    players["Hias"].name = "Bartholomäus"
+    players["Hias"].save()
     log_in(admin)
     page.set_viewport_size(PHONE)
     page.goto(f"/verein/{club.pk}/runde/{runde.pk}/")
@@ -146,6 +148,16 @@ def test_with_large_text_each_player_s_games_read_as_lines_as_large_as_the_text(
         # The columns' names stay for a screen reader.
         expect(table.get_by_role("columnheader")).to_have_count(5)
         assert page.evaluate("document.documentElement.scrollWidth") <= width
+    # The plot's legend: each name whole, on the line of its swatch.
+    players = page.locator(".plot-legend li")
+    for legend in players.all():
+        assert legend.evaluate("el => el.scrollWidth <= el.clientWidth")
+        name, swatch = legend.locator(".name"), legend.locator(".swatch")
+        assert name.evaluate("el => el.getClientRects().length") == 1
+        assert (
+            abs(name.bounding_box()["y"] - swatch.bounding_box()["y"])
+            < name.bounding_box()["height"]
+        )
     assert_accessible(page, "player statistics at 200 % text")
 
 
