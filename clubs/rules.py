@@ -19,7 +19,13 @@ from django.views.decorators.http import require_GET
 from clubs.access import membership_of, money_runde_of
 from clubs.models import Tariff
 from scoring import BockMode, ProHofRules, TariffRules, worked_examples
-from scoring.examples import Example, example_request, prohof_examples, rule_figures
+from scoring.examples import (
+    Example,
+    example_request,
+    prohof_examples,
+    prohof_least_rufspiel,
+    rule_figures,
+)
 from scoring.model import MAX_LAUFENDE_WENZ
 from scoring.settlement import settle
 
@@ -95,6 +101,10 @@ def runde_rules(request: HttpRequest, club_id: int, runde_id: int) -> HttpRespon
     # Evenings still running with a tariff from before the current one: tonight's table
     # reads its own rules there, not the new amounts.
     older = [] if evening else list(runde.evenings.open().exclude(tariff=current))
+    # The newest evening played with another tariff, once over: the page says so, and
+    # which rules that evening had (a player checks last week's Solo against this page).
+    earlier = runde.evenings.filter(settles_runde=False).exclude(tariff=current)
+    played_before = None if evening else earlier.order_by("-started_at", "-pk").first()
     return render(
         request,
         "clubs/rules.html",
@@ -107,6 +117,7 @@ def runde_rules(request: HttpRequest, club_id: int, runde_id: int) -> HttpRespon
             # The evening plays an older tariff than new evenings do.
             "current": current if tariff.pk != current.pk else None,
             "older": older,
+            "played_before": played_before if played_before not in older else None,
         },
     )
 
@@ -134,5 +145,10 @@ def prohof_rules(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "clubs/prohof.html",
-        {"rules": rules, "wenz_cap": MAX_LAUFENDE_WENZ, "examples": examples},
+        {
+            "rules": rules,
+            "wenz_cap": MAX_LAUFENDE_WENZ,
+            "rufspiel_least": prohof_least_rufspiel(),
+            "examples": examples,
+        },
     )

@@ -200,7 +200,10 @@ def describe_distribution(game: Game, result: GameResult) -> str:
     triple = format_cents(3 * result.unit)
     payouts = result.payouts
     if game.type is GameType.RAMSCH:
-        others = "die anderen drei" + (" (auch die Jungfrau)" if game.jungfrauen else "")
+        others = "die anderen drei"
+        if game.jungfrauen:  # named: "(auch Vroni als Jungfrau)"
+            as_what = "Jungfrau" if len(game.jungfrauen) == 1 else "Jungfrauen"
+            others += f" (auch {' und '.join(game.jungfrauen)} als {as_what})"
         return f"{game.loser} zahlt 3 {TIMES} {unit} = {triple}, {others} bekommen je {unit}."
     if game.type is GameType.SAUSPIEL:
         winners = [p for p in game.players if payouts[p] > 0]
@@ -485,6 +488,13 @@ def _prohof_example(seed: str, seed_points: int, game: Game) -> ProHofExample:
         describe_prohof_value(game),
         describe_prohof_distribution(game, result),
     )
+
+
+def prohof_least_rufspiel() -> int:
+    """The fewest points a won Rufspiel brings each winner: every game has a Laufender,
+    with or without ("ohne Einen"), so never the bare 10."""
+    game = Game(GameType.RUFSPIEL, TABLE, declarer=SEPP, partner=HIAS, won=True, laufende=1)
+    return score_evening(PROHOF, (game,)).games[0].value
 
 
 def prohof_examples() -> list[ProHofExample]:

@@ -71,7 +71,7 @@ def test_a_spieler_opens_the_rules_from_the_runde_page(page, log_in, club, runde
     expect(kontra.locator(".value")).to_have_text("0,40 €")
     expect(kontra.locator(".multiplier")).to_have_text("×2")
     expect(kontra.locator(".unit")).to_have_text("0,80 €")
-    expect(page.get_by_text("Bockrunde")).to_have_count(0)
+    expect(page.get_by_role("heading", name="Bockrunde")).to_have_count(0)
     no_horizontal_scroll(page)
 
 

@@ -305,13 +305,22 @@ def test_a_sum_is_shown_as_its_summands_each_with_its_sign(client, club, runde, 
 # -- the text ----------------------------------------------------------------------------
 
 
-def test_bock_and_jungfrau_are_nowhere_on_the_page_of_a_runde_that_plays_neither(
+NEITHER = (
+    "Eine Bockrunde spielt diese Runde nicht, und eine Jungfrau beim Ramsch verdoppelt hier nichts."
+)
+
+
+def test_bock_and_jungfrau_are_only_said_to_be_off_on_the_page_of_a_runde_that_plays_neither(
     client, club, runde, player_user
 ):
+    """No section, example or step of the reckoning for them; one sentence that the Runde
+    does not play them, which settles the question at the table (walk 23)."""
     text = rules_page(client, player_user, club, runde).text()
 
-    assert "bock" not in text.lower()
-    assert "jungfrau" not in text.lower()
+    assert text.count(NEITHER) == 1
+    rest = text.replace(NEITHER, "")
+    assert "bock" not in rest.lower()
+    assert "jungfrau" not in rest.lower()
     assert "Sauspiel als Bockspiel gewonnen" not in text
 
 
@@ -349,7 +358,8 @@ def test_a_runde_with_bock_after_a_ramsch_only_shows_no_jungfrau_and_no_lost_sol
         "verlorenes nicht." in text
     )
     assert "verlorenen Solo" not in text and "gewonnenes Solo" not in text
-    assert "jungfrau" not in text.lower()
+    off = "Eine Jungfrau beim Ramsch verdoppelt in dieser Runde nichts."
+    assert text.count(off) == 1 and "jungfrau" not in text.replace(off, "").lower()
     assert [e.title for e in examples_of(page) if "Bock" in e.title] == [
         "Sauspiel als Bockspiel gewonnen"
     ]
@@ -397,7 +407,7 @@ def test_the_default_tariff_s_page_says_the_seed_s_numbers(client, club, runde, 
         "zählt wie jeder Ramsch, wer die meisten Augen hat, verliert.",
         "3 Laufende zahlen für 3 Laufende, nicht für einen.",
         "Bei 0,10 € je Laufendem bringen 3 Laufende also 0,30 €.",
-        "Wer mehr als 8 Laufende hat, bekommt 8 bezahlt.",
+        "Mehr als 8 Laufende zählen wie 8.",
         "zusammen 0,20 €",
         "Jede dieser Ansagen verdoppelt den ganzen Spielwert",
         "Eine dritte Kontra-Stufe (Sup oder Hirsch) gibt es nicht.",
@@ -492,13 +502,59 @@ def test_an_evening_s_rules_show_its_tariff_after_the_runde_changed_it(
     page = client.get(rules_url(club, runde)).text
     assert f'?abend={evening.pk}">Regeln dieses Abends</a>' in page
     evening_services.close_evening(evening.pk, admin)
+    closed = client.get(rules_url(club, runde)).text
     assert "Der laufende Abend" not in main_of(client.get(rules_url(club, runde))).text()
+    # Closed, it still is an evening of another tariff: said, with its rules (walk 23).
+    assert f"Abende bis zum {day} spielten mit einem früheren Tarif" in closed
+    assert f'?abend={evening.pk}">Regeln des Abends vom {day}</a>' in closed
     # Only an evening of this Runde, by its number.
     for wrong in ("x", "", "99999999", "1" * 30):
         assert client.get(rules_url(club, runde), {"abend": wrong}).status_code == 404, wrong
 
 
+def test_an_evening_s_rules_say_its_rounding_and_the_runde_s_when_they_differ(
+    client, admin, club, runde, player_user
+):
+    change_tariff(runde, admin, settle_unit=50)
+    players = [Player.objects.create(club=club, name=n) for n in ("Sepp", "Vroni", "Hias")]
+    players.append(club.players.get(user=admin))
+    evening = evening_services.start_evening(runde, players, 0, admin)
+    change_tariff(runde, admin, settle_unit=100)
+    client.force_login(player_user)
+
+    its = main_of(client.get(rules_url(club, runde), {"abend": evening.pk})).text()
+    new = main_of(client.get(rules_url(club, runde))).text()
+
+    assert "Die Abrechnung dieses Abends rundet auf 50 Cent ab." in its
+    assert "Die Konten der Runde und ihr Ausgleich runden nach dem Tarif für neue Abende " in its
+    assert "Diese Runde rundet auf 1 Euro ab." in new and "Abrechnung dieses Abends" not in new
+
+
+def test_an_example_s_factor_reads_as_one_and_its_jungfrau_is_named(
+    client, admin, club, runde, player_user
+):
+    change_tariff(runde, admin, jungfrau=True)
+    page = rules_page(client, player_user, club, runde)
+    by_title = {example.title: example.node for example in examples_of(page)}
+
+    kontra = by_title["Sauspiel verloren mit 3 Laufenden und Kontra"].text()
+    assert "×2 (×2 Kontra)" in kontra  # not "×2 ×2 Kontra", read as ×4
+    [jungfrau] = [node for title, node in by_title.items() if "Jungfrau" in title]
+    assert "(auch Vroni als Jungfrau) bekommen je" in jungfrau.text()
+
+
 # -- ProHof (seed 000) -------------------------------------------------------------------
+
+
+def test_the_prohof_page_says_what_the_entry_form_holds_the_table_to(client, db):
+    """What players argue about and the form enforces, said on the page (walk 23)."""
+    text = main_of(client.get(reverse("clubs:rules_prohof"))).text()
+
+    assert "Wer Schneider ansagt und ihn nicht erreicht, hat das Spiel verloren" in text
+    assert "„Schneider angesagt“ kommt bei einem Tout nicht noch dazu" in text
+    assert "Klopfen, Legen oder Doppeln ändern sie nicht" in text
+    # Every game has a Laufender: the engine's least for a Rufspiel, 10 + 10.
+    assert "Ein Rufspiel bringt also mindestens 20 Punkte." in text
 
 
 def test_the_prohof_page_shows_the_seed_s_examples_with_the_engine_s_points(client, db):

@@ -746,6 +746,10 @@ def test_after_the_last_round_the_director_closes_the_tournament(
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
     assert "Endstand" in closed.text
+    # The standings link to how points are made (walk 23: only the list of tournaments did).
+    assert f'<a href="{reverse("clubs:rules_prohof")}">Die Regeln: wie gepunktet wird</a>' in (
+        closed.text
+    )
     assert "Gast melden" not in closed.text
     assert "Turnier wieder öffnen" in closed.text
     assert not Evening.objects.filter(table__round=round_, status=Evening.Status.OPEN).exists()
