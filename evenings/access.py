@@ -68,8 +68,10 @@ def evening_of(
 
 
 # The answer to most polls: is the evening, which the caller may see, still at the version
-# the phone shows? And, for a phone following without an entry form (`looks`), may the
-# caller still not book there (made Schreiber, the phone gets the form)?
+# the phone shows? And may the caller still do there what the phone offers: follow without
+# an entry form (`looks`), not book (made Schreiber, the phone gets the form); or, at a
+# tournament's table, book with one (`books`: the director named another Schreiber for
+# the table, the form goes; at a money evening the next tap says so instead).
 _SCORES = (
     f"m.role IN ('{Membership.Role.ADMIN.value}', '{Membership.Role.SCOREKEEPER.value}') "
     "OR e.scorekeeper_id = m.user_id"
@@ -78,16 +80,20 @@ _UNCHANGED = reads.Prepared(
     "evening_unchanged",
     "SELECT 1 FROM evenings_evening e JOIN clubs_runde r ON r.id = e.runde_id "
     "JOIN clubs_membership m ON m.club_id = r.club_id AND m.user_id = %s "
-    f"WHERE e.id = %s AND e.version = %s AND NOT (%s AND ({_SCORES}))",
+    f"WHERE e.id = %s AND e.version = %s AND NOT (%s AND ({_SCORES})) "
+    f"AND NOT (%s AND e.game_limit IS NOT NULL AND NOT ({_SCORES}))",
 )
 
 
-def unchanged(request, evening_id: int, version: int, looks: bool = False) -> bool:
+def unchanged(
+    request, evening_id: int, version: int, looks: bool = False, books: bool = False
+) -> bool:
     """Whether the evening is still at `version` and the caller is in its club (and, if
-    the phone `looks` on without an entry form, may still not book games there)."""
+    the phone `looks` on without an entry form, may still not book games there; if it
+    `books` at a tournament's table, may still book there)."""
     if evening_id not in reads.BIGINT or version not in reads.BIGINT:
         return False
-    arguments = [request.user.pk, evening_id, version, looks]
+    arguments = [request.user.pk, evening_id, version, looks, books]
     [rows] = reads.read_together((_UNCHANGED.sql(), arguments))
     return bool(rows)
 

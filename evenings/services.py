@@ -1364,7 +1364,7 @@ def cancel_payment(evening_id: int, change_id: int, by) -> Change:
     if evening.changes.filter(kind=Change.Kind.PAYMENT, after__cancels=payment.pk).exists():
         names = _player_names(after["payer"], after["payee"])
         raise EveningError(
-            _("Schon storniert: %(payer)s zahlt %(payee)s %(amount)s.")
+            _("Schon storniert: die Zahlung von %(payer)s an %(payee)s, %(amount)s.")
             % {
                 "payer": names[after["payer"]],
                 "payee": names[after["payee"]],

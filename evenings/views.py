@@ -846,7 +846,10 @@ def sheet_poll(request: HttpRequest, evening_id: int) -> HttpResponse:
     """The sheet for phones following along; 204 when nothing changed since `v`."""
     seen = request.GET.get("v", "")
     looks = "looks" in request.GET  # a member's phone without an entry form
-    if (shown := _version(seen)) is not None and unchanged(request, evening_id, shown, looks):
+    books = "deal" in request.GET  # one with an entry form
+    if (shown := _version(seen)) is not None and unchanged(
+        request, evening_id, shown, looks, books
+    ):
         return HttpResponse(status=204)
     evening, membership = evening_of(request, evening_id)
     return _changes_since(request, evening, membership)
@@ -868,12 +871,30 @@ def _changes_since(request, evening: Evening, membership, token=None) -> HttpRes
         and evening.is_open
         and not evening.play_over
     ):
-        # Made Schreiber or admin while following without an entry form: the page again,
-        # with the form and the links to correct. (Made Spieler, a phone with a form is
-        # told so by its next tap, which shows why nothing was booked.)
+        # Made Schreiber or admin, or a table's Schreiber, while following without an
+        # entry form: the page again, with the form and the links to correct. (Made
+        # Spieler, a phone with a form at a money evening is told so by its next tap,
+        # which shows why nothing was booked.)
+        named = evening.is_table and evening.scorekeeper_id == request.user.pk
         messages.info(
             request,
-            _("Deine Rolle im Verein wurde geändert: du kannst hier jetzt Spiele eintragen."),
+            _(
+                "Die Turnierleitung hat dich als Schreiber dieses Tisches eingetragen: du "
+                "kannst hier jetzt Spiele eintragen."
+            )
+            if named
+            else _("Deine Rolle im Verein wurde geändert: du kannst hier jetzt Spiele eintragen."),
+        )
+        return _reloaded()
+    if "deal" in request.GET and membership and evening.is_table and not membership.can_score:
+        # The director named another Schreiber for the table: the page again, without
+        # the form ("deine Rolle im Verein", which the next tap would say, did not change).
+        messages.info(
+            request,
+            _(
+                "Die Turnierleitung hat einen anderen Schreiber für diesen Tisch eingetragen: "
+                "hier trägst du keine Spiele mehr ein."
+            ),
         )
         return _reloaded()
     if seen == str(evening.version):

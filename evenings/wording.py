@@ -140,14 +140,15 @@ def summarize(change: Change, names: dict[int, str]) -> str:
         if is_cancellation(change):
             # Said as the payment it takes back: its payer is the one paid back.
             payer, payee = payee, payer
-        text = _("%(payer)s zahlt %(payee)s %(amount)s") % {
+        named = {
             "payer": names.get(payer),
             "payee": names.get(payee),
             "amount": format_cents(after["amount"]),
         }
         if is_cancellation(change):
-            return _("Zahlung storniert: %(payment)s") % {"payment": text}
-        return text
+            # A payment made, taken back: not "Sepp zahlt Resi", which reads as still due.
+            return _("Zahlung storniert: %(payer)s an %(payee)s, %(amount)s") % named
+        return _("%(payer)s zahlt %(payee)s %(amount)s") % named
     if change.kind == Change.Kind.SHARE and "moved_to" in (change.after or {}):
         return _("Der Link zeigt jetzt den neuen Tisch.")
     if change.kind == Change.Kind.RENAME:

@@ -63,6 +63,15 @@ def paid_or_received(cents: int | None) -> str:
 
 
 @register.filter
+def net_payments(cents: int | None) -> str:
+    """A Runde's payments of a player, which are kept as their net: "netto gezahlt
+    0,30 €", so that it is not taken for what they handed over (0,80 €, and 0,50 € came
+    back); 0 -> "keine Zahlungen"."""
+    said = paid_or_received(cents)
+    return said if not cents or not isinstance(cents, int) else _("netto %(said)s") % {"said": said}
+
+
+@register.filter
 def payments_of(result) -> str:
     """What a player paid and received at an evening (clubs.players.EveningResult): both
     where they did both, "gezahlt 2,60 € · erhalten 1,00 €", not the net "gezahlt 1,60 €",

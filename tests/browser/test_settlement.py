@@ -62,7 +62,7 @@ def test_a_mis_tap_is_taken_back_and_a_part_payment_is_booked(
     storno = page.locator("li.payment").get_by_role("button", name="Ja, stornieren")
     assert storno.bounding_box()["height"] >= MIN_TAP_HEIGHT
     storno.tap()
-    expect(page.get_by_text("Zahlung storniert: Sepp zahlt Hias 0,50 €")).to_be_visible()
+    expect(page.get_by_text("Zahlung storniert: Sepp an Hias, 0,50 €")).to_be_visible()
     expect(balances(page)).to_have_text(["-0,50 €", "-0,50 €", "+1,50 €", "-0,50 €"])
     expect(page.get_by_role("heading", name="Bezahlt")).to_have_count(0)
     expect(transfers).to_have_text(
@@ -116,7 +116,7 @@ def test_a_mis_tap_is_taken_back_and_a_part_payment_is_booked(
     expect(page.locator("li.change.payment")).to_contain_text(
         [
             "Sepp zahlt Hias 0,50 €",
-            "Zahlung storniert: Sepp zahlt Hias 0,50 €",
+            "Zahlung storniert: Sepp an Hias, 0,50 €",
             "Vroni zahlt Hias 0,20 €",
         ]
     )
@@ -149,10 +149,12 @@ def test_a_transfer_paid_on_another_phone_says_so(
     other.reload()
     page.locator("li.payment summary").tap()
     page.locator("li.payment").get_by_role("button", name="Ja, stornieren").tap()
-    expect(page.get_by_text("Zahlung storniert: Resi zahlt Hias 0,50 €")).to_be_visible()
+    expect(page.get_by_text("Zahlung storniert: Resi an Hias, 0,50 €")).to_be_visible()
     other.locator("li.payment summary").tap()
     other.locator("li.payment").get_by_role("button", name="Ja, stornieren").tap()
-    expect(other.get_by_text("Schon storniert: Resi zahlt Hias 0,50 €.")).to_be_visible()
+    expect(
+        other.get_by_text("Schon storniert: die Zahlung von Resi an Hias, 0,50 €.")
+    ).to_be_visible()
     expect(balances(other)).to_have_text(["-0,50 €", "-0,50 €", "+1,50 €", "-0,50 €"])
     assert len(payment_entries(evening)) == 4
     assert "ledger ok" in verify_ledger()

@@ -241,8 +241,10 @@ def test_a_debtor_reads_whom_they_pay_and_a_payment_shows_on_the_evening(
     assert "Wastl zahlt dir 0,10 €" in text
     assert '<span class="amount big">+0,10 €</span>' in text
     # She received 0,70 €: said in words, not as a bare "-0,70 €" that reads as paid.
-    assert 'Spiele <span class="amount">+0,80 €</span> · <span class="amount">erhalten 0,70 €' in (
-        text
+    # Her Runde's payments are kept as their net, and said so (walk 22).
+    assert (
+        'Spiele <span class="amount">+0,80 €</span> · <span class="amount">netto erhalten 0,70 €'
+        in (text)
     )
     assert "Spiele +1,30 €" in text and ">erhalten 0,70 €<" in text  # evening 1
     assert "Zahlungen -0,70" not in text

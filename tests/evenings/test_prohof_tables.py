@@ -285,6 +285,39 @@ def test_a_named_scorekeeper_books_at_the_table_but_a_plain_player_does_not(
     assert other.games.count() == 0
 
 
+def test_a_player_named_and_unnamed_a_table_s_scorekeeper_is_told_so_by_the_sheet(
+    client, club, table, admin
+):
+    """The director's naming, not "deine Rolle im Verein", which did not change (walk 22):
+    named, the phone following the table gets the form; another named, it loses it."""
+    vroni = make_user("vroni", "Vroni")
+    Membership.objects.create(user=vroni, club=club, role=Membership.Role.PLAYER)
+    client.force_login(vroni)
+    poll = reverse("evenings:sheet", args=[table.pk])
+    looking = {"v": table.version, "looks": "1"}
+    assert client.get(poll, looking).status_code == 204
+
+    services.set_scorekeeper(table.pk, vroni, admin)
+    named = client.get(poll, looking)
+
+    assert named["HX-Refresh"] == "true"
+    page = client.get(reverse("evenings:detail", args=[table.pk])).text
+    assert "Die Turnierleitung hat dich als Schreiber dieses Tisches eingetragen" in page
+    assert "Deine Rolle im Verein" not in page and 'id="entry-form"' in page
+    table.refresh_from_db()
+    booking = {"v": table.version, "deal": services.next_deal(table).token}
+    assert client.get(poll, booking).status_code == 204
+
+    services.set_scorekeeper(table.pk, admin, admin)
+    table.refresh_from_db()
+    unnamed = client.get(poll, booking | {"v": table.version})
+
+    assert unnamed["HX-Refresh"] == "true"
+    page = client.get(reverse("evenings:detail", args=[table.pk])).text
+    assert "einen anderen Schreiber für diesen Tisch eingetragen" in page
+    assert 'id="entry-form"' not in page
+
+
 def test_a_named_scorekeeper_finds_their_running_table_on_the_start_page(
     client, club, players, admin
 ):

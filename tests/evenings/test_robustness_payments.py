@@ -245,7 +245,9 @@ def test_a_payment_is_cancelled_only_once(after_one_game, players, admin):
     services.cancel_payment(after_one_game.pk, payment.pk, admin)
     before = (payments(after_one_game), after_one_game.changes.count())
 
-    with pytest.raises(services.EveningError, match=r"^Schon storniert: Sepp zahlt Resi 0,40 €\.$"):
+    with pytest.raises(
+        services.EveningError, match=r"^Schon storniert: die Zahlung von Sepp an Resi, 0,40 €\.$"
+    ):
         services.cancel_payment(after_one_game.pk, payment.pk, admin)
 
     assert (payments(after_one_game), after_one_game.changes.count()) == before
@@ -262,7 +264,9 @@ def test_storno_tapped_on_several_phones_at_once_is_booked_once(after_one_game, 
     )
 
     assert len([a for a in answers if a is not None]) == 1
-    assert {str(e) for e in raised if e is not None} == {"Schon storniert: Sepp zahlt Resi 0,40 €."}
+    assert {str(e) for e in raised if e is not None} == {
+        "Schon storniert: die Zahlung von Sepp an Resi, 0,40 €."
+    }
     assert len(payment_changes(after_one_game)) == 2
     assert services.balances(after_one_game)[sepp.pk] == -40
     assert sums_per_change(after_one_game) == {0}
@@ -353,7 +357,7 @@ def test_storno_on_the_settlement_page_takes_a_payment_back(
     assert response.redirect_chain == [
         (reverse("evenings:settlement", args=[after_one_game.pk]), 302)
     ]
-    assert "Zahlung storniert: Sepp zahlt Resi 0,40 €" in page_text(response)
+    assert "Zahlung storniert: Sepp an Resi, 0,40 €" in page_text(response)
     # The "Bezahlt" list shows no payment: neither the cancelled one nor the cancellation
     # (whose entries look like Resi paying Sepp).
     assert "gezahlt" not in page_text(response)
@@ -381,7 +385,7 @@ def test_a_second_tap_on_storno_books_nothing_more(client, scorekeeper, after_on
     response = cancel(client, after_one_game, payment.pk)
 
     assert response.status_code == 200
-    assert "Schon storniert: Sepp zahlt Resi 0,40 €." in response.text
+    assert "Schon storniert: die Zahlung von Sepp an Resi, 0,40 €." in response.text
     assert len(payment_changes(after_one_game)) == 2
     assert len(payments(after_one_game)) == 4
     assert services.balances(after_one_game)[sepp.pk] == -40
@@ -556,7 +560,7 @@ def test_the_history_says_which_payment_was_cancelled(
     )
     assert entries == [
         ("Zahlung eingetragen", "Sepp zahlt Resi 0,40 €"),
-        ("Storno", "Zahlung storniert: Sepp zahlt Resi 0,40 €"),
+        ("Storno", "Zahlung storniert: Sepp an Resi, 0,40 €"),
     ]
 
 
