@@ -467,7 +467,7 @@ def history_html(rows: list[HistoryRow]) -> SafeString:
     time as a template. Names and captions are escaped; amounts and dates are digits."""
     # One reverse() for every row's link: the evening's id goes where the 0 is.
     link = reverse("evenings:detail", args=[0]).removesuffix("0/")
-    nth = gettext("%(n)s. Spiel")
+    nth = gettext("%(n)s. Spiel").replace(" ", "\N{NO-BREAK SPACE}")  # never "10." / "Spiel"
     html = []
     for row in rows:
         game, evening = row.game, row.game.evening

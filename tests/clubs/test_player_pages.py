@@ -479,7 +479,8 @@ def test_the_history_lists_every_game_played_newest_first_with_the_ledger_amount
     assert reverse("evenings:detail", args=[first]) + "#game-3" in response.text
     # Each row says when its evening began, to the minute: two of a day read apart.
     began = timezone.localtime(history.first.started_at).strftime("%d.%m.%Y %H:%M")
-    assert f'<span class="when">{began} · {history.runde.name} · 3. Spiel</span>' in response.text
+    when = f"{began} · {history.runde.name} · 3.\N{NO-BREAK SPACE}Spiel"  # "3." by "Spiel"
+    assert f'<span class="when">{when}</span>' in response.text
     assert '<span class="amount big">+1,50 €</span>' in response.text
     assert '<span class="amount big negative">-0,50 €</span>' in response.text
 
