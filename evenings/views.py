@@ -1816,6 +1816,11 @@ def ausgleich(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse
     except services.EveningError as error:
         messages.error(request, str(error))
         return redirect("evenings:runde_balances", club_id=club_id, runde_id=runde.pk)
+    # Said, as every other step is (and the focus goes to it, for a screen reader); once,
+    # if a second tap's answer comes before the page of the first.
+    said = _("Ausgleich der Runde begonnen: hier wird eingetragen, wer wem zahlt.")
+    if said not in _pending_messages(request):
+        messages.success(request, said)
     return redirect("evenings:settlement", evening_id=evening.pk)
 
 
