@@ -134,6 +134,17 @@ def test_the_treasurer_settles_the_runde_in_its_ausgleich(
     expect(balances(page)).to_have_text(["0,00 €"] * 4)
     no_horizontal_scroll(page)
     assert_accessible(page, "the Ausgleich's Abrechnung, paid")
+    # The treasurer's sheet on paper (walk 20: an Ausgleich had no printout): the club,
+    # the balances, what was paid, when and by whom; no buttons or forms.
+    page.evaluate("window.print = () => { window.printed = true; }")
+    page.get_by_role("button", name="Drucken").tap()
+    assert page.evaluate("window.printed") is True
+    page.emulate_media(media="print")
+    expect(page.locator("main p.muted").first).to_contain_text("Schafkopffreunde Au")
+    expect(page.locator("li.payment small")).to_contain_text("eingetragen")
+    for form in page.locator("main form, main button").all():
+        expect(form).to_be_hidden()
+    page.emulate_media(media="screen")
 
     assert {row.name: row.total for row in runde_balances(runde, None)} == dict.fromkeys(FOUR, 0)
     assert Evening.objects.filter(settles_runde=True).count() == 1
