@@ -458,14 +458,16 @@ def _stale_notice(
     """What another phone did since the form was shown (from game `since` on), in German:
     the last few games booked or taken back, and how many there were in all if more (a
     phone that slept through a round), so the notice and its cost stay small."""
+    dealer = deal.dealer.name
     if form.booked_here:
-        return _(
-            "Gebucht: %(game)s – von diesem Handy; nur die Antwort kam nicht an. "
-            "Jetzt gibt %(dealer)s."
-        ) % {
-            "game": wording.told(form.repeated, _names(evening)),
-            "dealer": deal.dealer.name,
-        }
+        return _ends(
+            _(
+                "Gebucht: %(game)s – von diesem Handy; nur die Antwort kam nicht an. "
+                "Jetzt gibt %(dealer)s."
+            )
+            % {"game": wording.told(form.repeated, _names(evening)), "dealer": dealer},
+            dealer,
+        )
     earlier = named_from - since + max(0, len(games) - NAMED_SINCE)
     names = _names(evening)
     # "Spiel 8 gebucht (Sauspiel Sepp mit Toni · 4 Laufende)": all of it, as the phones
@@ -488,8 +490,9 @@ def _stale_notice(
         }
     notice = _("Inzwischen auf einem anderen Handy: %(what)s. Jetzt gibt %(dealer)s.") % {
         "what": what or _("die Reihenfolge hat sich geändert"),
-        "dealer": deal.dealer.name,
+        "dealer": dealer,
     }
+    notice = _ends(notice, dealer)
     # A player chosen who sits this deal out (the new dealer, with five at the table).
     who = [names[pk] for pk in form.left_out if pk in names]
     if form.repeated is not None and form.entered:
@@ -524,6 +527,12 @@ def _stale_notice(
             "Deine Auswahl ist übernommen, soweit sie noch passt – bitte prüfen und speichern."
         )
     return notice
+
+
+def _ends(sentence: str, name: str) -> str:
+    """The sentence without a second full stop after a name that ends in one ("Jetzt gibt
+    Sepp H.", not "Sepp H..")."""
+    return sentence.replace(f"{name}.", name) if name.endswith(".") else sentence
 
 
 def _games_since(evening: Evening, since: int) -> list[Game]:

@@ -150,6 +150,19 @@
     if (status) status.scrollIntoView({ block: "nearest" });
     previewAnew();
   });
+  // 3a'. The game being entered was booked on another phone, and the choices went (the
+  //      word above says so): "Speichern" with nobody chosen brings that word back into
+  //      view, instead of "Bitte wählen, wer spielt", which read as "not saved" and had a
+  //      first-timer enter the game a second time.
+  document.addEventListener("htmx:confirm", function (event) {
+    var form = event.detail.elt;
+    var said = document.querySelector("#entry-status [data-cleared]");
+    if (form.id !== "entry-form" || !said) return;
+    if (form.querySelector("[name$=declarer]:checked, [name$=loser]:checked")) return;
+    event.preventDefault();
+    said.scrollIntoView({ block: "center" });
+    said.focus({ preventScroll: true });
+  });
   // 3b. "Letztes Spiel zurücknehmen" takes back the last game this phone shows: the form
   //     sends the version the sheet is at now (polls and answers keep #sheet-version), and
   //     the server takes nothing back if the evening has changed since.

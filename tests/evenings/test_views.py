@@ -897,6 +897,11 @@ def test_a_stale_form_books_nothing_and_answers_with_the_current_form_in_german(
     assert "Inzwischen auf einem anderen Handy: Spiel 1 gebucht (Sauspiel Vroni mit Resi)." in text
     assert "Jetzt gibt Vroni." in text
     assert "keine gültige Auswahl" not in text
+    # A name that ends in a full stop gets no second one (walk 25: "Jetzt gibt Sepp H..").
+    vroni.name = "Vroni H."
+    vroni.save()
+    again = client.post(reverse("evenings:book", args=[evening.pk]), stale, headers=HTMX).text
+    assert "Jetzt gibt Vroni H. " in again and "H.." not in again
     # The current deal, and its players' chips (Vroni deals and sits out now) with the
     # choice that still applies; the other choices (Herz-Solo, Kontra, 4) and the key stay
     # on the screen as they are: nothing was booked with them.
