@@ -166,7 +166,9 @@ def _with_newcomer(request, club, players: list) -> tuple[dict | None, PlayerFor
         if re.fullmatch(r"\d{1,9}", value := request.POST.get(name, ""))
     }
     newcomer = newcomer_form(club, request.POST)
-    player = club.players.filter(name__iexact=typed).first() if typed else None
+    # A name PostgreSQL cannot hold (a NUL) is not looked up: the form says why at the field.
+    known = typed and "\x00" not in typed
+    player = club.players.filter(name__iexact=typed).first() if known else None
     seated = next((name for name in PLACES if player and shown.get(name) == player.pk), None)
     free = next((name for name in PLACES if name not in shown), None)
     if seated is None and free is None:

@@ -89,6 +89,8 @@ def test_a_scorekeeper_seats_someone_new_to_the_club_without_an_admin(
     known = client.post(start_url, chosen | {"neu-name": "hias", "add_player": "1"})
     back = client.post(start_url, chosen | {"neu-name": "girgl", "add_player": "1"})
     alike = client.post(start_url, chosen | {"neu-name": "Weiss", "add_player": "1"})
+    # A NUL (pasted, or sent by hand): said at the field, as everywhere (it was a 500).
+    nul = client.post(start_url, chosen | {"neu-name": "Fer\x00dl", "add_player": "1"})
 
     ferdl = club.players.get(name="Ferdl")
     assert added.status_code == 200
@@ -113,6 +115,7 @@ def test_a_scorekeeper_seats_someone_new_to_the_club_without_an_admin(
     assert girgl.active  # back at the table
     assert "Weiß gibt es im Verein schon, und am Tisch wären die beiden kaum" in alike.text
     assert 'value="Weiss"' in alike.text
+    assert nul.status_code == 200 and "Nullzeichen sind nicht erlaubt." in nul.text
     assert club.players.filter(name__iexact="ferdl").count() == 1
     assert not club.players.filter(name="Weiss").exists()
     assert not Evening.objects.exists()
