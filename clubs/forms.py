@@ -42,8 +42,13 @@ _EURO = re.compile(
 )
 
 
+# "50ct", "20 Cent": said in cents, and taken as such.
+_IN_CENTS = re.compile(r"^(?P<cents>\d{1,9})(?:ct|cent|cents)\.?$", re.IGNORECASE | re.ASCII)
+
+
 def parse_euro(text: str) -> int:
-    """Parse an amount as people type it ("0,10", "0,5", "1", "1,-", "1.000,00") into cents.
+    """Parse an amount as people type it ("0,10", "0,5", "1", "1,-", "1.000,00", "50ct")
+    into cents.
 
     Exact: only integers are involved, so "0,105" is refused rather than rounded. A dot
     followed by one or two digits is read as a decimal point ("0.10"), which is what a
@@ -55,6 +60,8 @@ def parse_euro(text: str) -> int:
     value = _spaced(text)
     if not value:
         raise ValidationError(_("Bitte einen Betrag eingeben, z. B. 0,10."), code="required")
+    if (in_cents := _IN_CENTS.match(value)) is not None:
+        return _at_most(int(in_cents["cents"]))
     match = _EURO.match(value)
     whole = match is not None and match["cents"] in ("-", "–")
     if not match or (match["euros"] is None and (whole or not match["cents"])):
@@ -78,7 +85,10 @@ def parse_euro(text: str) -> int:
         )
     if match["sign"] in {"-", "−"}:
         raise ValidationError(_("Der Betrag darf nicht negativ sein."), code="negative")
-    amount = int(euros.replace(".", "")) * 100 + int(cents.ljust(2, "0"))
+    return _at_most(int(euros.replace(".", "")) * 100 + int(cents.ljust(2, "0")))
+
+
+def _at_most(amount: int) -> int:
     if amount > MAX_CENTS:
         raise ValidationError(_("Der Betrag darf höchstens 10.000,00 € sein."), code="max_value")
     return amount

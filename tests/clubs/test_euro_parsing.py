@@ -35,6 +35,14 @@ from clubs.forms import euro_input, parse_euro
         ("- 1", None),
         ("0 ,50", 50),
         ("1, 50", 150),
+        # Said in cents (walk 25: "50ct" was refused without a word why).
+        ("50ct", 50),
+        ("20 Cent", 20),
+        ("5 ct.", 5),
+        ("1000000 Cent", 1_000_000),
+        ("1000001ct", None),
+        ("0,50ct", None),
+        ("ct", None),
     ],
 )
 def test_amounts_are_parsed_exactly_into_cents(typed, cents):
