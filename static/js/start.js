@@ -46,7 +46,24 @@
       var radio = at && radioOf(at.name.slice(4));
       if (radio) radio.checked = true;
       update();
+      settled();
     }
   });
+  // A place said to be taken twice ("Sepp sitzt schon auf Platz 2"): once its player sits
+  // there alone, or it is changed, its word goes, rather than stay red until sent again.
+  function settled() {
+    var values = seats().map(function (select) { return select.value; });
+    seats().forEach(function (select) {
+      var twice = select.value && values.indexOf(select.value) !== values.lastIndexOf(select.value);
+      var error = document.getElementById(select.id + "_error");
+      if (select.getAttribute("aria-invalid") !== "true" || twice || !error) return;
+      var described = (select.getAttribute("aria-describedby") || "").split(" ")
+        .filter(function (id) { return id && id !== error.id; }).join(" ");
+      select.removeAttribute("aria-invalid");
+      if (described) select.setAttribute("aria-describedby", described);
+      else select.removeAttribute("aria-describedby");
+      error.remove();
+    });
+  }
   update();
 })();

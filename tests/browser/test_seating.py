@@ -58,7 +58,13 @@ def test_the_schreiber_seats_the_table_anew_before_the_first_game(
         "Resi",
     ]
 
-    page.get_by_role("combobox", name="Platz 2", exact=True).select_option(label="Wastl")
+    platz_2 = page.get_by_role("combobox", name="Platz 2", exact=True)
+    expect(platz_2).to_have_attribute("aria-invalid", "true")
+    platz_2.select_option(label="Wastl")
+    # Put right, its word goes at once (walk 25: it stayed red until sent again).
+    expect(page.locator(".error")).to_have_count(0)
+    expect(platz_2).not_to_have_attribute("aria-invalid", "true")
+    assert_accessible(page, "seating form, a typo put right")
     page.locator("#id_first_dealer").get_by_text("Hias", exact=True).tap()
     page.get_by_role("button", name="Sitzordnung speichern").click()
 
