@@ -149,6 +149,20 @@ class SignupForm(RulesBesideThePassword, UserCreationForm):
     def clean_first_name(self) -> str:
         return _shown_name(self.cleaned_data["first_name"])
 
+    def clean_username(self) -> str:
+        """A space is the usual slip ("Gerti Huber"): said as such, not as Django's list of
+        what is allowed ("@/./+/-/_"), which left the space to be guessed."""
+        username = self.cleaned_data["username"]
+        if any(character.isspace() for character in username):
+            raise ValidationError(
+                _(
+                    "Bitte ohne Leerzeichen, z. B. gerti.huber: Buchstaben, Ziffern und "
+                    "@ . + - _ gehen."
+                ),
+                code="invalid",
+            )
+        return super().clean_username()
+
     class Meta(UserCreationForm.Meta):
         model = User
         fields = ("username", "first_name", "email")

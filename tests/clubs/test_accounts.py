@@ -1028,3 +1028,22 @@ def test_a_club_s_one_member_deletes_their_account_and_the_club_stays_without_me
     assert not club.memberships.exists()
     assert club.runden.filter(pk=runde.pk).exists()
     assert club.departures.get().left_themself
+
+
+def test_a_user_name_with_a_space_is_said_to_need_none(client, db):
+    """ "Gerti Huber" got Django's list of what is allowed ("@/./+/-/_"), and the space was
+    left to be guessed (walk 25). Umlauts and dots are fine."""
+    signup = {
+        "first_name": "Gerti",
+        "email": "gerti@example.org",
+        "password1": "Schafkopf-Kassa-2026",
+        "password2": "Schafkopf-Kassa-2026",
+    }
+    spaced = client.post(reverse("signup"), signup | {"username": "Gerti Huber"})
+
+    assert spaced.context["form"].errors["username"] == [
+        "Bitte ohne Leerzeichen, z. B. gerti.huber: Buchstaben, Ziffern und @ . + - _ gehen."
+    ]
+    assert not User.objects.filter(first_name="Gerti").exists()
+    fine = client.post(reverse("signup"), signup | {"username": "gerti.müller"})
+    assert fine.status_code == 302 and User.objects.get(username="gerti.müller")
