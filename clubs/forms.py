@@ -453,6 +453,8 @@ class InvitationForm(forms.ModelForm):
         initial=Membership.Role.PLAYER,
         error_messages={"invalid_choice": _("Diese Rolle gibt es nicht.")},
         help_text=_(
+            "Spieler sehen Abende, Konten und Statistik; Schreiber tragen auch Spiele und "
+            "Zahlungen ein; Admins richten dazu Verein, Runden, Tarife und Mitglieder ein. "
             "Ein Link als Spieler oder Schreiber gilt für alle, die ihn bekommen; ein Link "
             "als Admin nur für den Ersten, der damit beitritt."
         ),

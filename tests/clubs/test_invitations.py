@@ -54,6 +54,8 @@ def test_the_invitation_form_preselects_spieler_and_has_no_blank_role(client, ad
     assert [value for value, selected, _ in options if selected] == ["spieler"]
     assert "Select an option" not in response.text
     assert "---------" not in response.text
+    # What each role may, where it is chosen (walk 25: "Schreiber" had to be guessed).
+    assert "Schreiber tragen auch Spiele und Zahlungen ein" in response.text
 
 
 def test_an_admin_creates_an_invitation_for_a_player_without_a_login(client, admin, club, hias):
