@@ -63,12 +63,14 @@ def paid_or_received(cents: int | None) -> str:
 
 
 @register.filter
-def net_payments(cents: int | None) -> str:
+def net_payments(cents: int | None) -> SafeString:
     """A Runde's payments of a player, which are kept as their net: "netto gezahlt
     0,30 €", so that it is not taken for what they handed over (0,80 €, and 0,50 € came
-    back); 0 -> "keine Zahlungen"."""
-    said = paid_or_received(cents)
-    return said if not cents or not isinstance(cents, int) else _("netto %(said)s") % {"said": said}
+    back); 0 -> "keine Zahlungen". Only the amount is kept on one line."""
+    if isinstance(cents, bool) or not isinstance(cents, int) or not cents:
+        return unbroken(paid_or_received(cents))
+    words = _("netto gezahlt") if cents > 0 else _("netto erhalten")
+    return format_html("{} {}", words, unbroken(format_cents(abs(cents))))
 
 
 @register.filter

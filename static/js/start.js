@@ -43,12 +43,25 @@
       dealer = chosen();
     } else if (event.target.matches("select[name^='seat']")) {
       var at = dealer && seats().find(function (select) { return select.value === dealer; });
-      var radio = at && radioOf(at.name.slice(4));
+      var radio = at ? radioOf(at.name.slice(4)) : nextSeated();
       if (radio) radio.checked = true;
       update();
       settled();
     }
   });
+  // The one to deal left the table (seated nowhere now): whoever sits next clockwise deals
+  // instead, as at the table, rather than a chip nobody sees still chosen (refused when
+  // sent). Should the dealer sit down again, the choice goes back to them (above).
+  function nextSeated() {
+    var checked = form.querySelector("input[name='first_dealer']:checked");
+    var places = seats();
+    var from = checked ? Number(checked.value) : -1;
+    for (var step = 1; step <= places.length; step += 1) {
+      var select = places[(from + step) % places.length];
+      if (select.value) return radioOf(select.name.slice(4));
+    }
+    return null;
+  }
   // A place said to be taken twice ("Sepp sitzt schon auf Platz 2"): once its player sits
   // there alone, or it is changed, its word goes, rather than stay red until sent again.
   function settled() {

@@ -142,8 +142,8 @@ def test_the_treasurer_settles_the_runde_in_its_ausgleich(
     page.emulate_media(media="print")
     expect(page.locator("main p.muted").first).to_contain_text("Schafkopffreunde Au")
     expect(page.locator("li.payment small")).to_contain_text("eingetragen")
-    for form in page.locator("main form, main button").all():
-        expect(form).to_be_hidden()
+    for control in page.locator("main :is(form, button, details, p.links)").all():
+        expect(control).to_be_hidden()
     page.emulate_media(media="screen")
 
     assert {row.name: row.total for row in runde_balances(runde, None)} == dict.fromkeys(FOUR, 0)

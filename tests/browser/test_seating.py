@@ -146,3 +146,29 @@ def test_the_first_dealer_moves_with_the_player_as_the_seats_are_swapped(
     assert [s.player.name for s in evening.seats.order_by("position")] == [
         "Sepp", "Hias", "Vroni", "Resi"
     ]  # fmt: skip
+
+
+def test_the_first_dealer_who_leaves_the_table_passes_the_deal_to_the_next_place(
+    page, log_in, runde, schreiber, players
+):
+    """Vroni was to deal first and goes home: whoever sits next clockwise deals, shown
+    chosen, rather than a chip nobody sees kept chosen and refused when sent (walk 27)."""
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi", "Wastl"], schreiber)
+    log_in(schreiber).goto(f"/abend/{evening.pk}/sitzordnung/")
+    dealer = page.locator("#id_first_dealer")
+    dealer.get_by_text("Vroni", exact=True).tap()
+
+    page.get_by_role("combobox", name="Platz 2", exact=True).select_option(index=0)
+
+    expect(dealer.locator("label:visible")).to_have_text(["Sepp", "Hias", "Resi", "Wastl"])
+    expect(dealer.locator("input:checked")).to_have_value("2")  # Platz 3: Hias
+    expect(dealer.locator("label:visible").filter(has=page.locator("input:checked"))).to_have_text(
+        "Hias"
+    )
+    page.get_by_role("button", name="Sitzordnung speichern").click()
+    expect(page.locator(".deal")).to_contain_text("Hias gibt")
+    evening.refresh_from_db()
+    assert [s.player.name for s in evening.seats.order_by("position")] == [
+        "Sepp", "Hias", "Resi", "Wastl"
+    ]  # fmt: skip
+    assert evening.seats.order_by("position")[evening.first_dealer].player.name == "Hias"

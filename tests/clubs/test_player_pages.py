@@ -243,7 +243,7 @@ def test_a_debtor_reads_whom_they_pay_and_a_payment_shows_on_the_evening(
     # She received 0,70 €: said in words, not as a bare "-0,70 €" that reads as paid.
     # Her Runde's payments are kept as their net, and said so (walk 22).
     assert (
-        'Spiele <span class="amount">+0,80 €</span> · <span class="amount">netto erhalten 0,70 €'
+        'Spiele <span class="amount">+0,80 €</span> · netto erhalten <span class="amount">0,70 €'
         in (text)
     )
     assert "Spiele +1,30 €" in text and ">erhalten 0,70 €<" in text  # evening 1
