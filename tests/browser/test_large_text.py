@@ -72,6 +72,16 @@ def test_a_long_name_in_the_balances_stays_whole_with_its_amount_below(
         assert lines(name) == 1
         assert name.evaluate("el => el.scrollWidth <= el.clientWidth")
         assert page.evaluate("document.documentElement.scrollWidth") <= width
+    # The same with the page's own text at 200 % (the other way large text comes).
+    page.context.new_cdp_session(page).send(
+        "Page.setFontSizes", {"fontSizes": {"standard": 16, "fixed": 13}}
+    )
+    page.reload()
+    page.evaluate("document.documentElement.style.fontSize = '200%'")
+    name = page.locator("dl.balances dt", has_text="Bartholomäus")
+    assert lines(name) == 1
+    assert name.evaluate("el => el.scrollWidth <= el.clientWidth")
+    page.evaluate("document.documentElement.style.fontSize = ''")
     # At the usual size, name and amount side by side as before.
     page.set_viewport_size(PHONE)
     page.context.new_cdp_session(page).send(
