@@ -65,6 +65,11 @@ def parse_euro(text: str) -> int:
     match = _EURO.match(value)
     whole = match is not None and match["cents"] in ("-", "–")
     if not match or (match["euros"] is None and (whole or not match["cents"])):
+        if re.search(r"ct|cent|pf|\dc\.?$", value, re.IGNORECASE):  # "0,50 ct", "50c", "10 Pf"
+            raise ValidationError(
+                _("Cent bitte als ganze Zahl (50 ct) oder in Euro (0,50) schreiben."),
+                code="invalid",
+            )
         raise ValidationError(
             _("Bitte einen Betrag in Euro eingeben, z. B. 0,10 oder 1,50."), code="invalid"
         )

@@ -70,6 +70,10 @@ def test_amounts_are_parsed_exactly_into_cents(typed, cents):
         ("1.000.000", "max_value", "höchstens 10.000,00 €"),
         ("\u0661", "invalid", "Bitte einen Betrag in Euro eingeben"),  # Arabic-Indic one
         ("\uff10,\uff15\uff10", "invalid", "Bitte einen Betrag in Euro eingeben"),  # 0,50
+        # Cents written otherwise than "50 ct" are told how (walk 26).
+        ("0,50 ct", "invalid", "Cent bitte als ganze Zahl (50 ct) oder in Euro (0,50)"),
+        ("50c", "invalid", "Cent bitte als ganze Zahl"),
+        ("10 Pf", "invalid", "Cent bitte als ganze Zahl"),
     ],
 )
 def test_nonsense_gets_a_clear_german_message(typed, code, message):

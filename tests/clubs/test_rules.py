@@ -505,8 +505,10 @@ def test_an_evening_s_rules_show_its_tariff_after_the_runde_changed_it(
     closed = client.get(rules_url(club, runde)).text
     assert "Der laufende Abend" not in main_of(client.get(rules_url(club, runde))).text()
     # Closed, it still is an evening of another tariff: said, with its rules (walk 23).
-    assert f"Abende bis zum {day} spielten mit einem früheren Tarif" in closed
-    assert f'?abend={evening.pk}">Regeln des Abends vom {day}</a>' in closed
+    # To the minute: the tariff may change between two evenings of one day (walk 26).
+    began = timezone.localtime(evening.started_at).strftime("%d.%m.%Y, %H:%M")
+    assert f"Der Abend vom {began} Uhr und die davor spielten mit einem früheren Tarif" in closed
+    assert f'?abend={evening.pk}">Regeln des Abends vom {began} Uhr</a>' in closed
     # Only an evening of this Runde, by its number.
     for wrong in ("x", "", "99999999", "1" * 30):
         assert client.get(rules_url(club, runde), {"abend": wrong}).status_code == 404, wrong
