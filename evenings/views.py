@@ -1829,7 +1829,12 @@ def ausgleich(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse
         return redirect("evenings:runde_balances", club_id=club_id, runde_id=runde.pk)
     # Said, as every other step is (and the focus goes to it, for a screen reader); once,
     # if a second tap's answer comes before the page of the first.
-    said = _("Ausgleich der Runde begonnen: hier wird eingetragen, wer wem zahlt.")
+    if key is not None and evening.key != key:  # another phone's, begun just before
+        said = _(
+            "Der Ausgleich der Runde ist schon begonnen: hier wird eingetragen, wer wem zahlt."
+        )
+    else:
+        said = _("Ausgleich der Runde begonnen: hier wird eingetragen, wer wem zahlt.")
     if said not in _pending_messages(request):
         messages.success(request, said)
     return redirect("evenings:settlement", evening_id=evening.pk)

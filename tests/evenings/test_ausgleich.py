@@ -380,6 +380,11 @@ def test_the_runde_s_accounts_lead_to_the_ausgleich_and_its_payment(
     # says it began, once, though it was sent twice: walk 21 heard nothing.)
     page = page_text(client.get(accounts))
     assert page.count("Ausgleich der Runde begonnen: hier wird eingetragen, wer wem zahlt.") == 1
+    # Another phone, its page shown before, taps too: told it was begun already (walk 26).
+    other = client.post(reverse("evenings:ausgleich", args=[club.pk, runde.pk]),
+                        {"key": str(uuid.uuid4())}, follow=True)  # fmt: skip
+    assert "Der Ausgleich der Runde ist schon begonnen" in page_text(other)
+    assert Evening.objects.filter(settles_runde=True).count() == 1
     assert f'href="{answer["Location"]}">Zum Ausgleich der Runde vom' in page
     assert "Ausgleich der Runde eintragen" not in page
 
