@@ -832,6 +832,10 @@ def test_the_print_view_is_the_paper_block_with_totals_payments_and_a_line_to_si
         history.first.started_at.astimezone(timezone.get_current_timezone()).strftime("%d.%m.%Y")
         in text
     )
+    # Closed on another day than it began (here: played last year, closed today): the
+    # closing's date too, not the day of play with another day's time (walk 27).
+    closed = timezone.localtime(history.first.closed_at).strftime("%d.%m.%Y, %H:%M")
+    assert f"abgeschlossen am {closed}" in text
     head = text.split("<thead>")[1].split("</thead>")[0]
     assert [name in head for name in ("Sepp", "Vroni", "Hias", "Resi")] == [True] * 4
     # Game 2, the Herz-Solo: each column's running total, then what the game brought.
