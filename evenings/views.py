@@ -1411,13 +1411,15 @@ def _history_html(evening: Evening, names: dict[int, str]) -> SafeString:
     # Who made a change, by the name the club plays them under ("Resi", as on the sheet),
     # else by their account's.
     authors = names_played_as(evening.runde.club, changes.values("by"))
-    # Closed because someone joined or left: its last "Abend abgeschlossen" says so.
+    # Closed because someone joined or left: that "Abend abgeschlossen" says so, the one
+    # as the new table began (not a close after a correction since, walk 27).
     notes = {}
     if (went_on := services.continued_at(evening)) is not None:
-        closed = [change.pk for change in changes if change.kind == Change.Kind.CLOSE]
-        if closed:
+        closes = [change for change in changes if change.kind == Change.Kind.CLOSE]
+        if closes:
             began = timezone.localtime(went_on.started_at).strftime("%H:%M")
-            notes[closed[-1]] = _(
+            before = [change for change in closes if change.at <= went_on.started_at]
+            notes[(before or closes)[-1].pk] = _(
                 "Die Sitzordnung hat sich geändert: der Abend geht an einem neuen Tisch "
                 "weiter (seit %(time)s)."
             ) % {"time": began}

@@ -260,6 +260,15 @@ def test_the_table_s_spectator_link_goes_on_with_it_to_the_new_evening(
     services.close_evening(new.pk, admin)
     later = admin_client.get(reverse("evenings:history", args=[new.pk])).text
     assert "Abend abgeschlossen" in later and "Sitzordnung hat sich geändert" not in later
+    # Opened again and closed (after a correction, say): the word stays with the close the
+    # new table came from, not the admin's (walk 27).
+    services.reopen_evening(evening.pk, admin)
+    services.close_evening(evening.pk, admin)
+    history = admin_client.get(reverse("evenings:history", args=[evening.pk])).text
+    closes = history.split("<strong>Abend abgeschlossen</strong>")[1:]
+    assert len(closes) == 2
+    assert "Sitzordnung hat sich geändert" in closes[0].split("</li>")[0]
+    assert "Sitzordnung hat sich geändert" not in closes[1].split("</li>")[0]
 
 
 def test_a_revoked_link_stays_revoked_and_the_new_table_gets_a_link_of_its_own(
