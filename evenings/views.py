@@ -929,6 +929,18 @@ def _changes_since(request, evening: Evening, membership, token=None) -> HttpRes
                 else _("Der Abend wurde abgeschlossen: hier wird nichts mehr gebucht."),
             )
         return _reloaded()
+    if (
+        not evening.is_open
+        and "looks" in request.GET
+        and membership is not None
+        and (new_table := services.continued_at(evening)) is not None
+    ):
+        # A member's phone following without a form: on with the table, as a spectator's
+        # link goes (it stayed on the closed evening until "Weiter am neuen Tisch").
+        messages.info(request, _("Neuer Tisch: das Blatt folgt dem Abend an den neuen Tisch."))
+        response = HttpResponse()
+        response["HX-Redirect"] = reverse("evenings:detail", args=[new_table.pk])
+        return response
     if not evening.last_number and _seated_anew(evening, seen):
         # Before the first game the table was seated anew: the page again, as it sits now.
         if "deal" in request.GET:  # and its form anew, without what was chosen on it

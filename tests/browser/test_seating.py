@@ -108,14 +108,17 @@ def test_the_schreiber_seats_the_table_anew_before_the_first_game(
     new = Evening.objects.exclude(pk=evening.pk).get()
     expect(page).to_have_url(re.compile(rf"/abend/{new.pk}/$"))
     assert new.is_open and not Evening.objects.get(pk=evening.pk).is_open
-    # The second phone follows the first evening to its end, and on to the new one.
-    expect(follower.locator(".closed-note")).to_contain_text(
-        "Dieser Abend ist abgeschlossen.", timeout=10_000
-    )
-    follower.get_by_role("link", name="Weiter am neuen Tisch").click()
+    # The second phone goes on to the new table by itself, as the spectator's link does
+    # (it stayed on the closed evening until "Weiter am neuen Tisch" was tapped: walk 27).
+    expect(follower).to_have_url(re.compile(rf"/abend/{new.pk}/$"), timeout=10_000)
     expect(follower.locator("#sheet thead th")).to_have_text(
         ["Sepp", "Wastl", "Hias", "Resi", "Kathi"]
     )
+    expect(flash(follower)).to_contain_text("Neuer Tisch: das Blatt folgt")
+    # The closed evening is still a tap away, with its final sheet.
+    follower.goto(f"/abend/{evening.pk}/")
+    expect(follower.locator(".closed-note")).to_contain_text("Dieser Abend ist abgeschlossen.")
+    expect(follower.get_by_role("link", name="Weiter am neuen Tisch")).to_be_visible()
     # The QR code on the table shows the new table, without a tap.
     expect(spectator.locator("#sheet thead th")).to_have_text(
         ["Sepp", "Wastl", "Hias", "Resi", "Kathi"], timeout=10_000

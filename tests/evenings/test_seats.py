@@ -214,6 +214,28 @@ def test_the_form_for_a_new_table_says_that_a_running_bock_round_ends(
     assert "Bockspiel" not in client.get(reverse("evenings:detail", args=[new.pk])).text
 
 
+def test_a_member_following_without_a_form_goes_on_to_the_new_table(
+    client, admin, club, evening, players
+):
+    """As the spectator's link does (walk 27: a Spieler's phone stayed on the closed
+    evening until "Weiter am neuen Tisch" was tapped)."""
+    vroni = make_user("vroni", "Vroni")
+    Membership.objects.create(user=vroni, club=club, role=Membership.Role.PLAYER)
+    services.book_game(evening.pk, uuid.uuid4(), sauspiel(evening), admin)
+    evening.refresh_from_db()
+    client.force_login(vroni)
+    poll = reverse("evenings:sheet", args=[evening.pk])
+    looking = {"v": evening.version, "looks": "1"}
+    assert client.get(poll, looking, headers=HTMX).status_code == 204
+
+    new = services.continue_at_new_table(evening.pk, players[:5], 1, admin, seen=1)
+    answer = client.get(poll, looking, headers=HTMX)
+
+    assert answer["HX-Redirect"] == reverse("evenings:detail", args=[new.pk])
+    page = client.get(answer["HX-Redirect"]).text
+    assert "Neuer Tisch: das Blatt folgt dem Abend an den neuen Tisch." in page
+
+
 def test_the_table_s_spectator_link_goes_on_with_it_to_the_new_evening(
     client, admin, evening, players
 ):
