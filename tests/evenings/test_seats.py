@@ -257,6 +257,14 @@ def test_the_table_s_spectator_link_goes_on_with_it_to_the_new_evening(
     assert [p.name for p in page.context["sheet"].players] == [p.name for p in players[:5]]
     assert f"{poll}?e={new.pk}&amp;v={new.version}" in page.text
     assert client.get(poll, {"e": new.pk, "v": new.version}, headers=HTMX).status_code == 204
+    # The new table's pages lead back to the one before (walk 27: they did not).
+    admin_view = client.__class__()
+    admin_view.force_login(admin)
+    detail = admin_view.get(reverse("evenings:detail", args=[new.pk])).text
+    assert f'href="{reverse("evenings:detail", args=[evening.pk])}">Der Tisch davor</a>' in detail
+    settled = admin_view.get(reverse("evenings:settlement", args=[new.pk])).text
+    back = reverse("evenings:settlement", args=[evening.pk])
+    assert f'href="{back}">Abrechnung des Tisches davor</a>' in settled
     # The sheet starts again at 0,00 with a word on how the table before ended.
     began = timezone.localtime(new.started_at).strftime("%H:%M")
     ended = " · ".join(
