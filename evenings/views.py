@@ -1627,19 +1627,36 @@ CHANGED = {
 def _changed_after_paying(evening: Evening, live: list[Change]) -> list[str]:
     """The games corrected, struck or restored after the first payment that stands: the
     Abrechnung says so, as what is open moved while what was paid stays ("Spiel 6
-    korrigiert"). A query only where something was paid."""
+    korrigiert"), with the later games that change scored anew, their Bock moved ("Spiel
+    2 korrigiert (dazu neu gewertet: Spiel 3, 4)"). Queries only where something was paid."""
     if not live:
         return []
     first = min(change.version or 0 for change in live)
     later = evening.changes.filter(kind__in=CHANGED, version__gt=first).order_by("version")
+    changes = [(pk, kind, n) for pk, kind, n in later.values_list("pk", "kind", "game__number")]
+    rescored: dict[int, set[int]] = defaultdict(set)
+    for change_id, number in (
+        LedgerEntry.objects.filter(change_id__in=[pk for pk, _kind, _n in changes])
+        .exclude(game=F("change__game"))
+        .exclude(game__isnull=True)
+        .values_list("change_id", "game__number")
+    ):
+        rescored[change_id].add(number)
     # Each once: a game corrected twice is "Spiel 16 korrigiert", not that twice.
-    return list(
-        dict.fromkeys(
-            str(CHANGED[kind] % {"n": number})
-            for kind, number in later.values_list("kind", "game__number")
-            if number is not None
+    said: dict[tuple[str, int], set[int]] = {}
+    for pk, kind, number in changes:
+        if number is not None:
+            said.setdefault((kind, number), set()).update(rescored[pk])
+    return [
+        str(CHANGED[kind] % {"n": number})
+        + (
+            _(" (dazu neu gewertet: Spiel %(games)s)")
+            % {"games": ", ".join(str(n) for n in sorted(more))}
+            if more
+            else ""
         )
-    )
+        for (kind, number), more in said.items()
+    ]
 
 
 def _open_ausgleich(runde, before: Evening) -> Evening | None:

@@ -643,3 +643,30 @@ def test_the_abrechnung_says_which_games_changed_after_the_first_payment(
         "ist, ist neu gerechnet; eingetragene Zahlungen bleiben, wie sie sind."
     ) in page
     assert "Hias hat Resi 0,30 € gezahlt" in page
+
+
+def test_the_abrechnung_names_the_later_games_a_correction_after_paying_rescored(
+    client, scorekeeper, admin, runde, players, tariff_with_bock
+):
+    """A Ramsch made game 2 a Bock game; paid, then the Ramsch corrected into a Sauspiel:
+    game 2 is no Bock game any more, and the Abrechnung says so besides "Spiel 1
+    korrigiert" (walk 27: only the history named it)."""
+    sepp, vroni, hias, resi = players[:4]
+    evening = services.start_evening(runde, players[:4], 0, admin)
+    ramsch = services.book_game(evening.pk, uuid.uuid4(), GameInput(
+        type="ramsch", won=False, loser=sepp.pk), admin)[0]  # fmt: skip
+    services.book_game(evening.pk, uuid.uuid4(), GameInput(
+        type="sauspiel", declarer=vroni.pk, partner=resi.pk), admin)  # fmt: skip
+    assert evening.games.get(number=2).bock
+    services.record_payment(evening.pk, sepp.pk, vroni.pk, 10, admin)
+    services.correct_game(evening.pk, ramsch.pk, GameInput(
+        type="sauspiel", declarer=hias.pk, partner=sepp.pk), admin)  # fmt: skip
+    assert not evening.games.get(number=2).bock
+    client.force_login(scorekeeper)
+
+    page = page_text(client.get(reverse("evenings:settlement", args=[evening.pk])))
+
+    assert (
+        "Nach der ersten Zahlung geändert: Spiel 1 korrigiert (dazu neu gewertet: Spiel 2). "
+        "Was offen ist, ist neu gerechnet"
+    ) in page
