@@ -1402,12 +1402,8 @@ def _history_html(evening: Evening, names: dict[int, str]) -> SafeString:
     # correcting or taking back a game shifts the Bock of the games after it.
     rescored: dict[int, list[int]] = defaultdict(list)
     shifts: dict[int, list[int]] = defaultdict(list)  # per game: the changes that did so
-    for change_id, game_id, number in (
-        LedgerEntry.objects.filter(evening=evening, kind=evening.entry_kind, game__isnull=False)
-        .exclude(game=F("change__game"))
-        .values_list("change_id", "game_id", "game__number")
-        .distinct()
-        .order_by("change_id", "game__number")
+    for change_id, game_id, number in _later_games(
+        LedgerEntry.objects.filter(evening=evening, kind=evening.entry_kind)
     ):
         rescored[change_id].append(number)
         shifts[game_id].append(change_id)
@@ -1436,6 +1432,19 @@ def _history_html(evening: Evening, names: dict[int, str]) -> SafeString:
                 "weiter (seit %(time)s)."
             ) % {"time": began}
     return _changes_html(evening, changes, names, moved, rescored, authors, bock_then, notes)
+
+
+def _later_games(entries):
+    """(change id, game id, game number) of the games among the ledger `entries` that
+    a change scored anew besides its own game (striking, correcting or taking back a
+    game shifts the Bock of the games after it), by change and number."""
+    return (
+        entries.filter(game__isnull=False)
+        .exclude(game=F("change__game"))
+        .values_list("change_id", "game_id", "game__number")
+        .distinct()
+        .order_by("change_id", "game__number")
+    )
 
 
 def _changes_html(
@@ -1635,11 +1644,8 @@ def _changed_after_paying(evening: Evening, live: list[Change]) -> list[str]:
     later = evening.changes.filter(kind__in=CHANGED, version__gt=first).order_by("version")
     changes = [(pk, kind, n) for pk, kind, n in later.values_list("pk", "kind", "game__number")]
     rescored: dict[int, set[int]] = defaultdict(set)
-    for change_id, number in (
+    for change_id, _game_id, number in _later_games(
         LedgerEntry.objects.filter(change_id__in=[pk for pk, _kind, _n in changes])
-        .exclude(game=F("change__game"))
-        .exclude(game__isnull=True)
-        .values_list("change_id", "game__number")
     ):
         rescored[change_id].add(number)
     # Each once: a game corrected twice is "Spiel 16 korrigiert", not that twice.

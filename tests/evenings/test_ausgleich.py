@@ -742,14 +742,9 @@ def test_the_runde_s_accounts_say_what_rounding_leaves_open(
     assert shown == open_after and shown  # something is left, and it is what rounding left
 
 
-def test_after_a_part_payment_every_page_names_the_ausgleich_s_pairs(
-    client, club, runde, players, admin
-):
-    # Three evenings of four out of five: Resi, Sepp and Vroni are owed 0,80 € each, Hias
-    # and Wastl owe 1,20 € each. The Ausgleich proposes Hias pays Resi 0,80 € and Vroni
-    # 0,40 €, Wastl pays Sepp 0,80 € and Vroni 0,40 €. Hias pays Resi 0,10 € of his 0,80 €.
-    # Settled afresh, the balances would pair otherwise (Wastl pays Resi): every page
-    # keeps to the Ausgleich's pairs instead, where the payments are marked.
+def three_evenings_then_the_ausgleich(runde, players, admin) -> Evening:
+    """Three evenings of four out of five, each a Sauspiel won: Resi, Sepp and Vroni are
+    owed 0,80 € each, Hias and Wastl owe 1,20 € each; then the Runde's Ausgleich."""
     sepp, vroni, hias, resi, wastl = players[:5]
     for winners, losers in [
         ((sepp, vroni), (hias, wastl)),
@@ -759,7 +754,19 @@ def test_after_a_part_payment_every_page_names_the_ausgleich_s_pairs(
         evening = services.start_evening(runde, [*winners, *losers], 0, admin)
         sauspiel(evening, *winners, admin)
         services.close_evening(evening.pk, admin)
-    ausgleich = services.start_ausgleich(runde, admin)
+    return services.start_ausgleich(runde, admin)
+
+
+def test_after_a_part_payment_every_page_names_the_ausgleich_s_pairs(
+    client, club, runde, players, admin
+):
+    # Three evenings of four out of five: Resi, Sepp and Vroni are owed 0,80 € each, Hias
+    # and Wastl owe 1,20 € each. The Ausgleich proposes Hias pays Resi 0,80 € and Vroni
+    # 0,40 €, Wastl pays Sepp 0,80 € and Vroni 0,40 €. Hias pays Resi 0,10 € of his 0,80 €.
+    # Settled afresh, the balances would pair otherwise (Wastl pays Resi): every page
+    # keeps to the Ausgleich's pairs instead, where the payments are marked.
+    sepp, vroni, hias, resi, wastl = players[:5]
+    ausgleich = three_evenings_then_the_ausgleich(runde, players, admin)
     services.record_payment(ausgleich.pk, hias.pk, resi.pk, 10, admin)
     client.force_login(admin)
 
@@ -796,15 +803,7 @@ def test_a_part_payment_of_odd_cents_keeps_the_ausgleich_s_other_pairs(
     one paid in part asks what is left of it (walk 20)."""
     set_tariff(runde, settle_unit=50)
     sepp, vroni, hias, resi, wastl = players[:5]
-    for winners, losers in [
-        ((sepp, vroni), (hias, wastl)),
-        ((resi, vroni), (hias, wastl)),
-        ((resi, sepp), (hias, wastl)),
-    ]:
-        evening = services.start_evening(runde, [*winners, *losers], 0, admin)
-        sauspiel(evening, *winners, admin)
-        services.close_evening(evening.pk, admin)
-    ausgleich = services.start_ausgleich(runde, admin)
+    ausgleich = three_evenings_then_the_ausgleich(runde, players, admin)
     client.force_login(admin)
     url = reverse("evenings:settlement", args=[ausgleich.pk])
 

@@ -309,16 +309,19 @@ def test_a_payment_the_plan_did_not_propose_gets_a_fresh_plan() -> None:
 
 
 @st.composite
-def part_payments(draw: st.DrawFn) -> tuple[dict[str, int], int, dict[tuple[str, str], int]]:
+def part_payments(
+    draw: st.DrawFn, in_cents: bool = False
+) -> tuple[dict[str, int], int, dict[tuple[str, str], int]]:
     """Totals, a unit, and what was paid so far along some of the plan's transfers:
-    whole units, up to each transfer's amount."""
+    whole units, up to each transfer's amount; `in_cents`, any number of cents, as cash
+    is handed over (0,80 € of a transfer rounded to 50 cents)."""
     totals = draw(zero_sum_totals())
     unit = draw(st.sampled_from(UNITS))
+    step = 1 if in_cents else unit
     paid = {}
     for t in settle(totals, unit).transfers:
-        units = draw(st.integers(0, t.amount // unit))
-        if units:
-            paid[(t.payer, t.payee)] = units * unit
+        if steps := draw(st.integers(0, t.amount // step)):
+            paid[(t.payer, t.payee)] = steps * step
     return totals, unit, paid
 
 
@@ -364,8 +367,16 @@ def test_the_rest_of_the_plan_settles_the_balances_after_the_payments(
     balances = balances_after(totals, paid)
 
     after = settle_after(totals, in_payments(paid), unit)
-    transferred, received = paid_and_received(after)
 
+    assert_settles_what_is_open(after, balances, unit)
+
+
+def assert_settles_what_is_open(after: Settlement, balances: dict[str, int], unit: int) -> None:
+    """`after` settles `balances` (those once the payments are paid): its open amounts
+    are what its transfers leave, never more than was owed nor the other way; each
+    transfer whole units from one who owes to one who is owed; and nothing is left that
+    one more transfer of a unit could settle."""
+    transferred, received = paid_and_received(after)
     for name, balance in balances.items():
         assert after.open[name] == balance + transferred.get(name, 0) - received.get(name, 0)
         assert abs(after.open[name]) <= abs(balance) and after.open[name] * balance >= 0
@@ -377,20 +388,7 @@ def test_the_rest_of_the_plan_settles_the_balances_after_the_payments(
     assert not (still_owes and still_owed)
 
 
-@st.composite
-def part_payments_in_cents(draw: st.DrawFn) -> tuple[dict[str, int], int, dict]:
-    """As part_payments, but any number of cents along each transfer, as cash is handed
-    over (0,80 € of a transfer rounded to 50 cents)."""
-    totals = draw(zero_sum_totals())
-    unit = draw(st.sampled_from(UNITS))
-    paid = {}
-    for t in settle(totals, unit).transfers:
-        if amount := draw(st.integers(0, t.amount)):
-            paid[(t.payer, t.payee)] = amount
-    return totals, unit, paid
-
-
-@given(part_payments_in_cents())
+@given(part_payments(in_cents=True))
 def test_any_part_payment_along_the_plan_keeps_its_pairs_and_settles_the_rest(
     case: tuple[dict[str, int], int, dict[tuple[str, str], int]],
 ) -> None:
@@ -405,16 +403,7 @@ def test_any_part_payment_along_the_plan_keeps_its_pairs_and_settles_the_rest(
         rest = t.amount - paid.get((t.payer, t.payee), 0)
         # Each pair keeps at least its rest rounded down (more where the rests allow).
         assert proposed.get((t.payer, t.payee), 0) >= rest - rest % unit
-    transferred, received = paid_and_received(after)
-    for name, balance in balances.items():
-        assert after.open[name] == balance + transferred.get(name, 0) - received.get(name, 0)
-        assert abs(after.open[name]) <= abs(balance) and after.open[name] * balance >= 0
-    for t in after.transfers:
-        assert t.amount > 0 and t.amount % unit == 0
-        assert balances[t.payer] < 0 < balances[t.payee]
-    still_owes = [name for name, left in after.open.items() if left <= -unit]
-    still_owed = [name for name, left in after.open.items() if left >= unit]
-    assert not (still_owes and still_owed)
+    assert_settles_what_is_open(after, balances, unit)
     assert settle_paid(balances, in_payments(paid), unit) == after
 
 
