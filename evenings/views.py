@@ -1696,6 +1696,7 @@ def payment(request: HttpRequest, evening_id: int) -> HttpResponse:
     other = "other" in request.POST
     refused = ""
     if form.is_valid():
+        proposed = services.settlement(evening).transfers
         try:
             change = services.record_payment(
                 evening.pk,
@@ -1709,10 +1710,15 @@ def payment(request: HttpRequest, evening_id: int) -> HttpResponse:
         except services.EveningError as error:
             refused = str(error)
         else:
-            what = wording.summarize(change, _names(evening))
+            names = _names(evening)
+            what = wording.summarize(change, names)
             booked = _("Zahlung eingetragen: %(payment)s") % {"payment": what}
             if not change.replayed:
                 messages.success(request, booked)
+                paid = (form.cleaned_data["payer"], form.cleaned_data["payee"])
+                now = services.settlement(evening).transfers
+                if changed := wording.plan_changes(proposed, now, paid, names):
+                    messages.info(request, changed)
             elif booked not in _pending_messages(request):
                 # This form was sent before, and its answer was seen (or is gone).
                 messages.info(request, _("Schon eingetragen: %(payment)s") % {"payment": what})

@@ -4,12 +4,15 @@ One home for the wording, so that the sheet's caption, the "Gebucht: …" messag
 history's line never disagree. Players are named through `names` ({player id: name}).
 """
 
+from collections.abc import Sequence
+
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from evenings.models import Change, Game
 from evenings.services import GameInput
 from scoring import format_cents
+from scoring.settlement import Transfer
 
 GAME_NAMES = dict(Game.Type.choices)
 SUIT_NAMES = dict(Game.SuitChoice.choices)
@@ -132,6 +135,55 @@ def heading(change: Change, table: bool = False) -> str:
     return str(Change.Kind(change.kind).label)
 
 
+def transfer_line(payer: str | None, payee: str | None, cents: int) -> str:
+    """ "Sepp zahlt Resi 0,40 €": a payment, or a transfer proposed."""
+    return _("%(payer)s zahlt %(payee)s %(amount)s") % {
+        "payer": payer,
+        "payee": payee,
+        "amount": format_cents(cents),
+    }
+
+
+def plan_changes(
+    before: Sequence[Transfer],
+    after: Sequence[Transfer],
+    paid: tuple[int, int],
+    names: dict[int, str],
+) -> str:
+    """What a payment changed in the Abrechnung's other proposed transfers (`before` and
+    `after` it; `paid`: its payer and payee, whose own transfer shrinks as expected), said
+    in one sentence, or "" if nothing else changed. A payment larger than proposed, or in
+    odd cents, can leave a payee owed less than another's transfer to them, which then
+    goes: the table is told, not left to wonder."""
+
+    def pairs(transfers: Sequence[Transfer]) -> dict[tuple[int, int], int]:
+        by_pair = {(int(t.payer), int(t.payee)): t.amount for t in transfers}
+        by_pair.pop(paid, None)
+        return by_pair
+
+    def said(pair: tuple[int, int], amount: int) -> str:
+        return transfer_line(names.get(pair[0]), names.get(pair[1]), amount)
+
+    was, now = pairs(before), pairs(after)
+    changes = []
+    for pair, amount in was.items():
+        if pair not in now:
+            changes.append(_("„%(transfer)s“ entfällt") % {"transfer": said(pair, amount)})
+        elif now[pair] != amount:
+            changes.append(
+                _("„%(transfer)s“ ist jetzt %(amount)s")
+                % {"transfer": said(pair, amount), "amount": format_cents(now[pair])}
+            )
+    changes += [
+        _("neu: „%(transfer)s“") % {"transfer": said(pair, amount)}
+        for pair, amount in now.items()
+        if pair not in was
+    ]
+    if not changes:
+        return ""
+    return _("Damit ändert sich der Vorschlag: %(changes)s.") % {"changes": "; ".join(changes)}
+
+
 def summarize(change: Change, names: dict[int, str]) -> str:
     """A short German line of what a change recorded."""
     if change.kind == Change.Kind.PAYMENT:
@@ -140,15 +192,14 @@ def summarize(change: Change, names: dict[int, str]) -> str:
         if is_cancellation(change):
             # Said as the payment it takes back: its payer is the one paid back.
             payer, payee = payee, payer
-        named = {
-            "payer": names.get(payer),
-            "payee": names.get(payee),
-            "amount": format_cents(after["amount"]),
-        }
         if is_cancellation(change):
             # A payment made, taken back: not "Sepp zahlt Resi", which reads as still due.
-            return _("Zahlung storniert: %(payer)s an %(payee)s, %(amount)s") % named
-        return _("%(payer)s zahlt %(payee)s %(amount)s") % named
+            return _("Zahlung storniert: %(payer)s an %(payee)s, %(amount)s") % {
+                "payer": names.get(payer),
+                "payee": names.get(payee),
+                "amount": format_cents(after["amount"]),
+            }
+        return transfer_line(names.get(payer), names.get(payee), after["amount"])
     if change.kind == Change.Kind.SHARE and "moved_to" in (change.after or {}):
         return _("Der Link zeigt jetzt den neuen Tisch.")
     if change.kind == Change.Kind.RENAME:

@@ -17,6 +17,7 @@ from clubs import services as club_services
 from clubs.models import Membership, Player, Tariff, german_key
 from evenings import services
 from evenings.models import Change, Evening, Game, LedgerEntry
+from scoring.settlement import Transfer
 from tests.conftest import make_user, page_text
 
 HTMX = {"HX-Request": "true"}
@@ -767,6 +768,52 @@ def test_a_closed_evening_s_settlement_tells_a_spieler_who_enters_the_payments(
     assert "Zahlungen trägt ein Schreiber oder Admin ein." in spieler
     assert "Zahlungen weiter eintragen" not in spieler and ">bezahlt</button>" not in spieler
     assert "Zahlungen weiter eintragen" in schreiber and ">bezahlt</button>" in schreiber
+
+
+def test_a_payment_says_which_other_proposed_transfers_it_changed(
+    client, scorekeeper, evening, players
+):
+    sepp, vroni, hias, resi = players[:4]
+    set_tariff = evening.tariff
+    set_tariff.settle_unit = 50
+    set_tariff.save()
+    for won in (
+        services.GameInput("farbsolo", suit="herz", declarer=hias.pk),
+        services.GameInput("farbsolo", suit="herz", declarer=hias.pk),
+        services.GameInput("wenz", declarer=sepp.pk),
+    ):
+        services.book_game(evening.pk, uuid.uuid4(), won, scorekeeper)
+    client.force_login(scorekeeper)
+    url = reverse("evenings:settlement", args=[evening.pk])
+    proposed = page_text(client.get(url))
+    assert "Resi zahlt Hias 1,50 €" in proposed and "Vroni zahlt Sepp 0,50 €" in proposed
+
+    # Vroni hands Hias all she owes, 1,50 € instead of the proposed 1,00 €.
+    paid = client.post(
+        reverse("evenings:payment", args=[evening.pk]),
+        {"payer": vroni.pk, "payee": hias.pk, "other_amount": "1,50", "key": uuid.uuid4(),
+         "seen": Evening.objects.get(pk=evening.pk).version},
+        follow=True,
+    )  # fmt: skip
+
+    assert "Zahlung eingetragen: Vroni zahlt Hias 1,50 €" in page_text(paid)
+    assert (
+        "Damit ändert sich der Vorschlag: „Resi zahlt Hias 1,50 €“ ist jetzt 1,00 €; "
+        "„Vroni zahlt Sepp 0,50 €“ entfällt; neu: „Resi zahlt Sepp 0,50 €“."
+    ) in page_text(paid)
+    assert services.settlement(evening).transfers == (
+        Transfer(str(resi.pk), str(hias.pk), 100),
+        Transfer(str(resi.pk), str(sepp.pk), 50),
+    )
+    # A payment as proposed changes nothing else, and says nothing more.
+    paid = client.post(
+        reverse("evenings:payment", args=[evening.pk]),
+        {"payer": resi.pk, "payee": sepp.pk, "amount": 50, "key": uuid.uuid4(),
+         "seen": Evening.objects.get(pk=evening.pk).version},
+        follow=True,
+    )  # fmt: skip
+    assert "Zahlung eingetragen: Resi zahlt Sepp 0,50 €" in page_text(paid)
+    assert "Vorschlag" not in page_text(paid)
 
 
 def test_what_rounding_leaves_open_is_listed_in_the_order_of_the_balances(
