@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET
 
 from clubs.access import membership_of, money_runde_of
 from clubs.models import Tariff
+from evenings.services import newest_ausgleich
 from scoring import BockMode, ProHofRules, TariffRules, worked_examples
 from scoring.examples import (
     Example,
@@ -105,6 +106,11 @@ def runde_rules(request: HttpRequest, club_id: int, runde_id: int) -> HttpRespon
     # which rules that evening had (a player checks last week's Solo against this page).
     earlier = runde.evenings.filter(settles_runde=False).exclude(tariff=current)
     played_before = None if evening else earlier.order_by("-started_at", "-pk").first()
+    # While an Ausgleich is the Runde's newest evening, the Runde's accounts propose its
+    # plan, in the rounding it began with: said, or the page would promise the new one.
+    ausgleich = newest_ausgleich(runde)
+    if ausgleich and ausgleich.tariff.settle_unit == current.settle_unit:
+        ausgleich = None
     return render(
         request,
         "clubs/rules.html",
@@ -118,6 +124,8 @@ def runde_rules(request: HttpRequest, club_id: int, runde_id: int) -> HttpRespon
             "current": current if tariff.pk != current.pk else None,
             "older": older,
             "played_before": played_before if played_before not in older else None,
+            "ausgleich": ausgleich,
+            "ausgleich_label": ausgleich and Tariff.SettleUnit(ausgleich.tariff.settle_unit).label,
         },
     )
 

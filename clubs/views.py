@@ -13,6 +13,7 @@ from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, QuerySet
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -368,9 +369,24 @@ def tariff_edit(request: HttpRequest, club_id: int, runde_id: int) -> HttpRespon
     runde = money_runde_of(membership, runde_id)
     current = runde.tariff
     form = TariffForm(request.POST or None, instance=current)
+    ausgleich = evening_services.newest_ausgleich(runde)
+    if ausgleich:
+        # The Runde's accounts keep proposing its plan, in its rounding, until it plays.
+        began = timezone.localtime(ausgleich.started_at).strftime("%d.%m.%Y, %H:%M")
+        unit = form.fields["settle_unit"]
+        unit.help_text = f"{unit.help_text} " + _(
+            "Nur solange der Ausgleich der Runde vom %(day)s Uhr ihr letzter Abend ist, "
+            "zeigen sie seinen Vorschlag: nach dem Tarif, mit dem er begann."
+        ) % {"day": began}
     if form.is_valid():
         if services.change_tariff(runde, form.save(commit=False), request.user):
-            messages.success(request, _("Der neue Tarif gilt ab dem nächsten Spielabend."))
+            said = _("Der neue Tarif gilt ab dem nächsten Spielabend.")
+            if ausgleich and ausgleich.tariff.settle_unit != form.instance.settle_unit:
+                said += " " + _(
+                    "Die Konten der Runde zeigen noch den Vorschlag des Ausgleichs vom "
+                    "%(day)s Uhr, nach dessen Tarif, bis wieder gespielt wird."
+                ) % {"day": began}
+            messages.success(request, said)
         else:
             messages.info(request, _("Nichts geändert: der Tarif ist schon so."))
         return redirect("clubs:runde", club_id=club_id, runde_id=runde.pk)

@@ -1165,6 +1165,15 @@ def open_ausgleiche(runde_ids: Sequence[int]) -> dict[int, Evening]:
     }
 
 
+def newest_ausgleich(runde: Runde) -> Evening | None:
+    """The Runde's newest evening if it is an Ausgleich: until the Runde plays again, its
+    accounts propose that Ausgleich's plan, in the rounding of the tariff it began with
+    (runde_plans), whatever the current tariff says; the tariff editor and the rules page
+    say so. One query."""
+    newest = runde.evenings.select_related("tariff").order_by("-started_at", "-pk").first()
+    return newest if newest and newest.settles_runde else None
+
+
 def runde_plans(
     balances: dict[int, dict[str, int]], units: dict[int, int]
 ) -> dict[int, Settlement]:

@@ -11,6 +11,7 @@ import json
 import re
 import subprocess
 import sys
+import uuid
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
@@ -23,6 +24,7 @@ from clubs import services as club_services
 from clubs.models import Player, Tariff
 from evenings import services as evening_services
 from scoring import GameType, ProHofRules, TariffRules, parse_request, score_evening
+from tests.conftest import page_text
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -528,8 +530,52 @@ def test_an_evening_s_rules_say_its_rounding_and_the_runde_s_when_they_differ(
     new = main_of(client.get(rules_url(club, runde))).text()
 
     assert "Die Abrechnung dieses Abends rundet auf 50 Cent ab." in its
-    assert "Die Konten der Runde und ihr Ausgleich runden nach dem Tarif für neue Abende " in its
+    assert "Die Konten der Runde und ein neuer Ausgleich runden nach dem Tarif für neue" in its
     assert "Diese Runde rundet auf 1 Euro ab." in new and "Abrechnung dieses Abends" not in new
+
+
+def test_while_an_older_ausgleich_is_the_newest_evening_the_pages_say_the_konten_show_its_plan(
+    client, admin, club, runde, player_user
+):
+    """The Runde's accounts propose a running Ausgleich's plan in the rounding it began
+    with; the tariff editor, its message and the rules pages say so (walk 26)."""
+    players = [Player.objects.create(club=club, name=n) for n in ("Sepp", "Vroni", "Hias")]
+    players.append(club.players.get(user=admin))
+    evening = evening_services.start_evening(runde, players, 0, admin)
+    evening_services.book_game(evening.pk, uuid.uuid4(), evening_services.GameInput(
+        "farbsolo", suit="herz", declarer=players[2].pk), admin)  # fmt: skip
+    evening_services.close_evening(evening.pk, admin)
+    ausgleich = evening_services.start_ausgleich(runde, admin)
+    began = timezone.localtime(ausgleich.started_at).strftime("%d.%m.%Y, %H:%M")
+    tariff = reverse("clubs:tariff", args=[club.pk, runde.pk])
+    client.force_login(admin)
+
+    editor = page_text(client.get(tariff))
+    form = {"sauspiel": "0,20", "farbsolo": "0,50", "wenz": "0,50", "ramsch": "0,20"}
+    form |= {"laufende": "0,10", "laufende_min": "3", "laufende_max": "8"}
+    form |= {"laufende_min_wenz": "2", "schneider": "0,10", "schwarz": "0,10", "bock": "off"}
+    saved = page_text(client.post(tariff, form | {"settle_unit": "50"}, follow=True))
+    client.force_login(player_user)
+    new = main_of(client.get(rules_url(club, runde))).text()
+    its = main_of(client.get(rules_url(club, runde), {"abend": ausgleich.pk})).text()
+
+    assert f"Nur solange der Ausgleich der Runde vom {began} Uhr ihr letzter Abend ist" in editor
+    assert (
+        "Der neue Tarif gilt ab dem nächsten Spielabend. Die Konten der Runde zeigen noch den "
+        f"Vorschlag des Ausgleichs vom {began} Uhr, nach dessen Tarif, bis wieder gespielt wird."
+    ) in saved
+    assert "Diese Runde rundet auf 50 Cent ab." in new
+    assert (
+        f"Solange der Ausgleich der Runde vom {began} Uhr ihr letzter Abend ist, zeigen ihre "
+        "Konten aber seinen Vorschlag. Er rechnet nach dem Tarif, mit dem er begann, auf den "
+        "Cent genau ab."
+    ) in new
+    assert "Die Abrechnung dieses Abends rundet nicht ab" in its
+    assert "Die Konten der Runde und ein neuer Ausgleich runden nach dem Tarif für neue" in its
+    assert "Solange dieser Ausgleich der letzte Abend der Runde ist, zeigen die Konten" in its
+    # Played again, the Konten round by the new tariff, and nothing more is said.
+    evening_services.start_evening(runde, players, 0, admin)
+    assert "Solange" not in main_of(client.get(rules_url(club, runde))).text()
 
 
 def test_an_example_s_factor_reads_as_one_and_its_jungfrau_is_named(
