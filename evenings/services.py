@@ -198,7 +198,8 @@ def start_evening(
     key: uuid.UUID | None = None,
     continues: Evening | None = None,
 ) -> Evening:
-    """Open an evening with 4, 5 or 6 players in seating order, with the current tariff.
+    """Open an evening with 4, 5 or 6 players in seating order, with the current tariff
+    (or, going on at a new table, the tariff of the evening it `continues`).
 
     A tournament's table is such an evening in the tournament's Runde, with a `label`
     ("Runde 1 · Tisch 3"), the round's number of games as `game_limit` (one more is
@@ -217,7 +218,9 @@ def start_evening(
         with transaction.atomic():
             evening = Evening.objects.create(
                 runde=runde,
-                tariff=runde.tariffs.latest(),
+                # The same night at a new table keeps its tariff: a tariff changed
+                # meanwhile is for the next evening, as the tariff editor says.
+                tariff=continues.tariff if continues is not None else runde.tariffs.latest(),
                 first_dealer=first_dealer,
                 started_by=by,
                 label=label,

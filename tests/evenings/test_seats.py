@@ -8,6 +8,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from clubs import services as club_services
 from clubs.models import Membership
 from evenings import services
 from evenings.models import Change, Evening, LedgerEntry, Seat
@@ -487,3 +488,23 @@ def test_an_evening_that_went_on_at_a_new_table_opened_again_takes_corrections_o
         services.continue_at_new_table(evening.pk, players[1:5], 0, admin, key=uuid.uuid4())
     assert Evening.objects.open().count() == 2  # this one, for corrections, and the new one
     assert services.continued_at(Evening.objects.get(pk=new.pk)) is None
+
+
+def test_a_new_table_the_same_night_keeps_the_evening_s_tariff(admin, runde, evening, players):
+    """A tariff changed during the evening is for the next evening (the editor says so),
+    not for the new table when someone sits down at half past nine (walk 29)."""
+    services.book_game(evening.pk, uuid.uuid4(), sauspiel(evening), admin)
+    played = evening.tariff
+    newer = runde.tariffs.latest()
+    newer.sauspiel = played.sauspiel + 10
+    assert club_services.change_tariff(runde, newer, admin) is not None
+
+    new = services.continue_at_new_table(evening.pk, [players[4], *players[1:4]], 0, admin)
+    game, _booked = services.book_game(new.pk, uuid.uuid4(), sauspiel(new), admin)
+
+    assert new.tariff == played != runde.tariffs.latest()
+    won = LedgerEntry.objects.filter(game=game, amount__gt=0).values_list("amount", flat=True)
+    assert set(won) == {played.sauspiel}
+    # A new evening of the Runde plays the new tariff.
+    services.close_evening(new.pk, admin)
+    assert services.start_evening(runde, players[:4], 0, admin).tariff == runde.tariffs.latest()
