@@ -488,8 +488,12 @@ def test_an_evening_s_rules_show_its_tariff_after_the_runde_changed_it(
     players = [Player.objects.create(club=club, name=n) for n in ("Sepp", "Vroni", "Hias")]
     players.append(club.players.get(user=admin))
     evening = evening_services.start_evening(runde, players, 0, admin)
-    change_tariff(runde, admin, sauspiel=20)  # from the next evening on
     client.force_login(player_user)
+    # Before the change, the evening's page does not promise to change with the Runde's.
+    before = main_of(client.get(rules_url(club, runde), {"abend": evening.pk})).text()
+    assert "ändert sich diese Seite mit" not in before
+    assert "gilt der neue ab dem nächsten Abend; dieser Abend spielt mit diesem weiter" in before
+    change_tariff(runde, admin, sauspiel=20)  # from the next evening on
 
     its = main_of(client.get(rules_url(club, runde), {"abend": evening.pk}))
     new = main_of(client.get(rules_url(club, runde)))
