@@ -52,7 +52,7 @@ def start(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse:
     # A second phone at the table wants the evening that runs, not a new one.
     running = runde.evenings.filter(status=Evening.Status.OPEN).order_by("-started_at")
     running = running.prefetch_related("seats__player")
-    same = None
+    same: list[tuple[Evening, dict[int, str]]] = []
     if form.is_valid() and not form.cleaned_data["again"]:
         chosen = {p.pk for p in form.cleaned_data["players"]}
         # Nobody plays at two tables: the evenings running in the club's other Runden too.
@@ -67,44 +67,20 @@ def start(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse:
             (e, {s.player_id: s.player.name for s in e.seats.all()}) for e in [*running, *elsewhere]
         ]
         # The same table, or someone who already sits at another (a slip of the finger
-        # between two Sepps, or an evening left open): asked before it begins.
-        same, there = next(
-            ((e, names) for e, names in seated if names.keys() == chosen),
-            next(((e, names) for e, names in seated if names.keys() & chosen), (None, {})),
+        # between two Sepps, or an evening left open): asked before it begins, naming
+        # every such evening, the same table first.
+        same = sorted(
+            ((e, names) for e, names in seated if names.keys() & chosen),
+            key=lambda seated_there: seated_there[1].keys() != chosen,
         )
         # Sent again (a double tap): the evening it started is the answer. Asked after
         # the running evenings are read, so that the first tap's evening, committed
         # between the two reads, is found by its key rather than taken for another's.
         key = form.cleaned_data["key"]
-        if same is not None and key is not None and runde.evenings.filter(key=key).exists():
-            same = None
-        if same is not None:
-            when = dateformat.format(timezone.localtime(same.started_at), "d.m.Y, H:i")
-            both = [there[pk] for pk in there if pk in chosen]
-            if same.runde_id != runde.pk:
-                message = ngettext(
-                    "%(who)s sitzt schon an einem laufenden Abend der Runde „%(runde)s“ "
-                    "(seit %(when)s): dort weiterschreiben, oder unten bestätigen, dass hier "
-                    "ein neuer beginnt.",
-                    "%(who)s sitzen schon an einem laufenden Abend der Runde „%(runde)s“ "
-                    "(seit %(when)s): dort weiterschreiben, oder unten bestätigen, dass hier "
-                    "ein neuer beginnt.",
-                    len(both),
-                ) % {"who": wording.enumeration(both), "runde": same.runde.name, "when": when}
-            elif there.keys() == chosen:
-                message = _(
-                    "Mit genau diesen Spielern läuft hier schon ein Abend (seit %(when)s): "
-                    "dort weiterschreiben, oder unten bestätigen, dass ein neuer beginnt."
-                ) % {"when": when}
-            else:
-                message = ngettext(
-                    "%(who)s sitzt schon an einem laufenden Abend (seit %(when)s): dort "
-                    "weiterschreiben, oder unten bestätigen, dass ein neuer beginnt.",
-                    "%(who)s sitzen schon an einem laufenden Abend (seit %(when)s): dort "
-                    "weiterschreiben, oder unten bestätigen, dass ein neuer beginnt.",
-                    len(both),
-                ) % {"who": wording.enumeration(both), "when": when}
-            form.add_error(None, message)
+        if same and key is not None and runde.evenings.filter(key=key).exists():
+            same = []
+        for running_there, there in same:
+            form.add_error(None, _already_seated(running_there, there, chosen, runde))
     if form.is_valid():
         try:
             evening = services.start_evening(
@@ -124,9 +100,38 @@ def start(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse:
         "form": form,
         "newcomer": newcomer or newcomer_form(membership.club),
         "running": running,
-        "same": same,
+        "same": [running_there for running_there, _there in same],
     }
     return render(request, "evenings/start.html", context)
+
+
+def _already_seated(evening: Evening, there: dict[int, str], chosen: set[int], runde) -> str:
+    """What the start form asks when players chosen (`chosen`) sit at `evening` already
+    (`there`: its players' names by id): carry on there, or confirm a new evening."""
+    when = dateformat.format(timezone.localtime(evening.started_at), "d.m.Y, H:i")
+    both = [there[pk] for pk in there if pk in chosen]
+    if evening.runde_id != runde.pk:
+        return ngettext(
+            "%(who)s sitzt schon an einem laufenden Abend der Runde „%(runde)s“ "
+            "(seit %(when)s): dort weiterschreiben, oder unten bestätigen, dass hier "
+            "ein neuer beginnt.",
+            "%(who)s sitzen schon an einem laufenden Abend der Runde „%(runde)s“ "
+            "(seit %(when)s): dort weiterschreiben, oder unten bestätigen, dass hier "
+            "ein neuer beginnt.",
+            len(both),
+        ) % {"who": wording.enumeration(both), "runde": evening.runde.name, "when": when}
+    if there.keys() == chosen:
+        return _(
+            "Mit genau diesen Spielern läuft hier schon ein Abend (seit %(when)s): "
+            "dort weiterschreiben, oder unten bestätigen, dass ein neuer beginnt."
+        ) % {"when": when}
+    return ngettext(
+        "%(who)s sitzt schon an einem laufenden Abend (seit %(when)s): dort "
+        "weiterschreiben, oder unten bestätigen, dass ein neuer beginnt.",
+        "%(who)s sitzen schon an einem laufenden Abend (seit %(when)s): dort "
+        "weiterschreiben, oder unten bestätigen, dass ein neuer beginnt.",
+        len(both),
+    ) % {"who": wording.enumeration(both), "when": when}
 
 
 NEWCOMER = "neu"  # the prefix of the newcomer's name field on the seating forms

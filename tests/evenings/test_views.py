@@ -276,6 +276,34 @@ def test_someone_who_sits_at_a_running_evening_is_seated_at_another_only_when_co
     assert there.evenings.filter(status=Evening.Status.OPEN).count() == (2 if there == runde else 1)
 
 
+def test_players_at_two_running_evenings_are_named_with_both(
+    client, scorekeeper, admin, club, runde, players
+):
+    """Each evening the chosen sit at is named, not only the first found (walk 29)."""
+    sepp, vroni, hias, resi, wastl, kathi = players
+    xaver, lena = (Player.objects.create(club=club, name=name) for name in ("Xaver", "Lena"))
+    here = services.start_evening(runde, [sepp, vroni, hias, resi], 0, admin)
+    freitag = club_services.create_runde(club, "Freitagsrunde", admin)
+    there = services.start_evening(freitag, [wastl, kathi, xaver, lena], 0, admin)
+    client.force_login(scorekeeper)
+    seats = {f"seat{i}": p.pk for i, p in enumerate([sepp, kathi, xaver, hias])}
+    seats |= {"first_dealer": "0", "key": str(uuid.uuid4())}
+
+    asked = client.post(reverse("evenings:start", args=[club.pk, runde.pk]), seats)
+
+    text = page_text(asked)
+    since = {e: timezone.localtime(e.started_at).strftime("%d.%m.%Y, %H:%M") for e in (here, there)}
+    assert f"Sepp und Hias sitzen schon an einem laufenden Abend (seit {since[here]})" in text
+    assert (
+        "Kathi und Xaver sitzen schon an einem laufenden Abend der Runde „Freitagsrunde“ "
+        f"(seit {since[there]})"
+    ) in text
+    for running, label in ((here, "Zum laufenden Abend (seit"), (there, "„Freitagsrunde“ (seit")):
+        url = reverse("evenings:detail", args=[running.pk])
+        assert re.search(f'<a class="button" href="{url}">[^<]*{re.escape(label)}', asked.text)
+    assert Evening.objects.count() == 2
+
+
 def test_a_player_chosen_for_two_seats_is_named_at_the_second(
     client, scorekeeper, club, runde, players
 ):
