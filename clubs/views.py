@@ -381,6 +381,11 @@ def tariff_edit(request: HttpRequest, club_id: int, runde_id: int) -> HttpRespon
     if form.is_valid():
         if services.change_tariff(runde, form.save(commit=False), request.user):
             said = _("Der neue Tarif gilt ab dem nächsten Spielabend.")
+            for evening in runde.evenings.playing().order_by("started_at"):
+                said += " " + _(
+                    "Der laufende Abend vom %(day)s Uhr spielt mit dem bisherigen weiter, "
+                    "außer er wird mit „Neuen Tarif für diesen Abend übernehmen …“ umgestellt."
+                ) % {"day": timezone.localtime(evening.started_at).strftime("%d.%m.%Y, %H:%M")}
             if ausgleich and ausgleich.tariff.settle_unit != form.instance.settle_unit:
                 said += " " + _(
                     "Die Konten der Runde zeigen noch den Vorschlag des Ausgleichs vom "

@@ -344,6 +344,9 @@ class Change(models.Model):
         SCORER = "scorer", _("Schreiber am Turniertisch gewechselt")
         SEATS = "seats", _("Sitzordnung geändert")
         RENAME = "rename", _("Spieler umbenannt")
+        # The evening plays the Runde's newer tariff from its first game (services.
+        # apply_tariff): `before` and `after` name the versions.
+        TARIFF = "tariff", _("Neuer Tarif für den Abend")
 
     # True on the payment record_payment answers when its form's key had booked it before
     # (the form sent again): nothing new was booked. Not a column.

@@ -30,7 +30,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from clubs.models import Player, Runde
+from clubs.models import Player, Runde, Tariff
 from evenings.models import Change, Evening, EveningTotal, Game, LedgerEntry, Seat
 from evenings.reads import Prepared, State, seats_of, state_of
 from scoring import (
@@ -598,12 +598,14 @@ def book(
                 return _book(evening, state, key, data, by, deal_token, seats)
             except _Moved:
                 state = None
+                _tariff_again(evening)
                 if not evening.last_number:  # before the first game the seats may change
                     seats = _seats_again(evening)
         # Phones keep booking into this evening between our reads and writes: take its
         # lock, under which nobody else changes it.
         with transaction.atomic():
             _locked(evening.pk)
+            _tariff_again(evening)
             state = state_of(evening.pk, BOCK_GAMES)
             if not state.last_number:
                 seats = _seats_again(evening)
@@ -625,6 +627,15 @@ def book(
         evening.version,
         standing(evening, [seat.player for seat in seats]),
     )
+
+
+def _tariff_again(evening: Evening) -> None:
+    """The evening's tariff, read again if an admin gave the evening another meanwhile
+    (apply_tariff): a booking that lost the race is scored by the one it is written
+    under."""
+    tariff_id = Evening.objects.values_list("tariff_id", flat=True).get(pk=evening.pk)
+    if tariff_id != evening.tariff_id:
+        evening.tariff = Tariff.objects.get(pk=tariff_id)
 
 
 def _seats_again(evening: Evening) -> list[Seat]:
@@ -818,6 +829,71 @@ def correct_game(
     )
     _rescore(evening, change, game.number)
     return game
+
+
+@dataclasses.dataclass(frozen=True)
+class Retariffed:
+    """What apply_tariff did: the evening, and whether this call changed its tariff
+    (False: it played the tariff already, the form sent twice)."""
+
+    evening: Evening
+    changed: bool
+
+
+def tariff_refusal(evening: Evening, live: list[Change] | None = None) -> str:
+    """Why the (open) money evening cannot take the Runde's newer tariff, in German; ""
+    if it can. Paid money stays as paid: a payment made at the old amounts would no
+    longer be what was owed (`live`: the evening's payments, if read already)."""
+    if not evening.is_open:
+        return _("Der Abend ist abgeschlossen: zum Umstellen erst wieder öffnen.")
+    if evening.is_table or evening.settles_runde:
+        return _("Dieser Abend hat keinen Tarif zum Umstellen.")
+    if _live(payments(evening) if live is None else live):
+        return _(
+            "An diesem Abend ist schon bezahlt worden: erst die Zahlungen in der Abrechnung "
+            "stornieren, dann den Tarif umstellen."
+        )
+    return ""
+
+
+@transaction.atomic
+def apply_tariff(evening_id: int, tariff_id: int, by) -> Retariffed:
+    """Play the open money evening with the Runde's current tariff (`tariff_id`: the
+    version the admin was shown; if the Runde saved another since, nothing changes), as
+    if it had begun with it: a wrong amount noticed after a few games. Every game is
+    scored anew from the first; the ledger keeps the old amounts and reverses them, under
+    one change that names both versions."""
+    evening = _locked(evening_id)
+    current = evening.runde.tariffs.latest()
+    if evening.tariff_id == tariff_id == current.pk:
+        return Retariffed(evening, False)
+    if tariff_id != current.pk:
+        raise EveningError(
+            _("Inzwischen gilt ein anderer Tarif der Runde: bitte prüfen und nochmal tippen.")
+        )
+    if refusal := tariff_refusal(evening):
+        raise EveningError(refusal)
+    before = evening.tariff
+    evening.tariff = current
+    games = list(evening.games.booked())
+    try:
+        result = score(evening, games)
+    except ScoringError as error:  # a game the new rules do not take
+        raise EveningError(error.message_de, error.key) from None
+    Evening.objects.filter(pk=evening.pk).update(tariff=current)
+    # Kept with the change for the history: what changed, as the Tarifverlauf says it,
+    # and the games whose Bock it flipped (another Bock rule), as a correction's shifts.
+    changed = [list(line) for line in current.changed_from(before)]
+    flipped = [g.pk for g, r in zip(games, result.games, strict=True) if g.bock != r.bock]
+    change = _record(
+        evening,
+        Change.Kind.TARIFF,
+        by,
+        before={"tariff": before.pk},
+        after={"tariff": current.pk, "changed": changed, "bock_flipped": flipped},
+    )
+    _rescore(evening, change, 1)
+    return Retariffed(evening, True)
 
 
 def _void(evening: Evening, game: Game, by, kind: str) -> Game:

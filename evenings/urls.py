@@ -55,6 +55,7 @@ urlpatterns = [
         name="payment_cancel",
     ),
     path("abend/<int:evening_id>/wieder-oeffnen/", views.reopen, name="reopen"),
+    path("abend/<int:evening_id>/tarif/", views.evening_tariff, name="tariff"),
     path("abend/<int:evening_id>/zuschauer-link/", views.share, name="share"),
     # Tokens come from secrets.token_urlsafe, the slug alphabet: anything else (a NUL byte,
     # say) is no link of ours and is a 404 before it reaches a query.

@@ -31,6 +31,7 @@ from evenings.access import admin_evening_of, evening_of, scored_evening_of, unc
 from evenings.forms import GameForm, PaymentForm, StartForm
 from evenings.models import Change, Evening, Game, LedgerEntry
 from evenings.reads import seats_of
+from scoring import ScoringError
 from scoring.model import MAX_JUNGFRAU_DOUBLINGS
 
 
@@ -946,7 +947,20 @@ def _changes_since(request, evening: Evening, membership, token=None) -> HttpRes
         response = HttpResponse()
         response["HX-Redirect"] = reverse("evenings:detail", args=[new_table.pk])
         return response
-    if not evening.last_number and _seated_anew(evening, seen):
+    anew = _anew(evening, seen)
+    if Change.Kind.TARIFF in anew:
+        # An admin gave the evening the Runde's newer tariff: every game scored anew, and
+        # the entry form's choices may differ (the Laufende from, the Jungfrau).
+        messages.info(
+            request,
+            _(
+                "Der Abend spielt jetzt mit dem neuen Tarif der Runde: alle Spiele sind neu "
+                "gewertet."
+            )
+            + (" " + _("Bitte das Spiel neu eingeben.") if "deal" in request.GET else ""),
+        )
+        return _reloaded()
+    if not evening.last_number and Change.Kind.SEATS in anew:
         # Before the first game the table was seated anew: the page again, as it sits now.
         if "deal" in request.GET:  # and its form anew, without what was chosen on it
             messages.info(
@@ -999,11 +1013,15 @@ def _changes_since(request, evening: Evening, membership, token=None) -> HttpRes
     return response
 
 
-def _seated_anew(evening: Evening, seen: str) -> bool:
-    """Whether the table was seated anew (services.change_seats) after version `seen`."""
+def _anew(evening: Evening, seen: str) -> set[str]:
+    """Which of the changes after which a phone loads the page again were made after
+    version `seen`: the table seated anew (services.change_seats), a new tariff
+    (services.apply_tariff)."""
     shown = _version(seen)
-    since = evening.changes.filter(kind=Change.Kind.SEATS)
-    return since.filter(version__gt=shown).exists() if shown is not None else since.exists()
+    since = evening.changes.filter(kind__in=[Change.Kind.SEATS, Change.Kind.TARIFF])
+    if shown is not None:
+        since = since.filter(version__gt=shown)
+    return set(since.values_list("kind", flat=True).distinct())
 
 
 def _changes_context(seen: str, evening: Evening, membership, deal) -> dict:
@@ -1061,9 +1079,9 @@ def _heard(rows: list[sheet.Row], known: int, rewritten: frozenset[str]) -> str 
 
 
 REWRITING = {Change.Kind.CORRECT, Change.Kind.VOID, Change.Kind.UNDO, Change.Kind.RESTORE}
-# Changes after which only the whole sheet will do: a new state, or a new name in the
-# sheet's head and in rows of every game.
-WHOLE = {Change.Kind.CLOSE, Change.Kind.REOPEN, Change.Kind.RENAME}
+# Changes after which only the whole sheet will do: a new state, a new name in the
+# sheet's head and in rows of every game, or every game scored anew by another tariff.
+WHOLE = {Change.Kind.CLOSE, Change.Kind.REOPEN, Change.Kind.RENAME, Change.Kind.TARIFF}
 
 
 def _first_changed(evening: Evening, seen: str) -> tuple[int | None, int, frozenset[str]]:
@@ -1405,13 +1423,20 @@ def _history_html(evening: Evening, names: dict[int, str]) -> SafeString:
             moved[change_id].append((names[player_id], total))
     # The later games whose amounts a change moved besides its own game's: striking,
     # correcting or taking back a game shifts the Bock of the games after it.
+    # (A new tariff scores every game anew, and its line says so.)
     rescored: dict[int, list[int]] = defaultdict(list)
     shifts: dict[int, list[int]] = defaultdict(list)  # per game: the changes that did so
     for change_id, game_id, number in _later_games(
-        LedgerEntry.objects.filter(evening=evening, kind=evening.entry_kind)
+        LedgerEntry.objects.filter(evening=evening, kind=evening.entry_kind).exclude(
+            change__kind=Change.Kind.TARIFF
+        )
     ):
         rescored[change_id].append(number)
         shifts[game_id].append(change_id)
+    for change in changes:
+        if change.kind == Change.Kind.TARIFF:
+            for game_id in change.after["bock_flipped"]:
+                shifts[game_id].append(change.pk)
     # A game's own changes (booked, corrected, struck, taken back, restored) moved its
     # amounts as a Bock game if it was one then: each later game scored anew flipped its
     # Bock, so it was one if it is now and flipped an even number of times since.
@@ -1788,6 +1813,64 @@ def reopen(request: HttpRequest, evening_id: int) -> HttpResponse:
         else:
             messages.success(request, _("Der Abend ist wieder offen."))
     return redirect("evenings:detail", evening_id=evening.pk)
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+@never_cache
+def evening_tariff(request: HttpRequest, evening_id: int) -> HttpResponse:
+    """An admin gives an open evening the Runde's newer tariff from its first game: a
+    wrong amount noticed after a few games (walk 29). What it changes, per player, is
+    shown before anything changes; the history keeps what was played before."""
+    evening, membership = admin_evening_of(request, evening_id)
+    if evening.is_table or evening.settles_runde:
+        raise Http404
+    current = evening.runde.tariffs.latest()
+    if request.method == "POST":
+        shown = _version(request.POST.get("tarif", "")) or 0
+        try:
+            done = services.apply_tariff(evening.pk, shown, request.user)
+        except services.EveningError as error:
+            messages.error(request, str(error))
+            return redirect("evenings:tariff", evening_id=evening.pk)
+        if done.changed:
+            counted = evening.games.booked().count()
+            messages.success(
+                request,
+                ngettext(
+                    "Der Abend spielt jetzt mit dem Tarif vom %(when)s Uhr: %(n)s Spiel neu "
+                    "gewertet.",
+                    "Der Abend spielt jetzt mit dem Tarif vom %(when)s Uhr: %(n)s Spiele neu "
+                    "gewertet.",
+                    counted,
+                )
+                % {"n": counted, "when": _minute(current.valid_from)},
+            )
+        else:
+            messages.info(request, _("Der Abend spielt schon mit diesem Tarif."))
+        return redirect("evenings:detail", evening_id=evening.pk)
+    context = {"evening": evening, "membership": membership, "current": current}
+    if evening.tariff_id != current.pk:
+        names = _names(evening)
+        now = services.standing(evening)
+        trial = Evening(pk=evening.pk, tariff=current)
+        games = list(evening.games.booked())
+        try:
+            after = services.score(trial, games, list(now)).totals
+        except ScoringError as error:
+            context["refusal"] = error.message_de
+        else:
+            context["lines"] = [(names[pid], cents, after[str(pid)]) for pid, cents in now.items()]
+        context |= {
+            "changes": current.changed_from(evening.tariff),
+            "games": len(games),
+            "refusal": context.get("refusal") or services.tariff_refusal(evening),
+        }
+    return render(request, "evenings/tariff.html", context)
+
+
+def _minute(moment) -> str:
+    return timezone.localtime(moment).strftime("%d.%m.%Y, %H:%M")
 
 
 @require_POST

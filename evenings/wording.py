@@ -202,6 +202,11 @@ def summarize(change: Change, names: dict[int, str]) -> str:
         return transfer_line(names.get(payer), names.get(payee), after["amount"])
     if change.kind == Change.Kind.SHARE and "moved_to" in (change.after or {}):
         return _("Der Link zeigt jetzt den neuen Tisch.")
+    if change.kind == Change.Kind.TARIFF:
+        changed = "; ".join(
+            f"{label}: {was} → {now}" for label, was, now in change.after["changed"]
+        )
+        return _("%(changed)s; alle Spiele neu gewertet") % {"changed": changed}
     if change.kind == Change.Kind.RENAME:
         return _("%(before)s heißt jetzt %(after)s") % {
             "before": change.before["name"],

@@ -436,6 +436,7 @@ RECIPES: dict[str, Recipe] = {
     ),
     "evenings:payment_cancel": BUTTON,
     "evenings:reopen": BUTTON,
+    "evenings:tariff": Recipe({"tarif": "version"}),
     "evenings:share": Recipe({"revoke": "bool"}, methods=POST),
     "evenings:live": Recipe(query={"v": "version"}, methods=("GET",)),
     "evenings:live_sheet": Recipe(query={"v": "version"}, methods=("GET",)),
@@ -671,8 +672,13 @@ def refused(response) -> bool:
     """Whether the app said no: a 4xx, the login page, an error message or a form error."""
     if 400 <= response.status_code < 500:
         return True
-    if response.status_code == 302 and response["Location"].startswith(
-        resolve_url(django_settings.LOGIN_URL)
+    # Sent to log in first (with where to go next); a deleted account is sent to the
+    # login page too, without: that one did what was asked.
+    location = response.get("Location", "")
+    if (
+        response.status_code == 302
+        and location.startswith(resolve_url(django_settings.LOGIN_URL))
+        and "next=" in location
     ):
         return True
     if any(m.level >= message_levels.ERROR for m in get_messages(response.wsgi_request)):

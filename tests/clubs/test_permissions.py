@@ -165,6 +165,8 @@ MATRIX: dict[str, dict[str, tuple]] = {
     "evenings:share": {"GET": every(405), "POST": scorers_only(302), **NO_OTHER},
     # Reopening a closed evening changes what was settled: the admin's call.
     "evenings:reopen": {"GET": every(405), "POST": admins_only(302), **NO_OTHER},
+    # So is playing an open evening with the Runde's newer tariff.
+    "evenings:tariff": {"GET": admins_only(200), "POST": admins_only(302), **NO_OTHER},
     # The read-only link for the table's spectators needs no account.
     "evenings:live": {"GET": every(200), "POST": every(405), **NO_OTHER},
     "evenings:live_sheet": {"GET": every(200), "POST": every(405), **NO_OTHER},
@@ -250,6 +252,7 @@ WRITES: dict[str, frozenset[str]] = {
     "evenings:payment_cancel": SCORERS,
     "evenings:share": SCORERS,
     "evenings:reopen": ADMIN,
+    "evenings:tariff": ADMIN,
     **dict.fromkeys(
         (f"tournaments:{name}" for name in ("create", "settings", "season", *TOURNAMENT_POSTS)),
         ADMIN,
@@ -400,7 +403,16 @@ def prefixed(body: dict[str, object]) -> dict[str, object]:
 
 
 # A plausible valid body for each URL that takes a POST.
+def newer_tariff(cast: Cast) -> dict[str, object]:
+    """A newer tariff of the cast's Runde, for its open evening to take (evenings:tariff)."""
+    newer = cast.runde.tariffs.latest()
+    newer.pk, newer.sauspiel = None, newer.sauspiel + 10
+    newer.save()
+    return {"tarif": newer.pk}
+
+
 POST_BODIES: dict[str, Callable[[Cast], dict[str, object]]] = {
+    "evenings:tariff": newer_tariff,
     "clubs:create": lambda cast: {"name": "Kartlerverein Sendling"},
     "clubs:runde_create": lambda cast: {"name": "Freitagsrunde"},
     "clubs:runde_rename": lambda cast: {"name": "Mittwochsrunde"},

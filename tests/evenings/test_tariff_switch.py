@@ -1,0 +1,193 @@
+"""An open evening takes the Runde's newer tariff from its first game: a wrong amount
+noticed after a few games is put right without striking and booking every game again
+(walk 29). The ledger keeps what was booked and reverses it; the history says what
+changed."""
+
+import io
+import re
+import uuid
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+
+from evenings import services
+from evenings.models import Change, Evening, LedgerEntry
+from tests.conftest import page_text
+
+HTMX = {"HX-Request": "true"}
+
+
+def sauspiel(evening, *, ramsch=False):
+    playing = services.next_deal(evening).playing
+    if ramsch:
+        return services.GameInput("ramsch", won=False, loser=playing[0].pk)
+    return services.GameInput("sauspiel", declarer=playing[0].pk, partner=playing[2].pk)
+
+
+def book(evening, by, times=1, **kind):
+    for _ in range(times):
+        services.book_game(evening.pk, uuid.uuid4(), sauspiel(evening, **kind), by)
+
+
+def text_of(response) -> str:
+    """The page as read: without tags, its spaces collapsed."""
+    return " ".join(re.sub(r"<[^>]+>", " ", page_text(response)).split())
+
+
+def verified() -> str:
+    out = io.StringIO()
+    call_command("verify_ledger", stdout=out)
+    return out.getvalue()
+
+
+@pytest.fixture
+def typo(runde, evening, admin, set_tariff):
+    """Three Sauspiele booked at 2,00 € (meant: 0,20 €), then the tariff put right."""
+    wrong = set_tariff(runde, sauspiel=200)
+    Evening.objects.filter(pk=evening.pk).update(tariff=wrong)
+    evening.refresh_from_db()
+    book(evening, admin, times=3)
+    return set_tariff(runde, sauspiel=20)
+
+
+def test_the_evening_is_scored_anew_as_if_it_had_begun_with_the_new_tariff(
+    admin, runde, evening, players, typo, set_tariff
+):
+    was = services.standing(evening)
+    entries = LedgerEntry.objects.filter(evening=evening).count()
+
+    done = services.apply_tariff(evening.pk, typo.pk, admin)
+
+    assert done.changed
+    evening.refresh_from_db()
+    assert evening.tariff == typo
+    # A tenth of what it was: every game now at 0,20 € a head.
+    assert services.standing(evening) == {pid: cents // 10 for pid, cents in was.items()}
+    # Nothing overwritten: the old entries stay, reversed, under the one change.
+    change = Change.objects.get(evening=evening, kind=Change.Kind.TARIFF)
+    assert LedgerEntry.objects.filter(evening=evening).count() == entries * 3
+    assert LedgerEntry.objects.filter(change=change).count() == entries * 2
+    assert change.before["tariff"] != change.after["tariff"] == typo.pk
+    assert change.after["changed"] == [["Sauspiel", "2,00 €", "0,20 €"]]
+    assert "ledger ok" in verified()
+    # Sent again (a double tap): nothing more.
+    again = services.apply_tariff(evening.pk, typo.pk, admin)
+    assert not again.changed
+    assert Change.objects.filter(kind=Change.Kind.TARIFF).count() == 1
+
+
+def test_a_new_bock_rule_moves_the_bock_games_and_the_history_says_which_were_bock(
+    client, admin, runde, evening, players, set_tariff
+):
+    book(evening, admin, ramsch=True)
+    book(evening, admin)
+    assert not evening.games.get(number=2).bock
+    bock = set_tariff(runde, bock="ramsch")
+
+    services.apply_tariff(evening.pk, bock.pk, admin)
+
+    assert evening.games.get(number=2).bock
+    assert "ledger ok" in verified()
+    client.force_login(admin)
+    history = text_of(client.get(reverse("evenings:history", args=[evening.pk])))
+    assert "Neuer Tarif für den Abend" in history
+    assert "Bockrunde: ohne Bock → nach jedem Ramsch; alle Spiele neu gewertet" in history
+    # Game 2 was booked as an ordinary game: its booking does not say Bock.
+    booked = re.search(r"Spiel gebucht · Spiel 2 (.*?) \d\d\.\d\d\.\d{4}", history)[1]
+    assert "Bock" not in booked
+
+
+@pytest.mark.parametrize("why", ["paid", "closed", "stale"])
+def test_refused_with_why_and_nothing_changes(admin, runde, evening, players, typo, why):
+    if why == "paid":
+        payer, payee = sorted(services.standing(evening).items(), key=lambda i: i[1])[::3]
+        services.record_payment(evening.pk, payer[0], payee[0], 10, admin)
+    if why == "closed":
+        services.close_evening(evening.pk, admin)
+    shown = typo.pk - 1 if why == "stale" else typo.pk
+    before = list(LedgerEntry.objects.values_list("pk", flat=True))
+
+    with pytest.raises(services.EveningError) as refused:
+        services.apply_tariff(evening.pk, shown, admin)
+
+    said = {
+        "paid": "erst die Zahlungen in der Abrechnung stornieren",
+        "closed": "zum Umstellen erst wieder öffnen",
+        "stale": "Inzwischen gilt ein anderer Tarif der Runde",
+    }[why]
+    assert said in str(refused.value)
+    assert list(LedgerEntry.objects.values_list("pk", flat=True)) == before
+    assert not Change.objects.filter(kind=Change.Kind.TARIFF).exists()
+
+
+def test_the_admin_sees_what_changes_per_player_before_taking_it(
+    client, admin, scorekeeper, club, runde, evening, players, typo
+):
+    url = reverse("evenings:tariff", args=[evening.pk])
+    client.force_login(admin)
+
+    runde_page = text_of(client.get(reverse("clubs:runde", args=[club.pk, runde.pk])))
+    page = client.get(url)
+    text = text_of(page)
+    taken = client.post(url, {"tarif": typo.pk}, follow=True)
+
+    assert "spielt noch mit dem früheren Tarif. Neuen Tarif für diesen Abend übernehmen …" in (
+        runde_page
+    )
+    assert "Sauspiel: 2,00 € → 0,20 €" in text
+    assert "werden alle 3 Spiele des Abends neu gewertet" in text
+    # Each player's standing now and with the new tariff: a tenth of it, none zero.
+    for player in players[:4]:
+        now, new = re.search(rf"{player.name} ([+-]\d+,\d\d) € ([+-]\d+,\d\d) €", text).groups()
+        assert int(now.replace(",", "")) == 10 * int(new.replace(",", "")) != 0
+    assert "Der Abend spielt jetzt mit dem Tarif vom" in text_of(taken)
+    assert "3 Spiele neu gewertet" in text_of(taken)
+    assert Evening.objects.get(pk=evening.pk).tariff == typo
+    after = text_of(client.get(reverse("clubs:runde", args=[club.pk, runde.pk])))
+    assert "früheren Tarif" not in after
+    # A Schreiber may not: 404, as for anyone else.
+    client.force_login(scorekeeper)
+    assert client.get(url).status_code == 404
+    runde_page = text_of(client.get(reverse("clubs:runde", args=[club.pk, runde.pk])))
+    assert "übernehmen" not in runde_page
+
+
+def test_the_tariff_editor_says_the_running_evening_plays_on_with_the_old_one(
+    client, admin, club, runde, evening
+):
+    form = {"sauspiel": "0,30", "farbsolo": "0,50", "wenz": "0,50", "ramsch": "0,20"}
+    form |= {"laufende": "0,10", "laufende_min": "3", "laufende_max": "8"}
+    form |= {"laufende_min_wenz": "2", "schneider": "0,10", "schwarz": "0,10", "bock": "off"}
+    form |= {"settle_unit": "1"}
+    client.force_login(admin)
+
+    saved = text_of(
+        client.post(reverse("clubs:tariff", args=[club.pk, runde.pk]), form, follow=True)
+    )
+
+    assert "spielt mit dem bisherigen weiter, außer er wird mit „Neuen Tarif für diesen" in saved
+
+
+def test_other_phones_load_the_evening_again_and_a_booking_in_the_race_takes_the_new_tariff(
+    client, admin, scorekeeper, runde, evening, players, typo
+):
+    client.force_login(scorekeeper)
+    shown = Evening.objects.get(pk=evening.pk).version
+    # A booking read the evening (and its tariff) before the switch; it writes after it.
+    before = Evening.objects.select_related("tariff").get(pk=evening.pk)
+    services.seats_of(before)
+    before.state = services.state_of(evening.pk, services.BOCK_GAMES)
+
+    services.apply_tariff(evening.pk, typo.pk, admin)
+    booking = services.book(evening.pk, uuid.uuid4(), sauspiel(evening), admin, evening=before)
+    poll = client.get(
+        reverse("evenings:sheet", args=[evening.pk]), {"v": shown, "deal": "x"}, headers=HTMX
+    )
+
+    won = LedgerEntry.objects.filter(game=booking.game, amount__gt=0)
+    assert set(won.values_list("amount", flat=True)) == {20}
+    assert poll["HX-Refresh"] == "true"
+    page = text_of(client.get(reverse("evenings:detail", args=[evening.pk])))
+    assert "Der Abend spielt jetzt mit dem neuen Tarif der Runde" in page
+    assert "ledger ok" in verified()
