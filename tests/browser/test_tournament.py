@@ -465,6 +465,57 @@ def test_at_320_px_the_pinned_total_covers_no_digit_of_the_rounds(
             page.evaluate("document.documentElement.style.fontSize = ''")
 
 
+def test_long_names_and_a_withdrawal_stay_in_their_cells_from_320_to_1920_px(
+    page, log_in, club, admin, players
+):
+    """Thirteen in the field, four-digit rounds, names of several words and one who
+    withdrew (walk 28): "zurückgezogen" beside the name widened the names' column and
+    pushed the third round under the total at 390 px, was printed over the first round,
+    and a long name ran into the first round on the hall's screen."""
+    import uuid
+
+    from evenings import services as evenings
+    from evenings.services import GameInput
+    from tournaments import services as tournaments
+
+    tournament = tournaments.create_tournament(club, admin, name="ProHof", venue="Post")
+    tournaments.add_participants(tournament, list(players.values())[:5])
+    long_names = ["Maximilian Alexander von Hohenzollern", "Franz Xaver Huber", "Schorsch Wagner"]
+    for name in [*long_names, "Lisl Hofmann", "Bartl Koch", "Toni Gruber", "Kathi Reiter", "Ed"]:
+        tournaments.add_guest(tournament, name)
+    for number in range(1, 4):
+        round_ = tournaments.start_round(tournaments.draw_round(tournament, seed=number), admin)
+        for table in round_.tables.select_related("evening"):
+            for _ in range(12):
+                deal = evenings.next_deal(table.evening)
+                tout = GameInput(
+                    type="solo", suit="herz", declarer=deal.playing[0].pk, laufende=8, tout=True
+                )
+                evenings.book_game(table.evening_id, uuid.uuid4(), tout, admin, deal.token)
+            tournaments.end_table_early(table, admin)
+        if number == 1:
+            tournaments.remove_participant(tournament.participants.get(player__name="Ed"))
+    log_in(admin)
+
+    for address in (f"/turnier/{tournament.pk}/rangliste/", f"/halle/{tournament.display_token}/"):
+        for width in (320, 390, 1366, 1920):
+            page.set_viewport_size({"width": width, "height": 900})
+            page.goto(address)
+            wrap = page.locator(".scroll-wrap").first
+            expect(wrap.locator("tbody tr")).to_have_count(13)
+            where = f"{address} at {width} px"
+            # No digit of a round under the pinned total, nothing outside its cell.
+            assert [row for row in wrap.evaluate(COVERED) if row[1] > 0.5] == [], where
+            for cell in wrap.locator("tbody th").all():
+                assert cell.evaluate("c => c.scrollWidth <= c.clientWidth"), where
+            withdrawn = wrap.locator("tbody tr", has_text="zurückgezogen")
+            label, name = withdrawn.locator(".withdrawn"), withdrawn.locator(".name")
+            assert (
+                label.evaluate("e => e.getBoundingClientRect().top")
+                >= name.evaluate("e => e.getBoundingClientRect().bottom") - 1
+            ), where
+
+
 def test_at_320_px_a_one_word_name_stays_whole_while_the_points_are_short(
     page, log_in, club, admin, players
 ):
