@@ -1231,7 +1231,13 @@ def game_edit(request: HttpRequest, evening_id: int, game_id: int) -> HttpRespon
                     request, _("Das Spiel steht schon so, wie eingegeben: nichts zu ändern.")
                 )
             else:
-                messages.success(request, _("Korrigiert; alle späteren Spiele sind neu berechnet."))
+                messages.success(
+                    request,
+                    _("Korrigiert: Spiel %(n)s. Die anderen Spiele bleiben, wie sie sind.")
+                    % {"n": game.number}
+                    if evening.tariff.is_prohof
+                    else _("Korrigiert; alle späteren Spiele sind neu berechnet."),
+                )
             if request.htmx:
                 return _corrected(request, evening, membership)
             return redirect("evenings:detail", evening_id=evening.pk)

@@ -522,7 +522,8 @@ def swap(
         TableSeat(table_id=seat.table_id, round=round_, participant=who, position=seat.position)
         for seat, who in ((seat_b, a), (seat_a, b))
     )
-    round_.swapped_at = timezone.now()
+    # Swapped back, the tables are the seed's again, and the page says so (walk 28).
+    round_.swapped_at = None if _as_drawn(round_) else timezone.now()
     round_.save(update_fields=["swapped_at"])
     moved = {a.player.user_id, b.player.user_id} - {None}
     for table in Table.objects.filter(pk__in=[seat_a.table_id, seat_b.table_id]):
@@ -531,6 +532,20 @@ def swap(
         seated = list(table.seats.values_list("participant_id", flat=True))
         table.scorekeeper_id = _keeper(seated, _logins(round_.tournament.club_id, seated), by)
         table.save(update_fields=["scorekeeper"])
+
+
+def _as_drawn(round_: Round) -> bool:
+    """Whether the round's tables are, seat for seat, what its seed gives with the
+    participants and the earlier rounds as they are (tournaments.draw)."""
+    rounds = list(round_.tournament.rounds.filter(number__lte=round_.number))
+    seated = seatings(rounds)
+    participants = round_.tournament.participants.filter(withdrawn_at__isnull=True)
+    earlier = [seated[r.pk] for r in rounds if r.number < round_.number]
+    try:
+        again = draw(list(participants.values_list("pk", flat=True)), round_.seed, earlier)
+    except DrawError:
+        return False
+    return again == seated[round_.pk]
 
 
 @transaction.atomic

@@ -274,6 +274,8 @@ def _page(request, tournament: Tournament, membership: Membership, **forms) -> H
         "participants": [(p, p.pk not in played) for p in participants],
         "rounds": views,
         "standings": _standings(tournament, participants, seats) if played else None,
+        # The viewer's own row, marked in the standings.
+        "own": next((p.pk for p in participants if p.player.user_id == request.user.pk), None),
         "tie_break": TIE_BREAK,
         # Who is drawn next: a participant who withdrew sits at no table.
         "big_tables": _big_tables(active := sum(p.withdrawn_at is None for p in participants)),
@@ -706,6 +708,9 @@ def ranking(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "membership": membership,
             "tournament": tournament,
             "standings": tournament_standings(tournament),
+            "own": tournament.participants.filter(player__user=request.user)
+            .values_list("pk", flat=True)
+            .first(),
             "tie_break": TIE_BREAK,
         },
     )

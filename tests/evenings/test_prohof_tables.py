@@ -541,3 +541,25 @@ def test_a_game_struck_at_a_played_out_table_brings_the_form_back_on_both_phones
     assert "am Tisch ist wieder eines offen" in again
     assert "full=1" not in again  # reloaded once: no loop
     assert not table.games.get(number=2).is_booked
+
+
+def test_a_table_s_correction_says_no_other_game_changes(client, table, players, admin):
+    """A tournament's points know no Bock: "alle späteren Spiele sind neu berechnet", the
+    money evenings' word, had a director look for games that changed (walk 28)."""
+    sepp, vroni, hias, resi, wastl = players[:5]
+    client.force_login(admin)
+    post_game(client, table, spiel="ueberkreuz", declarer=hias.pk)
+    post_game(client, table, spiel="ueberkreuz", declarer=resi.pk)
+    game = table.games.get(number=1)
+    url = reverse("evenings:game", args=[table.pk, game.pk])
+
+    panel = page_text(client.get(url, HTTP_HX_REQUEST="true"))
+    fields = {"spiel": "ueberkreuz", "declarer": vroni.pk, "won": "1", "laufende": "1"}
+    fields |= {"key": str(uuid.uuid4())}
+    seen = {"k-seen": services.GameInput.of(game).fingerprint()}
+    saved = client.post(url, {f"k-{k}": v for k, v in fields.items()} | seen, follow=True)
+
+    assert "Die anderen Spiele bleiben, wie sie sind; die Änderung steht im Verlauf." in panel
+    assert "späteren Spiele" not in panel
+    assert "Korrigiert: Spiel 1. Die anderen Spiele bleiben, wie sie sind." in page_text(saved)
+    assert table.games.get(number=1).declarer == vroni

@@ -511,6 +511,21 @@ def test_after_a_swap_the_seed_is_said_to_give_the_tables_no_more_until_a_new_dr
     assert Round.objects.get(pk=round_.pk).swapped_at is None
 
 
+def test_two_swapped_back_are_the_seed_s_tables_again(director, tournament, players):
+    """Swapped and swapped back, the tables are what the seed gives: no word that they
+    were changed by hand (walk 28)."""
+    round_ = drawn(tournament, players, seed=5)
+    a = TableSeat.objects.get(table__round=round_, table__number=1, position=1).participant
+    b = TableSeat.objects.get(table__round=round_, table__number=2, position=2).participant
+    services.swap(round_, a, b)
+    assert Round.objects.get(pk=round_.pk).swapped_at is not None
+
+    services.swap(round_, a, b)
+
+    assert SWAPPED not in director.get(url("detail", tournament.pk)).text
+    assert Round.objects.get(pk=round_.pk).swapped_at is None
+
+
 def test_a_swap_that_seats_someone_at_the_table_of_five_again_is_said_on_the_page(
     director, tournament, players, admin
 ):
@@ -1301,7 +1316,8 @@ def shown_standings(text: str) -> list[tuple[str, str, str, list[str]]]:
     """(rank, start number, name, [points per round..., total]) of each line."""
     rows = re.findall(
         r'<td class="num rank">(\d+)\.</td>\s*<th scope="row"><span class="start-number">'
-        r'(\d+)</span> <bdi class="name">([^<]+)</bdi></th>(.*?)</tr>',
+        r'(\d+)</span> <bdi class="name">([^<]+)</bdi>(?:<span[^>]*>[^<]*</span>)?</th>'
+        r"(.*?)</tr>",
         text,
         re.S,
     )
@@ -1511,3 +1527,29 @@ def test_a_player_s_home_names_their_tournaments_with_place_and_points(
     director.force_login(players[0].user)
     start = director.get(reverse("start")).text
     assert f'<a class="button" href="{home}#turniere">Deine Turniere</a>' in start
+
+
+def test_a_participant_s_own_row_is_marked_in_the_standings(director, tournament, players, admin):
+    """Among thirty, one's own line at a glance (walk 28), here and on the ranking."""
+    round_ = played_out(tournament, players, admin)
+    sepp = players[1]
+    sepp.user = make_user("sepp", "Sepp")
+    sepp.save()
+    Membership.objects.create(user=sepp.user, club=tournament.club, role="spieler")
+    phone = Client()
+    phone.force_login(sepp.user)
+    own = (
+        round_.tables.get(seats__participant__player=sepp)
+        .seats.get(participant__player=sepp)
+        .participant
+    )
+
+    for page in (url("detail", tournament.pk), url("ranking", tournament.pk)):
+        html = phone.get(page).text
+        rows = re.findall(r'<tr( class="own")?>\s*<td class="num rank">.*?</tr>', html, re.S)
+        assert len(rows) == 8 and sum(bool(marked) for marked in rows) == 1, page
+        [marked] = re.findall(r'<tr class="own">.*?</tr>', html, re.S)
+        assert f'<span class="start-number">{own.number}</span>' in marked
+        assert 'Sepp</bdi><span class="visually-hidden"> (du)</span>' in marked
+    # Nobody else's: the director, who plays too, sees their own, not his.
+    assert director.get(url("ranking", tournament.pk)).text.count('<tr class="own">') == 1
