@@ -7,6 +7,7 @@ app_name = "clubs"
 urlpatterns = [
     path("verein/neu/", views.club_create, name="create"),
     path("verein/<int:club_id>/", views.club_detail, name="detail"),
+    path("verein/<int:club_id>/name/", views.club_rename, name="rename"),
     path("verein/<int:club_id>/sicherung/", views.club_backup, name="backup"),
     path("verein/<int:club_id>/verlassen/", views.club_leave, name="leave"),
     path("verein/<int:club_id>/runden/neu/", views.runde_create, name="runde_create"),

@@ -181,6 +181,27 @@ def club_create(request: HttpRequest) -> HttpResponse:
     return render(request, "clubs/club_create.html", {"form": form})
 
 
+@require_http_methods(["GET", "POST"])
+@login_required
+def club_rename(request: HttpRequest, club_id: int) -> HttpResponse:
+    """The admin puts a typo in the club's name right ("Moosbrug"): every page, invitation
+    and backup names the club by it (walk 29)."""
+    membership = admin_of(request, club_id)
+    # The form works on a copy: a refused name must not rename the page's heading.
+    form = ClubForm(request.POST or None, instance=copy.copy(membership.club))
+    if form.is_valid():
+        club = form.save()
+        messages.success(
+            request, _("Gespeichert: der Verein heißt jetzt „%(name)s“.") % {"name": club}
+        )
+        return redirect("clubs:detail", club_id=club.pk)
+    return render(
+        request,
+        "clubs/club_create.html",
+        {"membership": membership, "form": form, "club": membership.club},
+    )
+
+
 @require_GET
 @login_required
 def club_detail(request: HttpRequest, club_id: int) -> HttpResponse:

@@ -387,6 +387,7 @@ POST = ("POST",)
 RECIPES: dict[str, Recipe] = {
     "start": PAGE,
     "clubs:create": Recipe({"name": "name"}),
+    "clubs:rename": Recipe({"name": "name"}),
     "clubs:detail": PAGE,
     "clubs:runde_create": Recipe({"name": "name"}),
     "clubs:runde_rename": Recipe({"name": "name"}),

@@ -1105,3 +1105,32 @@ def test_the_admin_renames_a_runde_and_its_evenings_and_accounts_go_with_it(
     assert evening.runde_id == runde.pk and runde.tariffs.count() == 1
     start = client.get(reverse("start")).text
     assert "Mittwochsrunde" in start and "Donnerstagsrunde" not in start
+
+
+def test_the_admin_puts_a_typo_in_the_club_s_name_right(client, admin, club, player_user):
+    """Walk 29: a typo in the club's name stayed in every header and invitation."""
+    invitation = Invitation.objects.create(club=club, role="spieler", created_by=admin)
+    url = reverse("clubs:rename", args=[club.pk])
+    before = club.name
+    client.force_login(admin)
+
+    detail = page_text(client.get(reverse("clubs:detail", args=[club.pk])))
+    empty = client.post(url, {"name": "  "})
+    saved = client.post(url, {"name": " Schafkopffreunde Moosburg "}, follow=True)
+
+    assert f'href="{url}">Verein umbenennen</a>' in detail
+    assert empty.status_code == 200 and "<h1>Verein umbenennen</h1>" in empty.text
+    assert f"← {before}" in empty.text  # the heading keeps the name until it is saved
+    assert saved.redirect_chain == [(reverse("clubs:detail", args=[club.pk]), 302)]
+    assert "Gespeichert: der Verein heißt jetzt „Schafkopffreunde Moosburg“." in page_text(saved)
+    club.refresh_from_db()
+    assert club.name == "Schafkopffreunde Moosburg"
+    invited = page_text(client.get(reverse("clubs:join", args=[invitation.token])))
+    assert "Schafkopffreunde Moosburg" in invited and before not in invited
+    # A Spieler may not: 404, and the name stays.
+    client.force_login(player_user)
+    assert client.post(url, {"name": "Anders"}).status_code == 404
+    assert client.get(reverse("clubs:detail", args=[club.pk])).status_code == 200
+    assert "Verein umbenennen" not in client.get(reverse("clubs:detail", args=[club.pk])).text
+    club.refresh_from_db()
+    assert club.name == "Schafkopffreunde Moosburg"

@@ -118,6 +118,7 @@ MATRIX: dict[str, dict[str, tuple]] = {
     "clubs:player_home": {"GET": scorers_only(200), "POST": every(405), **NO_OTHER},
     "clubs:player_history": {"GET": scorers_only(200), "POST": every(405), **NO_OTHER},
     # Only the admin changes anything of the club.
+    "clubs:rename": {"GET": admins_only(200), "POST": admins_only(302), **NO_OTHER},
     "clubs:runde_create": {"GET": admins_only(200), "POST": admins_only(302), **NO_OTHER},
     "clubs:runde_rename": {"GET": admins_only(200), "POST": admins_only(302), **NO_OTHER},
     "clubs:tariff": {"GET": admins_only(200), "POST": admins_only(302), **NO_OTHER},
@@ -234,6 +235,7 @@ WRITES: dict[str, frozenset[str]] = {
     "clubs:runde_rename": ADMIN,
     "clubs:tariff": ADMIN,
     "clubs:player": ADMIN,
+    "clubs:rename": ADMIN,
     "clubs:player_delete": ADMIN,
     "clubs:member_role": ADMIN,
     "clubs:member_remove": ADMIN,
@@ -416,6 +418,7 @@ POST_BODIES: dict[str, Callable[[Cast], dict[str, object]]] = {
     "clubs:create": lambda cast: {"name": "Kartlerverein Sendling"},
     "clubs:runde_create": lambda cast: {"name": "Freitagsrunde"},
     "clubs:runde_rename": lambda cast: {"name": "Mittwochsrunde"},
+    "clubs:rename": lambda cast: {"name": "Schafkopffreunde Moosburg"},
     "clubs:tariff": lambda cast: TARIFF,
     "clubs:tariff_preview": lambda cast: TARIFF,
     "clubs:players": lambda cast: {"name": "Wastl"},
