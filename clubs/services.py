@@ -404,9 +404,31 @@ def is_unused(player: Player) -> bool:
     """A player who never played and has no login: a name typed by mistake, a guest who
     did not come. Anyone with a login, a seat at an evening or a tournament, or an
     invitation of their own is not."""
-    return player.user_id is None and not (
-        player.seats.exists() or player.participations.exists() or player.invitations.exists()
-    )
+    return not kept_because(player)
+
+
+def kept_because(player: Player) -> str:
+    """Why the player cannot be deleted, in German, with what to do instead; "" if they
+    can (is_unused). A player page without the button said nothing (walk 29)."""
+    if player.user_id is not None:
+        return _(
+            "Löschen lässt sich nur ein Name ohne Konto: %(name)s meldet sich selbst an. "
+            "Wer nicht mehr dabei ist, verlässt den Verein oder wird unter „Mitglieder“ "
+            "entfernt."
+        ) % {"name": player.name}
+    if player.seats.exists() or player.participations.exists():
+        return _(
+            "%(name)s saß schon am Tisch: die Spiele bleiben, also bleibt auch der Name. "
+            "Doppelt angelegt? Dann umbenennen (etwa „%(name)s (doppelt)“) und „aktiv“ "
+            "abwählen; was zwischen den beiden offen ist, gleicht eine Zahlung in der "
+            "Abrechnung aus."
+        ) % {"name": player.name}
+    if player.invitations.exists():
+        return _(
+            "Für %(name)s gibt es einen Einladungslink: erst ihn widerrufen (unter "
+            "„Mitglieder“), dann lässt sich der Name löschen."
+        ) % {"name": player.name}
+    return ""
 
 
 def delete_if_unused(player: Player) -> bool:

@@ -499,12 +499,12 @@ def player_edit(request: HttpRequest, club_id: int, player_id: int) -> HttpRespo
     ):
         messages.success(request, _("Gespeichert."))
         return redirect(back or reverse("clubs:players", args=[club_id]))
-    # Offered to delete: a player who never played and has no login (a typo).
-    unused = services.is_unused(player)
+    # Offered to delete: a player who never played and has no login (a typo); else why not.
+    kept = services.kept_because(player)
     return render(
         request,
         "clubs/player_edit.html",
-        {"membership": membership, "player": player, "form": form, "unused": unused, "back": back},
+        {"membership": membership, "player": player, "form": form, "kept": kept, "back": back},
     )
 
 

@@ -1,5 +1,6 @@
 import re
 import uuid
+from html import unescape
 
 import pytest
 from django.urls import reverse
@@ -940,6 +941,11 @@ def test_a_login_cannot_be_linked_to_two_players_or_to_an_outsider(
     assert wastl.user is None
 
 
+def page_text_of(html: str) -> str:
+    """The page as read: its HTML entities unescaped."""
+    return unescape(html)
+
+
 def test_a_name_typed_by_mistake_is_deleted_but_a_player_who_played_stays(
     client, admin, club, runde
 ):
@@ -955,6 +961,17 @@ def test_a_name_typed_by_mistake_is_deleted_but_a_player_who_played_stays(
 
     assert "Ja, Xavre löschen</button>" in offered
     assert "löschen …" not in not_offered
+    # Said why, and what to do with a player created twice (walk 29).
+    assert (
+        "Sepp saß schon am Tisch: die Spiele bleiben, also bleibt auch der Name. Doppelt "
+        "angelegt? Dann umbenennen (etwa „Sepp (doppelt)“) und „aktiv“ abwählen"
+    ) in page_text_of(not_offered)
+    own = client.get(reverse("clubs:player", args=[club.pk, club.players.get(user=admin).pk]))
+    assert "Löschen lässt sich nur ein Name ohne Konto" in page_text_of(own.text)
+    invited = Player.objects.create(club=club, name="Lena")
+    Invitation.objects.create(club=club, role="spieler", created_by=admin, player=invited)
+    page = client.get(reverse("clubs:player", args=[club.pk, invited.pk])).text
+    assert "Für Lena gibt es einen Einladungslink: erst ihn widerrufen" in page_text_of(page)
     assert "Xavre gelöscht." in deleted.text
     assert not club.players.filter(name="Xavre").exists()
     assert "Sepp hat schon gespielt, ein Konto oder eine Einladung und bleibt im Verein." in (
