@@ -296,8 +296,15 @@ def runde_rename(request: HttpRequest, club_id: int, runde_id: int) -> HttpRespo
     runde = money_runde_of(membership, runde_id)
     # The form works on a copy: a refused name must not rename the page's heading.
     form = RundeForm(request.POST or None, instance=copy.copy(runde), club=membership.club)
+
+    def save() -> Runde:
+        renamed = form.save()
+        # The phones following an open evening of it show the new name at once.
+        evening_services.record_runde_rename(renamed, runde.name, request.user)
+        return renamed
+
     if form.is_valid() and save_unless_taken(
-        form, form.save, "runde_name_unique_in_club", "name", form.duplicate_message
+        form, save, "runde_name_unique_in_club", "name", form.duplicate_message
     ):
         messages.success(request, _("Gespeichert."))
         return redirect("clubs:runde", club_id=club_id, runde_id=runde.pk)

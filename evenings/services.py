@@ -305,6 +305,25 @@ def record_rename(player: Player, before: str, by) -> None:
         )
 
 
+def record_runde_rename(runde: Runde, before: str, by) -> None:
+    """On every open evening of `runde`, the record that the admin renamed it from
+    `before`: a new version, so that the phones following it show the new name in the
+    heading without a reload (walk 29), and the history says so."""
+    if runde.name == before:
+        return
+    for evening_id in runde.evenings.open().order_by("pk").values_list("pk", flat=True):
+        evening = _locked(evening_id)
+        if not evening.is_open:  # closed since the read above
+            continue
+        _record(
+            evening,
+            Change.Kind.RENAME,
+            by,
+            before={"runde": runde.pk, "name": before},
+            after={"runde": runde.pk, "name": runde.name},
+        )
+
+
 @transaction.atomic
 def continue_at_new_table(
     evening_id: int,

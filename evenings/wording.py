@@ -128,6 +128,8 @@ def heading(change: Change, table: bool = False) -> str:
         return _("Storno")
     if change.kind == Change.Kind.START and (change.after or {}).get("settles_runde"):
         return _("Ausgleich der Runde begonnen")
+    if change.kind == Change.Kind.RENAME and "runde" in (change.after or {}):
+        return _("Runde umbenannt")
     if table and change.kind in TABLE_HEADINGS:
         return str(TABLE_HEADINGS[change.kind])
     # The kind's label itself: get_kind_display() builds a dict of every choice, each
@@ -207,6 +209,11 @@ def summarize(change: Change, names: dict[int, str]) -> str:
             f"{label}: {was} → {now}" for label, was, now in change.after["changed"]
         )
         return _("%(changed)s; alle Spiele neu gewertet") % {"changed": changed}
+    if change.kind == Change.Kind.RENAME and "runde" in change.after:
+        return _("Die Runde „%(before)s“ heißt jetzt „%(after)s“") % {
+            "before": change.before["name"],
+            "after": change.after["name"],
+        }
     if change.kind == Change.Kind.RENAME:
         return _("%(before)s heißt jetzt %(after)s") % {
             "before": change.before["name"],

@@ -2098,6 +2098,35 @@ def names_of(page: str) -> str:
     return re.search(r'name="names" value="([^"]+)"', page)[1]
 
 
+def test_a_renamed_runde_reaches_the_heading_of_the_phones_that_follow_its_evenings(
+    client, scorekeeper, admin, club, runde, evening, players
+):
+    """Walk 29: a phone following an evening kept the Runde's old name until a reload."""
+    closed = services.start_evening(runde, players[2:6], 0, admin)
+    services.close_evening(closed.pk, admin)
+    evening.refresh_from_db()
+    client.force_login(scorekeeper)
+    page = client.get(reverse("evenings:detail", args=[evening.pk])).text
+    spectator = client.get(reverse("evenings:live", args=[evening.share_token])).text
+    admin_phone = type(client)()
+    admin_phone.force_login(admin)
+
+    admin_phone.post(
+        reverse("clubs:runde_rename", args=[club.pk, runde.pk]), {"name": "Dienstagsrunde"}
+    )
+
+    [renamed] = Change.objects.filter(kind=Change.Kind.RENAME)
+    assert (renamed.evening_id, renamed.after["name"]) == (evening.pk, "Dienstagsrunde")
+    polled = client.get(polled_by(page), headers=HTMX).text
+    assert '<span id="runde-title" hx-swap-oob="innerHTML">Dienstagsrunde</span>' in polled
+    assert '<span id="runde-back" hx-swap-oob="innerHTML">Dienstagsrunde</span>' in polled
+    followed = client.get(polled_by(spectator), headers=HTMX).text
+    assert '<span id="runde-title" hx-swap-oob="innerHTML">Dienstagsrunde</span>' in followed
+    history = page_text(client.get(reverse("evenings:history", args=[evening.pk])))
+    assert "Runde umbenannt" in history
+    assert "Die Runde „Donnerstagsrunde“ heißt jetzt „Dienstagsrunde“" in history
+
+
 def test_a_rename_reaches_the_phones_that_follow_the_evening(
     client, scorekeeper, admin, club, runde, evening, players
 ):
