@@ -21,9 +21,9 @@ from scoring.model import PAIR_GAMES, SOLO_GAMES
 from tournaments.models import Participant, Round, Season, TableSeat, Tournament
 
 TIE_BREAK = gettext_lazy(
-    "Bei Punktgleichheit entscheiden die gewonnenen Soli (Solo und Wenz, Spalte „Soli“), "
-    "dann weniger verlorene Spiele („verl.“); wer auch darin gleich ist, teilt sich den "
-    "Platz."
+    "Bei Punktgleichheit entscheiden die gewonnenen Soli (Solo und Wenz, Spalte „Soli“ "
+    "rechts neben „Gesamt“), dann weniger verlorene Spiele („verl.“); wer auch darin "
+    "gleich ist, teilt sich den Platz."
 )
 
 # Evening -> its table -> the table's round -> the round's tournament.
