@@ -516,6 +516,41 @@ def test_long_names_and_a_withdrawal_stay_in_their_cells_from_320_to_1920_px(
             ), where
 
 
+def test_in_round_one_the_rounds_not_yet_played_stay_beside_the_total(
+    page, log_in, club, admin, players
+):
+    """Short points and rounds still "–" left the names room the rounds' headings took:
+    at 320 and 390 px "R3" went under the pinned total (walk 30)."""
+    import uuid
+
+    from evenings import services as evenings
+    from evenings.services import GameInput
+    from tournaments import services as tournaments
+
+    tournament = tournaments.create_tournament(club, admin, name="ProHof", venue="Post")
+    tournaments.add_participants(tournament, list(players.values())[:5])
+    for name in ("Maximilian-Alexander von Hohenzollern", "Theresia Oberhuber-Schwarzenbacher"):
+        tournaments.add_guest(tournament, name)
+    for name in ("Franz", "Xaver"):
+        tournaments.add_guest(tournament, name)
+    round_ = tournaments.start_round(tournaments.draw_round(tournament, seed=1), admin)
+    for table in round_.tables.select_related("evening"):
+        for _ in range(2):
+            deal = evenings.next_deal(table.evening)
+            solo = GameInput(type="solo", suit="herz", declarer=deal.playing[0].pk, laufende=2)
+            evenings.book_game(table.evening_id, uuid.uuid4(), solo, admin, deal.token)
+    log_in(admin)
+
+    for width in (320, 390):
+        page.set_viewport_size({"width": width, "height": 800})
+        page.goto(f"/turnier/{tournament.pk}/")
+        wrap = page.locator("#stand .scroll-wrap")
+        expect(wrap.locator("tbody tr")).to_have_count(9)
+        assert [row for row in wrap.evaluate(COVERED) if row[1] > 0.5] == [], width
+        for cell in wrap.locator("tbody th").all():
+            assert cell.evaluate("c => c.scrollWidth <= c.clientWidth"), width
+
+
 def test_at_320_px_a_one_word_name_stays_whole_while_the_points_are_short(
     page, log_in, club, admin, players
 ):
@@ -589,6 +624,28 @@ def test_the_hall_display_shows_the_whole_field_on_one_screen(page, club, admin,
         # A field of up to 24 on a 1080p screen: read from afar, not in the 17 px of 36.
         name = rows.first.locator("th")
         assert name.evaluate("el => parseFloat(getComputedStyle(el).fontSize)") >= 21
+
+
+def test_long_names_on_the_hall_display_leave_every_place_on_a_laptop_s_screen(page, club, admin):
+    """Wrapped to three lines, two long names pushed the last places off 1280 x 800
+    (walk 30): on the hall's screen a name stays on its line, cut short."""
+    from tournaments import services as tournaments
+
+    tournament = tournaments.create_tournament(club, admin, name="Gaumeisterschaft", venue="Post")
+    field = [Player.objects.create(club=club, name=f"Spieler {n:02d}") for n in range(1, 8)]
+    tournaments.add_participants(tournament, field)
+    for name in ("Maximilian-Alexander von Hohenzollern", "Theresia Oberhuber-Schwarzenbacher"):
+        tournaments.add_guest(tournament, name)
+    page.set_viewport_size({"width": 1280, "height": 800})
+
+    page.goto(f"/halle/{tournament.display_token}/")
+
+    rows = page.locator("table.standings tbody tr")
+    expect(rows).to_have_count(9)
+    expect(rows.last).to_be_in_viewport(ratio=1)
+    heights = {row.evaluate("r => r.offsetHeight") for row in rows.all()}
+    assert max(heights) - min(heights) <= 2, heights  # every name on one line
+    assert page.locator(".scroll-wrap").evaluate("el => el.scrollWidth <= el.clientWidth")
 
 
 def test_a_table_ends_early_and_the_finished_tournament_stays_final_until_reopened(

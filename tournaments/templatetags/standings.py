@@ -9,6 +9,7 @@ register = template.Library()
 # and the total (static/css/tournament.css, `table.standings`).
 ROOM = 4
 ROUNDS_IN_VIEW = 3
+HEADING = len("R1")
 
 
 @register.filter
@@ -20,7 +21,12 @@ def spare_digits(standings) -> str:
         return "spare-0"
     drawn = min(len(standings[0].rounds), ROUNDS_IN_VIEW)  # a column each
     columns = [[line.rounds[i] for line in standings] for i in range(drawn)]
-    columns.append([line.total for line in standings])
-    widest = [max(len("–" if points is None else str(points)) for points in c) for c in columns]
+    # A round's column is never narrower than its heading ("R2"), however short its
+    # points ("–" before it is played); the total's heading ("Gesamt") is wider than its
+    # digits, so its column leaves the name nothing (walk 30: "R3" went under the total).
+    widest = [
+        max(HEADING, *(len("–" if points is None else str(points)) for points in c))
+        for c in columns
+    ]
     unused = sum(max(0, ROOM - width) for width in widest)
     return f"spare-{unused + ROOM * (ROUNDS_IN_VIEW - drawn)}"
