@@ -479,7 +479,7 @@ def test_the_runde_page_the_evening_and_the_tariff_editor_link_to_the_rules(
     back = reverse("evenings:detail", args=[evening.pk])
     assert f'<a href="{back}">Zurück zum Abend</a>' in rules
     runde_url = reverse("clubs:runde", args=[club.pk, runde.pk])
-    assert f'<a href="{runde_url}">← {runde.name}</a>' in evening_page
+    assert f'<a href="{runde_url}">← <span id="runde-back">{runde.name}</span></a>' in evening_page
 
 
 def test_an_evening_s_rules_show_its_tariff_after_the_runde_changed_it(
