@@ -589,6 +589,7 @@ def book(
     deal_token: str | None = None,
     seats: list[Seat] | None = None,
     evening: Evening | None = None,
+    tariff_id: int | None = None,
 ) -> Booking:
     """Book the next game of the evening; `created` is False if this key booked it already.
 
@@ -599,6 +600,8 @@ def book(
     game since, StaleDeal is raised and nothing is booked, so the same game is never
     booked twice from two phones. `seats`: the evening's seats, and `evening` the evening
     (with its tariff, and its state if evening_of read it), if the caller has read them.
+    `tariff_id`: the tariff whose amounts the form showed; if an admin gave the evening
+    another since (apply_tariff), StaleTariff, and nothing is booked.
 
     The game is scored after the last few games before it, so a booking costs the same
     at game 5 and at game 500: one read of the evening's state and last games, one
@@ -617,14 +620,14 @@ def book(
                 return _book(evening, state, key, data, by, deal_token, seats)
             except _Moved:
                 state = None
-                _tariff_again(evening)
+                _tariff_again(evening, tariff_id)
                 if not evening.last_number:  # before the first game the seats may change
                     seats = _seats_again(evening)
         # Phones keep booking into this evening between our reads and writes: take its
         # lock, under which nobody else changes it.
         with transaction.atomic():
             _locked(evening.pk)
-            _tariff_again(evening)
+            _tariff_again(evening, tariff_id)
             state = state_of(evening.pk, BOCK_GAMES)
             if not state.last_number:
                 seats = _seats_again(evening)
@@ -648,13 +651,26 @@ def book(
     )
 
 
-def _tariff_again(evening: Evening) -> None:
+class StaleTariff(EveningError):
+    """The evening plays another tariff than the entry form was shown with (apply_tariff
+    since): nothing booked, the phone shows the new amounts first."""
+
+
+def _tariff_again(evening: Evening, shown: int | None) -> None:
     """The evening's tariff, read again if an admin gave the evening another meanwhile
     (apply_tariff): a booking that lost the race is scored by the one it is written
-    under."""
+    under; or, if the form showed the amounts of another (`shown`), StaleTariff."""
     tariff_id = Evening.objects.values_list("tariff_id", flat=True).get(pk=evening.pk)
     if tariff_id != evening.tariff_id:
         evening.tariff = Tariff.objects.get(pk=tariff_id)
+    if shown is not None and shown != tariff_id:
+        raise StaleTariff(RETARIFFED)
+
+
+RETARIFFED = gettext_lazy(
+    "Nichts gebucht: der Abend spielt inzwischen mit dem neuen Tarif der Runde. Deine "
+    "Auswahl bleibt; bitte die Vorschau prüfen und nochmal speichern."
+)
 
 
 def _seats_again(evening: Evening) -> list[Seat]:
@@ -1370,6 +1386,15 @@ def record_payment(
         raise EveningError(_("Der Betrag muss größer als null sein."), "amount")
     if seen is not None:
         _require_unpaid_since(evening, payer, payee, seen)
+        if evening.changes.filter(kind=Change.Kind.TARIFF, version__gt=seen).exists():
+            # The page's proposal was of the old amounts (walk 30).
+            raise EveningError(
+                _(
+                    "Nichts eingetragen: der Abend wurde inzwischen mit dem neuen Tarif der "
+                    "Runde neu gewertet. Hier steht, was jetzt offen ist."
+                ),
+                "amount",
+            )
     still_open = min(max(-balance[payer], 0), max(balance[payee], 0))
     if amount > still_open:
         names = _player_names(payer, payee)

@@ -594,6 +594,10 @@ def book(request: HttpRequest, evening_id: int) -> HttpResponse:
             # Another phone has booked, undone or restored a game since this form was
             # shown: nothing to check or book.
             return _moved_on(request, evening, membership)
+        if _tariff_shown(request) not in (None, evening.tariff_id):
+            # An admin gave the evening the Runde's newer tariff since: the form's preview
+            # showed other amounts (walk 30).
+            return _retariffed(request, evening)
     form, notice = _posted_form(request, evening)
     if not notice and form.is_valid():
         try:
@@ -605,7 +609,10 @@ def book(request: HttpRequest, evening_id: int) -> HttpResponse:
                 deal_token=form.cleaned_data["deal"],
                 seats=form.seats,
                 evening=evening,
+                tariff_id=_tariff_shown(request),
             )
+        except services.StaleTariff:
+            return _retariffed(request, evening)
         except services.StaleDeal:
             # Another phone has booked since the evening was read.
             return _moved_on(request, evening, membership)
@@ -669,6 +676,20 @@ def _reloaded() -> HttpResponse:
     response = HttpResponse()
     response["HX-Refresh"] = "true"
     return response
+
+
+def _tariff_shown(request) -> int | None:
+    """The tariff whose amounts the entry form showed (`t`), if it says."""
+    return _version(request.POST.get("t", ""))
+
+
+def _retariffed(request, evening: Evening) -> HttpResponse:
+    """The answer to a form shown before the evening took the Runde's newer tariff: the
+    page again, with the new amounts; what was tapped stays (evening.js keeps it)."""
+    messages.info(request, str(services.RETARIFFED))
+    if request.htmx:
+        return _reloaded()
+    return redirect("evenings:detail", evening_id=evening.pk)
 
 
 def _moved_on(request, evening: Evening, membership) -> HttpResponse:
@@ -957,7 +978,11 @@ def _changes_since(request, evening: Evening, membership, token=None) -> HttpRes
                 "Der Abend spielt jetzt mit dem neuen Tarif der Runde: alle Spiele sind neu "
                 "gewertet."
             )
-            + (" " + _("Bitte das Spiel neu eingeben.") if "deal" in request.GET else ""),
+            + (
+                " " + _("Was du gewählt hast, bleibt; die Vorschau zeigt die neuen Beträge.")
+                if "deal" in request.GET
+                else ""
+            ),
         )
         return _reloaded()
     if not evening.last_number and Change.Kind.SEATS in anew:

@@ -500,11 +500,12 @@ def test_an_evening_s_rules_show_its_tariff_after_the_runde_changed_it(
 
     assert examples_of(its)[0].payouts == {"Sepp": 10, "Vroni": -10, "Hias": 10, "Resi": -10}
     assert examples_of(new)[0].payouts == {"Sepp": 20, "Vroni": -20, "Hias": 20, "Resi": -20}
-    assert "mit dem Tarif, mit dem der Abend begonnen hat" in its.text()
-    assert "mit dem Tarif, mit dem der Abend begonnen hat" not in new.text()
+    began = timezone.localtime(evening.tariff.valid_from).strftime("%d.%m.%Y, %H:%M")
+    assert f"mit dem Tarif vom {began} Uhr, mit dem dieser Abend spielt" in its.text()
+    assert "mit dem dieser Abend spielt" not in new.text()
     # The Runde's rules point the table playing tonight to its own.
     day = timezone.localtime(evening.started_at).strftime("%d.%m.%Y")
-    assert f"Der laufende Abend vom {day} spielt noch mit dem Tarif" in new.text()
+    assert f"Der laufende Abend vom {day} spielt noch mit einem früheren Tarif" in new.text()
     page = client.get(rules_url(club, runde)).text
     assert f'?abend={evening.pk}">Regeln dieses Abends</a>' in page
     evening_services.close_evening(evening.pk, admin)

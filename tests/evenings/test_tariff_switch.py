@@ -10,6 +10,7 @@ import uuid
 import pytest
 from django.core.management import call_command
 from django.urls import reverse
+from django.utils import timezone
 
 from evenings import services
 from evenings.models import Change, Evening, LedgerEntry
@@ -191,3 +192,96 @@ def test_other_phones_load_the_evening_again_and_a_booking_in_the_race_takes_the
     page = text_of(client.get(reverse("evenings:detail", args=[evening.pk])))
     assert "Der Abend spielt jetzt mit dem neuen Tarif der Runde" in page
     assert "ledger ok" in verified()
+
+
+def entry_form(evening, **fields) -> dict:
+    """The entry form as the screen sends it, with the tariff its amounts were of (`t`)."""
+    playing = services.next_deal(evening).playing
+    return {
+        "key": str(uuid.uuid4()),
+        "deal": services.next_deal(evening).token,
+        "spiel": "sauspiel",
+        "declarer": playing[0].pk,
+        "partner": playing[2].pk,
+        "won": "1",
+        "kontra": "0",
+        "doubled": "0",
+        "laufende": "0",
+    } | fields
+
+
+def test_a_game_from_a_form_of_the_old_amounts_is_not_booked_at_the_new_ones(
+    client, admin, scorekeeper, runde, evening, players, typo
+):
+    """Walk 30: the preview said +1,50 €, the booking said nothing and took +2,40 €."""
+    client.force_login(scorekeeper)
+    page = client.get(reverse("evenings:detail", args=[evening.pk])).text
+    shown = re.search(r'name="t" value="(\d+)"', page)[1]
+    assert int(shown) == evening.tariff_id != typo.pk
+    form = entry_form(evening, t=shown)
+    games = evening.games.count()
+
+    services.apply_tariff(evening.pk, typo.pk, admin)
+    answer = client.post(reverse("evenings:book", args=[evening.pk]), form, headers=HTMX)
+
+    assert answer["HX-Refresh"] == "true"
+    assert evening.games.count() == games
+    again = text_of(client.get(reverse("evenings:detail", args=[evening.pk])))
+    assert "Nichts gebucht: der Abend spielt inzwischen mit dem neuen Tarif der Runde" in again
+    # The page again shows the new tariff's amounts, and its form books.
+    form = entry_form(evening, t=str(typo.pk))
+    client.post(reverse("evenings:book", args=[evening.pk]), form, headers=HTMX)
+    assert evening.games.count() == games + 1
+
+
+def test_a_booking_that_read_the_evening_before_the_switch_is_refused_if_it_showed_the_old(
+    admin, evening, players, typo
+):
+    before = Evening.objects.select_related("tariff").get(pk=evening.pk)
+    services.seats_of(before)
+    before.state = services.state_of(evening.pk, services.BOCK_GAMES)
+    old = before.tariff_id
+
+    services.apply_tariff(evening.pk, typo.pk, admin)
+
+    with pytest.raises(services.StaleTariff):
+        services.book(
+            evening.pk, uuid.uuid4(), sauspiel(evening), admin, evening=before, tariff_id=old
+        )
+    assert evening.games.count() == 3
+
+
+def test_a_payment_from_a_page_of_the_old_amounts_is_refused(
+    client, admin, scorekeeper, evening, players, typo
+):
+    """Walk 30: "bezahlt" on a page opened before the switch booked the old proposal."""
+    seen = Evening.objects.get(pk=evening.pk).version
+    [first, *_] = services.settlement(evening).transfers
+    services.apply_tariff(evening.pk, typo.pk, admin)
+    client.force_login(scorekeeper)
+
+    answer = client.post(
+        reverse("evenings:payment", args=[evening.pk]),
+        {"payer": first.payer, "payee": first.payee, "amount": first.amount, "seen": seen,
+         "key": uuid.uuid4()},
+        follow=True,
+    )  # fmt: skip
+
+    assert "Nichts eingetragen: der Abend wurde inzwischen mit dem neuen Tarif" in text_of(answer)
+    assert not LedgerEntry.objects.filter(evening=evening, kind="payment").exists()
+
+
+def test_the_rules_of_a_switched_evening_name_the_tariff_it_plays(
+    client, admin, club, runde, evening, players, typo, set_tariff
+):
+    services.apply_tariff(evening.pk, typo.pk, admin)
+    set_tariff(runde, sauspiel=30)  # newer again, for the next evening
+    client.force_login(admin)
+
+    rules = text_of(
+        client.get(reverse("clubs:rules", args=[club.pk, runde.pk]), {"abend": evening.pk})
+    )
+
+    plays = timezone.localtime(typo.valid_from).strftime("%d.%m.%Y, %H:%M")
+    assert f"mit dem Tarif vom {plays} Uhr, mit dem dieser Abend spielt" in rules
+    assert "begonnen" not in rules
