@@ -189,6 +189,9 @@ def club_rename(request: HttpRequest, club_id: int) -> HttpResponse:
     membership = admin_of(request, club_id)
     # The form works on a copy: a refused name must not rename the page's heading.
     form = ClubForm(request.POST or None, instance=copy.copy(membership.club))
+    if form.is_valid() and form.cleaned_data["name"] == membership.club.name:
+        messages.info(request, _("Nichts geändert: der Verein heißt schon so."))
+        return redirect("clubs:detail", club_id=club_id)
     if form.is_valid():
         club = form.save()
         messages.success(

@@ -879,10 +879,12 @@ def tariff_refusal(evening: Evening, live: list[Change] | None = None) -> str:
     """Why the (open) money evening cannot take the Runde's newer tariff, in German; ""
     if it can. Paid money stays as paid: a payment made at the old amounts would no
     longer be what was owed (`live`: the evening's payments, if read already)."""
-    if not evening.is_open:
-        return _("Der Abend ist abgeschlossen: zum Umstellen erst wieder öffnen.")
     if evening.is_table or evening.settles_runde:
         return _("Dieser Abend hat keinen Tarif zum Umstellen.")
+    if not evening.is_open and (ausgleich := settled_by(evening)) is not None:
+        return settled_for_good(ausgleich)  # it cannot be opened again (walk 30)
+    if not evening.is_open:
+        return _("Der Abend ist abgeschlossen: zum Umstellen erst wieder öffnen.")
     if _live(payments(evening) if live is None else live):
         return _(
             "An diesem Abend ist schon bezahlt worden: erst die Zahlungen in der Abrechnung "

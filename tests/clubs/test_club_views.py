@@ -11,6 +11,7 @@ from clubs import services
 from clubs.models import Club, Invitation, Membership, Player, Runde, Tariff
 from evenings import services as evening_services
 from tests.conftest import make_user, page_text
+from tournaments import services as tournament_services
 
 
 def test_anyone_can_create_a_club_and_becomes_its_admin_and_player(client, user):
@@ -972,6 +973,12 @@ def test_a_name_typed_by_mistake_is_deleted_but_a_player_who_played_stays(
     Invitation.objects.create(club=club, role="spieler", created_by=admin, player=invited)
     page = client.get(reverse("clubs:player", args=[club.pk, invited.pk])).text
     assert "Für Lena gibt es einen Einladungslink: erst ihn widerrufen" in page_text_of(page)
+    guest = Player.objects.create(club=club, name="Franz", guest=True)
+    cup = tournament_services.create_tournament(club, admin, name="Cup", venue="Post")
+    tournament_services.add_participants(cup, [guest])
+    page = client.get(reverse("clubs:player", args=[club.pk, guest.pk])).text
+    assert "Franz hat schon in einem Turnier mitgespielt: die Punkte bleiben" in page_text_of(page)
+    assert "Abrechnung" not in page_text_of(page)
     assert "Xavre gelöscht." in deleted.text
     assert not club.players.filter(name="Xavre").exists()
     assert "Sepp hat schon gespielt, ein Konto oder eine Einladung und bleibt im Verein." in (
@@ -1142,6 +1149,8 @@ def test_the_admin_puts_a_typo_in_the_club_s_name_right(client, admin, club, pla
     assert "Gespeichert: der Verein heißt jetzt „Schafkopffreunde Moosburg“." in page_text(saved)
     club.refresh_from_db()
     assert club.name == "Schafkopffreunde Moosburg"
+    same = client.post(url, {"name": "Schafkopffreunde Moosburg"}, follow=True)
+    assert "Nichts geändert: der Verein heißt schon so." in page_text(same)
     invited = page_text(client.get(reverse("clubs:join", args=[invitation.token])))
     assert "Schafkopffreunde Moosburg" in invited and before not in invited
     # A Spieler may not: 404, and the name stays.

@@ -99,13 +99,15 @@ def test_a_new_bock_rule_moves_the_bock_games_and_the_history_says_which_were_bo
     assert "Bock" not in booked
 
 
-@pytest.mark.parametrize("why", ["paid", "closed", "stale"])
+@pytest.mark.parametrize("why", ["paid", "closed", "settled", "stale"])
 def test_refused_with_why_and_nothing_changes(admin, runde, evening, players, typo, why):
     if why == "paid":
         payer, payee = sorted(services.standing(evening).items(), key=lambda i: i[1])[::3]
         services.record_payment(evening.pk, payer[0], payee[0], 10, admin)
-    if why == "closed":
+    if why in ("closed", "settled"):
         services.close_evening(evening.pk, admin)
+    if why == "settled":  # in the Runde's Ausgleich: it cannot be opened again either
+        services.start_ausgleich(runde, admin)
     shown = typo.pk - 1 if why == "stale" else typo.pk
     before = list(LedgerEntry.objects.values_list("pk", flat=True))
 
@@ -115,6 +117,7 @@ def test_refused_with_why_and_nothing_changes(admin, runde, evening, players, ty
     said = {
         "paid": "erst die Zahlungen in der Abrechnung stornieren",
         "closed": "zum Umstellen erst wieder öffnen",
+        "settled": "ausgeglichen, mit diesem Abend: er bleibt, wie er ist",
         "stale": "Inzwischen gilt ein anderer Tarif der Runde",
     }[why]
     assert said in str(refused.value)
