@@ -81,7 +81,11 @@ def start(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse:
         if same and key is not None and runde.evenings.filter(key=key).exists():
             same = []
         for running_there, there in same:
-            form.add_error(None, _already_seated(running_there, there, chosen, runde))
+            form.add_error(None, _already_seated(running_there, there, chosen, runde, len(same)))
+        if len(same) > 1:  # said once for all of them (walk 30)
+            form.add_error(
+                None, _("Dort weiterschreiben, oder unten bestätigen, dass hier ein neuer beginnt.")
+            )
     if form.is_valid():
         try:
             evening = services.start_evening(
@@ -106,21 +110,48 @@ def start(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse:
     return render(request, "evenings/start.html", context)
 
 
-def _already_seated(evening: Evening, there: dict[int, str], chosen: set[int], runde) -> str:
+def _already_seated(
+    evening: Evening, there: dict[int, str], chosen: set[int], runde, asked: int
+) -> str:
     """What the start form asks when players chosen (`chosen`) sit at `evening` already
-    (`there`: its players' names by id): carry on there, or confirm a new evening."""
+    (`there`: its players' names by id): carry on there, or confirm a new evening. Of
+    several such evenings (`asked`), each is named, and what to do said once after."""
     when = dateformat.format(timezone.localtime(evening.started_at), "d.m.Y, H:i")
     both = [there[pk] for pk in there if pk in chosen]
+    named = {"who": wording.enumeration(both), "runde": evening.runde.name, "when": when}
+    if asked > 1 and evening.runde_id != runde.pk:
+        return (
+            ngettext(
+                "%(who)s sitzt schon an einem laufenden Abend der Runde „%(runde)s“ (seit "
+                "%(when)s).",
+                "%(who)s sitzen schon an einem laufenden Abend der Runde „%(runde)s“ (seit "
+                "%(when)s).",
+                len(both),
+            )
+            % named
+        )
+    if asked > 1:
+        return (
+            ngettext(
+                "%(who)s sitzt schon an einem laufenden Abend dieser Runde (seit %(when)s).",
+                "%(who)s sitzen schon an einem laufenden Abend dieser Runde (seit %(when)s).",
+                len(both),
+            )
+            % named
+        )
     if evening.runde_id != runde.pk:
-        return ngettext(
-            "%(who)s sitzt schon an einem laufenden Abend der Runde „%(runde)s“ "
-            "(seit %(when)s): dort weiterschreiben, oder unten bestätigen, dass hier "
-            "ein neuer beginnt.",
-            "%(who)s sitzen schon an einem laufenden Abend der Runde „%(runde)s“ "
-            "(seit %(when)s): dort weiterschreiben, oder unten bestätigen, dass hier "
-            "ein neuer beginnt.",
-            len(both),
-        ) % {"who": wording.enumeration(both), "runde": evening.runde.name, "when": when}
+        return (
+            ngettext(
+                "%(who)s sitzt schon an einem laufenden Abend der Runde „%(runde)s“ "
+                "(seit %(when)s): dort weiterschreiben, oder unten bestätigen, dass hier "
+                "ein neuer beginnt.",
+                "%(who)s sitzen schon an einem laufenden Abend der Runde „%(runde)s“ "
+                "(seit %(when)s): dort weiterschreiben, oder unten bestätigen, dass hier "
+                "ein neuer beginnt.",
+                len(both),
+            )
+            % named
+        )
     if there.keys() == chosen:
         return _(
             "Mit genau diesen Spielern läuft hier schon ein Abend (seit %(when)s): "

@@ -293,10 +293,11 @@ def test_players_at_two_running_evenings_are_named_with_both(
 
     text = page_text(asked)
     since = {e: timezone.localtime(e.started_at).strftime("%d.%m.%Y, %H:%M") for e in (here, there)}
-    assert f"Sepp und Hias sitzen schon an einem laufenden Abend (seit {since[here]})" in text
     assert (
-        "Kathi und Xaver sitzen schon an einem laufenden Abend der Runde „Freitagsrunde“ "
-        f"(seit {since[there]})"
+        f"Sepp und Hias sitzen schon an einem laufenden Abend dieser Runde (seit {since[here]})."
+        " Kathi und Xaver sitzen schon an einem laufenden Abend der Runde „Freitagsrunde“ "
+        f"(seit {since[there]}). Dort weiterschreiben, oder unten bestätigen, dass hier ein "
+        "neuer beginnt."
     ) in text
     for running, label in ((here, "Zum laufenden Abend (seit"), (there, "„Freitagsrunde“ (seit")):
         url = reverse("evenings:detail", args=[running.pk])
