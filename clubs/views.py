@@ -660,6 +660,19 @@ def _warn_of_open_links(request: HttpRequest, club, name: str) -> None:
 def invitation_create(request: HttpRequest, club_id: int) -> HttpResponse:
     membership = admin_of(request, club_id)
     form = InvitationForm(request.POST, club=membership.club)
+    if form.is_valid() and (player := form.cleaned_data.get("player")) is not None:
+        # A player's own link is open already: that one, not a second alike (walk 30).
+        open_link = membership.club.invitations.usable().filter(
+            player=player, role=form.cleaned_data["role"]
+        )
+        if (invitation := open_link.order_by("-pk").first()) is not None:
+            messages.info(
+                request,
+                _("Für %(name)s gibt es schon einen offenen Link: diesen teilen.")
+                % {"name": player},
+            )
+            members = reverse("clubs:members", args=[club_id])
+            return redirect(f"{members}#einladung-{invitation.pk}")
     if form.is_valid():
         form.instance.created_by = request.user
         invitation = form.save()

@@ -76,6 +76,19 @@ def test_an_admin_creates_an_invitation_for_a_player_without_a_login(client, adm
     assert f'<li class="card invitation" id="einladung-{invitation.pk}">' in page.text
     assert "für Hias, als Spieler, gültig bis" in page.text
     assert join_url(invitation) in page.text
+    # Tapped again (his page offers the link as long as he has no login): the open one,
+    # not a second alike (walk 30).
+    again = client.post(
+        reverse("clubs:invitation_create", args=[club.pk]), {"role": "spieler", "player": hias.pk}
+    )
+    assert again.url == f"{members}#einladung-{invitation.pk}"
+    assert Invitation.objects.filter(club=club).count() == 1
+    assert "Für Hias gibt es schon einen offenen Link: diesen teilen." in client.get(members).text
+    Invitation.objects.filter(pk=invitation.pk).update(revoked_at=timezone.now())
+    client.post(
+        reverse("clubs:invitation_create", args=[club.pk]), {"role": "spieler", "player": hias.pk}
+    )
+    assert Invitation.objects.filter(club=club).count() == 2  # revoked: a new one
 
 
 def test_an_invitation_cannot_be_for_a_player_who_has_a_login(client, admin, club):
