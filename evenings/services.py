@@ -285,6 +285,56 @@ def change_seats(
     return evening
 
 
+@transaction.atomic
+def redeal(evening_id: int, next_dealer: int, by, seen: int | None = None) -> Evening:
+    """The same table, but the dealer was wrong from the start (noticed after a few
+    games, walk 29): every game is dealt anew so that the seat `next_dealer` deals the
+    next game, each game's dealer moved round the table by the same number of seats,
+    and the evening scored anew (at five or six, who sat out moves with the dealer).
+    Refused if a game's players would then sit out. `seen` as for change_seats."""
+    evening = _locked(evening_id)
+    _require_reseatable(evening, seen)
+    seats = list(evening.seats.select_related("player").order_by("position"))
+    count = len(seats)
+    position = {seat.player_id: seat.position for seat in seats}
+    shift = (next_dealer - position[next_deal(evening, seats).dealer.pk]) % count
+    if not shift:
+        raise EveningError(
+            _(
+                "Am Tisch sitzen dieselben wie bisher, und als Nächstes gibt, wer gewählt "
+                "ist: nichts zu ändern."
+            )
+        )
+    games = list(evening.games.order_by("number"))
+    for game in games:
+        dealer = (position[game.dealer_id] + shift) % count
+        game.dealer_id = seats[dealer].player_id
+        game.seating = [seats[p].player_id for p in playing_positions(count, dealer)]
+        playing = [game.declarer_id, game.partner_id, game.loser_id, *game.jungfrauen]
+        out = [pk for pk in playing if pk is not None and pk not in game.seating]
+        if game.is_booked and out:
+            raise EveningError(
+                _(
+                    "Mit diesem Geber säße %(name)s in Spiel %(n)s aus, hat dort aber "
+                    "gespielt: erst dieses Spiel korrigieren oder streichen."
+                )
+                % {"name": seats[position[out[0]]].player.name, "n": game.number}
+            )
+    Game.objects.bulk_update(games, ["dealer", "seating"])
+    players = [seat.player_id for seat in seats]
+    before, evening.first_dealer = evening.first_dealer, (evening.first_dealer + shift) % count
+    evening.save(update_fields=["first_dealer"])
+    change = _record(
+        evening,
+        Change.Kind.SEATS,
+        by,
+        before={"players": players, "first_dealer": before},
+        after={"players": players, "first_dealer": evening.first_dealer, "redealt": True},
+    )
+    _rescore(evening, change, 1)
+    return evening
+
+
 def record_rename(player: Player, before: str, by) -> None:
     """On every open evening `player` sits at, the record that the admin renamed them
     from `before` (in the rename's transaction): a new version, so that the phones

@@ -274,7 +274,19 @@ def seats(request: HttpRequest, evening_id: int) -> HttpResponse:
     if form.is_valid():
         seen = _version(request.POST.get("v", ""))
         table = (form.cleaned_data["players"], form.cleaned_data["dealer_index"], request.user)
+        same = [p.pk for p in table[0]] == [s.player_id for s in seated]
         try:
+            if played and same:
+                # The same table, another dealer: the dealer was wrong from the start.
+                now = services.redeal(evening.pk, table[1], request.user, seen=seen)
+                messages.success(
+                    request,
+                    _(
+                        "Der Geber ist berichtigt: alle Spiele sind mit ihm neu verteilt und "
+                        "neu gewertet."
+                    ),
+                )
+                return redirect("evenings:detail", evening_id=evening.pk)
             if played:
                 key = form.cleaned_data["key"]
                 now = services.continue_at_new_table(evening.pk, *table, seen=seen, key=key)
@@ -1016,12 +1028,18 @@ def _changes_since(request, evening: Evening, membership, token=None) -> HttpRes
             ),
         )
         return _reloaded()
-    if not evening.last_number and Change.Kind.SEATS in anew:
-        # Before the first game the table was seated anew: the page again, as it sits now.
+    if Change.Kind.SEATS in anew:
+        # Before the first game the table was seated anew, or later the games were dealt
+        # anew from the right dealer (services.redeal): the page again, as it sits now.
         if "deal" in request.GET:  # and its form anew, without what was chosen on it
             messages.info(
                 request,
-                _("Die Sitzordnung wurde inzwischen geändert: bitte das Spiel neu eingeben."),
+                _("Die Sitzordnung wurde inzwischen geändert: bitte das Spiel neu eingeben.")
+                if not evening.last_number
+                else _(
+                    "Der Geber wurde inzwischen berichtigt und die Spiele neu gewertet: bitte "
+                    "das Spiel neu eingeben."
+                ),
             )
         return _reloaded()
     if evening.is_open and "closed" in request.GET:

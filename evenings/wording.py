@@ -220,10 +220,13 @@ def summarize(change: Change, names: dict[int, str]) -> str:
             "after": change.after["name"],
         }
     if change.kind == Change.Kind.SEATS:
-        return _("vorher: %(before)s – jetzt: %(after)s") % {
+        said = _("vorher: %(before)s – jetzt: %(after)s") % {
             "before": _table(change.before, names),
             "after": _table(change.after, names),
         }
+        if change.after.get("redealt"):  # services.redeal
+            said += " · " + _("alle Spiele mit dem richtigen Geber neu verteilt und gewertet")
+        return said
     before = GameInput.from_json(change.before) if change.before else None
     after = GameInput.from_json(change.after) if change.after and "type" in change.after else None
     if before and after:

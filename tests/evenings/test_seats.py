@@ -2,9 +2,12 @@
 another first dealer, on the record; once a game is booked the table stays."""
 
 import dataclasses
+import io
 import uuid
 
 import pytest
+from django.core.management import call_command
+from django.db.models import Sum
 from django.urls import reverse
 from django.utils import timezone
 
@@ -145,7 +148,7 @@ def test_after_games_a_new_table_closes_the_evening_and_begins_a_new_one(
     assert form.context["form"]["first_dealer"].value() == 1
     key = str(uuid.uuid4())
     same = client.post(url, seating(players[:4], first_dealer=1, v=1) | {"key": key})
-    assert "dafür braucht es keinen neuen Abend." in same.text
+    assert "und als Nächstes gibt, wer gewählt ist: nichts zu ändern." in same.text
     assert Evening.objects.count() == 1
     data = seating(players[:5], first_dealer=1, v=1) | {"key": key}
 
@@ -508,3 +511,66 @@ def test_a_new_table_the_same_night_keeps_the_evening_s_tariff(admin, runde, eve
     # A new evening of the Runde plays the new tariff.
     services.close_evening(new.pk, admin)
     assert services.start_evening(runde, players[:4], 0, admin).tariff == runde.tariffs.latest()
+
+
+def test_a_dealer_wrong_from_the_start_is_put_right_and_the_games_dealt_anew(
+    client, scorekeeper, admin, runde, players
+):
+    """Walk 29: at five, Kathi was taken for the first dealer (so she sat out and Resi
+    paid); Resi had dealt. Choosing who really deals now, at the same table, deals every
+    game anew and moves Resi's share of game 1 to Kathi."""
+    sepp, vroni, hias, resi, wastl, kathi = players
+    table = [resi, sepp, hias, vroni, kathi]
+    evening = services.start_evening(runde, table, 4, admin)  # Kathi "deals" first
+    deal = services.next_deal(evening)
+    assert [p.name for p in deal.sitting_out] == ["Kathi"]
+    rufspiel = services.GameInput("sauspiel", declarer=sepp.pk, partner=hias.pk)
+    game, _created = services.book_game(evening.pk, uuid.uuid4(), rufspiel, admin)
+    paid = dict(LedgerEntry.objects.filter(game=game).values_list("player__name", "amount"))
+    assert paid["Resi"] < 0 and "Kathi" not in paid
+    client.force_login(scorekeeper)
+    url = reverse("evenings:seats", args=[evening.pk])
+    assert "War nur der Geber von Anfang an falsch?" in client.get(url).text
+    follower = reverse("evenings:sheet", args=[evening.pk])
+    shown = Evening.objects.get(pk=evening.pk).version
+
+    # Resi dealt game 1, so Sepp deals now (place 2).
+    answer = client.post(url, seating(table, first_dealer=1, v=shown), follow=True)
+
+    assert "Der Geber ist berichtigt: alle Spiele sind mit ihm neu verteilt" in answer.text
+    game.refresh_from_db()
+    assert game.dealer == resi and resi.pk not in game.seating and kathi.pk in game.seating
+    now = dict(
+        LedgerEntry.objects.filter(game=game)
+        .values_list("player__name")
+        .annotate(total=Sum("amount"))
+        .values_list("player__name", "total")
+    )
+    assert now["Kathi"] == paid["Resi"] and now["Resi"] == 0
+    assert services.next_deal(Evening.objects.get(pk=evening.pk)).dealer == sepp
+    assert Evening.objects.count() == 1  # the same evening, no new table
+    history = client.get(reverse("evenings:history", args=[evening.pk])).text
+    assert "alle Spiele mit dem richtigen Geber neu verteilt und gewertet" in history
+    # A phone following with a game half entered loads the evening again.
+    polled = client.get(follower, {"v": shown, "deal": deal.token}, headers=HTMX)
+    assert polled["HX-Refresh"] == "true"
+    out = io.StringIO()
+    call_command("verify_ledger", stdout=out)
+    assert "ledger ok" in out.getvalue()
+
+
+def test_a_dealer_put_right_that_would_seat_out_a_player_of_a_game_is_refused(
+    admin, runde, players
+):
+    sepp, vroni, hias, resi, wastl, kathi = players
+    evening = services.start_evening(runde, [resi, sepp, hias, vroni, kathi], 4, admin)
+    rufspiel = services.GameInput("sauspiel", declarer=resi.pk, partner=hias.pk)
+    services.book_game(evening.pk, uuid.uuid4(), rufspiel, admin)
+    before = list(LedgerEntry.objects.values_list("pk", flat=True))
+
+    with pytest.raises(services.EveningError) as refused:
+        services.redeal(evening.pk, 1, admin)  # Resi would have dealt game 1 and sat out
+
+    assert "säße Resi in Spiel 1 aus, hat dort aber gespielt" in str(refused.value)
+    assert list(LedgerEntry.objects.values_list("pk", flat=True)) == before
+    assert Evening.objects.get(pk=evening.pk).first_dealer == 4
