@@ -347,6 +347,9 @@ def _director_forms(tournament: Tournament, last: RoundView | None, forms: dict)
             last and last.round.number >= tournament.round_count and last.progress.complete
         ),
     }
+    if last and last.round.number >= tournament.round_count and last.round.is_started:
+        # The last round is played: nobody new would be drawn any more (walk 28).
+        context |= {"participants_form": None, "guest_form": None}
     sent = forms.get("draw")
     if last is not None and not last.round.is_started:
         shown = {"number": last.round.number, "replacing": last.round.seed}

@@ -1553,3 +1553,16 @@ def test_a_participant_s_own_row_is_marked_in_the_standings(director, tournament
         assert 'Sepp</bdi><span class="visually-hidden"> (du)</span>' in marked
     # Nobody else's: the director, who plays too, sees their own, not his.
     assert director.get(url("ranking", tournament.pk)).text.count('<tr class="own">') == 1
+
+
+def test_after_the_last_round_has_begun_nobody_new_is_offered_to_enter(
+    director, tournament, players, admin
+):
+    """Nothing is left to draw: "Gast melden" there invited a late guest in vain (walk 28)."""
+    page = director.get(url("detail", tournament.pk)).text
+    assert "Gast melden" in page and "Spieler des Vereins melden" in page
+
+    played_out(tournament, players, admin)  # one round of one game: the last one
+
+    page = director.get(url("detail", tournament.pk)).text
+    assert "Gast melden" not in page and "Spieler des Vereins melden" not in page
