@@ -347,9 +347,10 @@ def _director_forms(tournament: Tournament, last: RoundView | None, forms: dict)
             last and last.round.number >= tournament.round_count and last.progress.complete
         ),
     }
-    if last and last.round.number >= tournament.round_count and last.round.is_started:
-        # The last round is played: nobody new would be drawn any more (walk 28).
-        context |= {"participants_form": None, "guest_form": None}
+    # Once the last round has begun nobody new is drawn any more: no entering (walk 28).
+    context["entering"] = not (
+        last and last.round.number >= tournament.round_count and last.round.is_started
+    )
     sent = forms.get("draw")
     if last is not None and not last.round.is_started:
         shown = {"number": last.round.number, "replacing": last.round.seed}
