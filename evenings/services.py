@@ -943,6 +943,15 @@ def tariff_refusal(evening: Evening, live: list[Change] | None = None) -> str:
     return ""
 
 
+def retariffed_since(evening: Evening, seen: int | None) -> bool:
+    """Whether the evening took a newer tariff (apply_tariff) after version `seen`, the
+    one a phone's page showed: its amounts were of the old one (walks 30, 31)."""
+    return (
+        seen is not None
+        and evening.changes.filter(kind=Change.Kind.TARIFF, version__gt=seen).exists()
+    )
+
+
 @transaction.atomic
 def apply_tariff(evening_id: int, tariff_id: int, by) -> Retariffed:
     """Play the open money evening with the Runde's current tariff (`tariff_id`: the
@@ -1006,6 +1015,13 @@ def void_game(
     game = evening.games.filter(pk=game_id).first()
     if game is None or not game.is_booked:
         raise EveningError(_("Das Spiel wurde inzwischen gestrichen – nichts geändert."))
+    if retariffed_since(evening, seen):
+        raise EveningError(
+            _(
+                "Nichts gestrichen: der Abend wurde inzwischen mit dem neuen Tarif der Runde "
+                "neu gewertet. Bitte prüfen, wie es jetzt steht, und nochmal tippen."
+            )
+        )
     if (seen is not None and game.changes.filter(version__gt=seen).exists()) or (
         shown and shown != GameInput.of(game).fingerprint()
     ):
@@ -1438,7 +1454,7 @@ def record_payment(
         raise EveningError(_("Der Betrag muss größer als null sein."), "amount")
     if seen is not None:
         _require_unpaid_since(evening, payer, payee, seen)
-        if evening.changes.filter(kind=Change.Kind.TARIFF, version__gt=seen).exists():
+        if retariffed_since(evening, seen):
             # The page's proposal was of the old amounts (walk 30).
             raise EveningError(
                 _(

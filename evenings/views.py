@@ -1289,6 +1289,14 @@ def game_edit(request: HttpRequest, evening_id: int, game_id: int) -> HttpRespon
         try:
             if not (seen := request.POST.get("k-seen")):
                 raise services.StaleCorrection(UNCHECKED)
+            if services.retariffed_since(evening, _version(request.POST.get("v", ""))):
+                # The panel's preview was of the old amounts (walk 31).
+                raise services.StaleCorrection(
+                    _(
+                        "Nichts gespeichert: der Abend spielt inzwischen mit dem neuen Tarif der "
+                        "Runde. So steht das Spiel jetzt; bitte prüfen und nochmal speichern."
+                    )
+                )
             services.correct_game(evening.pk, game.pk, data, request.user, seen=seen)
         except services.StaleCorrection as error:
             # Another phone corrected (or struck) the game since this form was shown:

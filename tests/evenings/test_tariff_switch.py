@@ -288,3 +288,34 @@ def test_the_rules_of_a_switched_evening_name_the_tariff_it_plays(
     plays = timezone.localtime(typo.valid_from).strftime("%d.%m.%Y, %H:%M")
     assert f"mit dem Tarif vom {plays} Uhr, mit dem dieser Abend spielt" in rules
     assert "begonnen" not in rules
+
+
+def test_a_correction_or_strike_from_a_panel_of_the_old_amounts_is_refused(
+    client, admin, scorekeeper, evening, players, typo
+):
+    """Walk 31: a correction panel opened before the switch saved at the new amounts,
+    its preview having shown the old."""
+    game = evening.games.get(number=1)
+    shown = Evening.objects.get(pk=evening.pk).version
+    fingerprint = services.GameInput.of(game).fingerprint()
+    services.apply_tariff(evening.pk, typo.pk, admin)
+    client.force_login(scorekeeper)
+    hias = players[2]
+    correction = {f"k-{name}": value for name, value in entry_form(evening).items()}
+    correction |= {"k-declarer": hias.pk, "k-seen": fingerprint, "v": shown}
+
+    corrected = client.post(
+        reverse("evenings:game", args=[evening.pk, game.pk]), correction, headers=HTMX
+    )
+    struck = client.post(
+        reverse("evenings:void", args=[evening.pk, game.pk]),
+        {"v": shown, "seen": fingerprint},
+        follow=True,
+    )
+
+    assert "Nichts gespeichert: der Abend spielt inzwischen mit dem neuen Tarif" in text_of(
+        corrected
+    )
+    assert "Nichts gestrichen: der Abend wurde inzwischen mit dem neuen Tarif" in text_of(struck)
+    game.refresh_from_db()
+    assert game.is_booked and services.GameInput.of(game).fingerprint() == fingerprint
