@@ -319,3 +319,19 @@ def test_a_correction_or_strike_from_a_panel_of_the_old_amounts_is_refused(
     assert "Nichts gestrichen: der Abend wurde inzwischen mit dem neuen Tarif" in text_of(struck)
     game.refresh_from_db()
     assert game.is_booked and services.GameInput.of(game).fingerprint() == fingerprint
+
+
+def test_the_page_of_an_evening_with_payments_says_why_and_leads_to_the_abrechnung(
+    client, admin, evening, players, typo
+):
+    payer, payee = sorted(services.standing(evening).items(), key=lambda i: i[1])[::3]
+    services.record_payment(evening.pk, payer[0], payee[0], 10, admin)
+    client.force_login(admin)
+
+    page = client.get(reverse("evenings:tariff", args=[evening.pk])).text
+
+    assert "erst die Zahlungen in der Abrechnung stornieren" in page
+    assert (
+        f'<a href="{reverse("evenings:settlement", args=[evening.pk])}">Zur Abrechnung</a>' in page
+    )
+    assert "Neuen Tarif übernehmen</button>" not in page
