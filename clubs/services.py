@@ -416,13 +416,14 @@ def kept_because(player: Player) -> str:
             "Wer nicht mehr dabei ist, verlässt den Verein oder wird unter „Mitglieder“ "
             "entfernt."
         ) % {"name": player.name}
-    if not player.seats.exists() and player.participations.exists():
+    sat = player.seats.exists()
+    if not sat and player.participations.exists():
         return _(
             "%(name)s hat schon in einem Turnier mitgespielt: die Punkte bleiben, also "
             "bleibt auch der Name. Doppelt angelegt? Dann umbenennen (etwa „%(name)s "
             "(doppelt)“) und „aktiv“ abwählen."
         ) % {"name": player.name}
-    if player.seats.exists():
+    if sat:
         return _(
             "%(name)s saß schon am Tisch: die Spiele bleiben, also bleibt auch der Name. "
             "Doppelt angelegt? Dann umbenennen (etwa „%(name)s (doppelt)“) und „aktiv“ "

@@ -339,29 +339,22 @@ def record_rename(player: Player, before: str, by) -> None:
     """On every open evening `player` sits at, the record that the admin renamed them
     from `before` (in the rename's transaction): a new version, so that the phones
     following it show the new name without a reload (the whole sheet, the chips)."""
-    if player.name == before:
-        return
-    open_evenings = Evening.objects.filter(status=Evening.Status.OPEN, seats__player=player)
-    for evening_id in open_evenings.order_by("pk").values_list("pk", flat=True):
-        evening = _locked(evening_id)
-        if not evening.is_open:  # closed since the read above
-            continue
-        _record(
-            evening,
-            Change.Kind.RENAME,
-            by,
-            before={"player": player.pk, "name": before},
-            after={"player": player.pk, "name": player.name},
-        )
+    if player.name != before:
+        open_evenings = Evening.objects.filter(status=Evening.Status.OPEN, seats__player=player)
+        _record_renamed(open_evenings, by, "player", player.pk, before, player.name)
 
 
 def record_runde_rename(runde: Runde, before: str, by) -> None:
     """On every open evening of `runde`, the record that the admin renamed it from
     `before`: a new version, so that the phones following it show the new name in the
     heading without a reload (walk 29), and the history says so."""
-    if runde.name == before:
-        return
-    for evening_id in runde.evenings.open().order_by("pk").values_list("pk", flat=True):
+    if runde.name != before:
+        _record_renamed(runde.evenings.open(), by, "runde", runde.pk, before, runde.name)
+
+
+def _record_renamed(evenings, by, what: str, pk: int, before: str, after: str) -> None:
+    """A RENAME change on each of the open `evenings`, of a player or a Runde (`what`)."""
+    for evening_id in evenings.order_by("pk").values_list("pk", flat=True):
         evening = _locked(evening_id)
         if not evening.is_open:  # closed since the read above
             continue
@@ -369,8 +362,8 @@ def record_runde_rename(runde: Runde, before: str, by) -> None:
             evening,
             Change.Kind.RENAME,
             by,
-            before={"runde": runde.pk, "name": before},
-            after={"runde": runde.pk, "name": runde.name},
+            before={what: pk, "name": before},
+            after={what: pk, "name": after},
         )
 
 

@@ -409,23 +409,15 @@ COVERED = """wrap => {
 }"""
 
 
-def test_at_320_px_the_pinned_total_covers_no_digit_of_the_rounds(
-    page, log_in, club, admin, players
-):
-    """Three rounds of four-digit points: on a phone of 320 px the total, pinned at the
-    right edge, took its room from the third round ("230" read "23(", "R3" was cut). The
-    rounds fit beside it now (a long name breaks), and only the tie-breaks scroll."""
+def four_digit_rounds(tournament, admin, after_first=lambda: None) -> None:
+    """Three rounds, each table's twelve games a Herz-Solo Tout with eight Laufende, so
+    that every round's points run to four digits; `after_first` between rounds 1 and 2."""
     import uuid
 
     from evenings import services as evenings
     from evenings.services import GameInput
     from tournaments import services as tournaments
-    from tournaments.standings import tournament_standings
 
-    tournament = tournaments.create_tournament(club, admin, name="ProHof", venue="Post")
-    tournaments.add_participants(tournament, list(players.values())[:6])
-    for name in ("Schorsch", "Gast Alois", "Maximilian"):
-        tournaments.add_guest(tournament, name)
     for number in range(1, 4):
         round_ = tournaments.start_round(tournaments.draw_round(tournament, seed=number), admin)
         for table in round_.tables.select_related("evening"):
@@ -436,6 +428,25 @@ def test_at_320_px_the_pinned_total_covers_no_digit_of_the_rounds(
                 )
                 evenings.book_game(table.evening_id, uuid.uuid4(), tout, admin, deal.token)
             tournaments.end_table_early(table, admin)
+        if number == 1:
+            after_first()
+
+
+def test_at_320_px_the_pinned_total_covers_no_digit_of_the_rounds(
+    page, log_in, club, admin, players
+):
+    """Three rounds of four-digit points: on a phone of 320 px the total, pinned at the
+    right edge, took its room from the third round ("230" read "23(", "R3" was cut). The
+    rounds fit beside it now (a long name breaks), and only the tie-breaks scroll."""
+
+    from tournaments import services as tournaments
+    from tournaments.standings import tournament_standings
+
+    tournament = tournaments.create_tournament(club, admin, name="ProHof", venue="Post")
+    tournaments.add_participants(tournament, list(players.values())[:6])
+    for name in ("Schorsch", "Gast Alois", "Maximilian"):
+        tournaments.add_guest(tournament, name)
+    four_digit_rounds(tournament, admin)
     leader = tournament_standings(tournament)[0]
     assert all(points >= 1000 for points in leader.rounds)
     log_in(admin)
@@ -472,10 +483,7 @@ def test_long_names_and_a_withdrawal_stay_in_their_cells_from_320_to_1920_px(
     withdrew (walk 28): "zurückgezogen" beside the name widened the names' column and
     pushed the third round under the total at 390 px, was printed over the first round,
     and a long name ran into the first round on the hall's screen."""
-    import uuid
 
-    from evenings import services as evenings
-    from evenings.services import GameInput
     from tournaments import services as tournaments
 
     tournament = tournaments.create_tournament(club, admin, name="ProHof", venue="Post")
@@ -483,18 +491,8 @@ def test_long_names_and_a_withdrawal_stay_in_their_cells_from_320_to_1920_px(
     long_names = ["Maximilian Alexander von Hohenzollern", "Franz Xaver Huber", "Schorsch Wagner"]
     for name in [*long_names, "Lisl Hofmann", "Bartl Koch", "Toni Gruber", "Kathi Reiter", "Ed"]:
         tournaments.add_guest(tournament, name)
-    for number in range(1, 4):
-        round_ = tournaments.start_round(tournaments.draw_round(tournament, seed=number), admin)
-        for table in round_.tables.select_related("evening"):
-            for _ in range(12):
-                deal = evenings.next_deal(table.evening)
-                tout = GameInput(
-                    type="solo", suit="herz", declarer=deal.playing[0].pk, laufende=8, tout=True
-                )
-                evenings.book_game(table.evening_id, uuid.uuid4(), tout, admin, deal.token)
-            tournaments.end_table_early(table, admin)
-        if number == 1:
-            tournaments.remove_participant(tournament.participants.get(player__name="Ed"))
+    ed = tournament.participants.get(player__name="Ed")
+    four_digit_rounds(tournament, admin, after_first=lambda: tournaments.remove_participant(ed))
     log_in(admin)
 
     for address in (f"/turnier/{tournament.pk}/rangliste/", f"/halle/{tournament.display_token}/"):
