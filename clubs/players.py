@@ -264,9 +264,9 @@ def kept_accounts(players: list[Player], viewer) -> dict[int, SafeString]:
 @functools.cache
 def _last_evenings_sql() -> Prepared:
     """Per player (of the ids in $1) and money Runde of their club, the $2 newest
-    evenings they sat at, each with their games' total there and what they paid and
-    received. The Runde's evenings are walked newest first by its index, to the first $2
-    with their seat."""
+    evenings they sat at (but those closed with nothing that counts), each with their
+    games' total there and what they paid and received. The Runde's evenings are walked
+    newest first by its index, to the first $2 with their seat."""
     return Prepared(
         "last_evenings",
         "SELECT me.id, coalesce(g.amount, 0), coalesce(pay.paid, 0)::bigint, "
@@ -277,7 +277,8 @@ def _last_evenings_sql() -> Prepared:
         f"JOIN clubs_runde r ON r.club_id = p.club_id AND r.kind = '{Runde.Kind.MONEY}' "
         "JOIN LATERAL (SELECT e.* FROM evenings_evening e WHERE e.runde_id = r.id "
         "AND EXISTS (SELECT 1 FROM evenings_seat s WHERE s.evening_id = e.id "
-        "AND s.player_id = me.id) ORDER BY e.started_at DESC, e.id DESC LIMIT %s) e ON true "
+        f"AND s.player_id = me.id) AND e.status <> '{Evening.Status.EMPTY}' "
+        "ORDER BY e.started_at DESC, e.id DESC LIMIT %s) e ON true "
         "LEFT JOIN evenings_eveningtotal g ON g.evening_id = e.id AND g.player_id = me.id "
         f"AND g.kind = '{GAME}' "
         # Paid (the payer's entry is positive) and received there, a payment cancelled
@@ -552,11 +553,16 @@ def runde_sums(runde_ids: list[int]) -> dict[int, dict[tuple[int, str], int]]:
 
 
 def evenings_page(runde: Runde, number) -> Page:
-    """A page of the Runde's evenings, newest first; each evening carries `results`, its
+    """A page of the Runde's evenings, newest first, but those closed with nothing that
+    counts (`empty_evenings`); each evening carries `results`, its
     players' game sums as (name, cents), winner first, and `went_on`: it went on at a new
     table (open again, it takes corrections only)."""
     went_on = Evening.objects.filter(continues=OuterRef("pk"))
-    evenings = runde.evenings.annotate(went_on=Exists(went_on)).order_by("-started_at", "-pk")
+    evenings = (
+        runde.evenings.exclude(status=Evening.Status.EMPTY)
+        .annotate(went_on=Exists(went_on))
+        .order_by("-started_at", "-pk")
+    )
     page = Paginator(evenings, EVENINGS_PER_PAGE).get_page(number)
     shown = list(page.object_list)
     results: dict[int, list[tuple[str, int]]] = defaultdict(list)
@@ -570,6 +576,16 @@ def evenings_page(runde: Runde, number) -> Page:
         evening.results = results.get(evening.pk, [])
     page.object_list = shown
     return page
+
+
+def empty_evenings(runde: Runde) -> list[Evening]:
+    """The Runde's evenings closed with nothing that counts (Evening.Status.EMPTY), newest
+    first: left out of its list, but not lost (walk 29)."""
+    return list(
+        runde.evenings.filter(status=Evening.Status.EMPTY)
+        .order_by("-started_at", "-pk")
+        .only("pk", "started_at")
+    )
 
 
 # -- views ---------------------------------------------------------------------------------

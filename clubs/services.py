@@ -423,6 +423,14 @@ def kept_because(player: Player) -> str:
             "bleibt auch der Name. Doppelt angelegt? Dann umbenennen (etwa „%(name)s "
             "(doppelt)“) und „aktiv“ abwählen."
         ) % {"name": player.name}
+    if sat and not player.seats.exclude(evening__status="empty").exists():
+        # Only at evenings closed with nothing that counts (evenings.models.Evening.Status.
+        # EMPTY): the seat stays with the evening's record, even one started by mistake.
+        return _(
+            "%(name)s saß nur an Abenden ohne Spiel, die aber aufgezeichnet bleiben: also "
+            "bleibt auch der Name. Nicht mehr gebraucht? Dann „aktiv“ abwählen, und der Name "
+            "steht in keiner Auswahl mehr."
+        ) % {"name": player.name}
     if sat:
         return _(
             "%(name)s saß schon am Tisch: die Spiele bleiben, also bleibt auch der Name. "

@@ -35,7 +35,14 @@ from clubs.forms import (
     save_unless_taken,
 )
 from clubs.models import Departure, Invitation, Membership, Player, Runde, german_order
-from clubs.players import evenings_page, homes, kept_accounts, open_balances, runde_balances
+from clubs.players import (
+    empty_evenings,
+    evenings_page,
+    homes,
+    kept_accounts,
+    open_balances,
+    runde_balances,
+)
 from evenings import services as evening_services
 from evenings.models import Evening, Seat
 from scoring import worked_examples
@@ -350,6 +357,7 @@ def runde_detail(request: HttpRequest, club_id: int, runde_id: int) -> HttpRespo
                 f"{template}#evening_list",
                 lambda: {
                     "evenings": evenings_page(runde, page),
+                    "empty": empty_evenings(runde),
                     "tariff": tariff,
                     "period_query": period_query,
                 },

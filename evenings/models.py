@@ -55,6 +55,11 @@ class Evening(models.Model):
     class Status(models.TextChoices):
         OPEN = "open", _("läuft")
         CLOSED = "closed", _("abgeschlossen")
+        # Closed with nothing that counts: no game (all struck or taken back, or none
+        # booked) and no payment. Started by mistake, say, or left behind when the table
+        # went on anew: the Runde's list and the players' pages leave it out
+        # (services.close_evening). Opened again, it is an evening like any other.
+        EMPTY = "empty", _("ohne Spiel abgeschlossen")
 
     runde = models.ForeignKey(Runde, on_delete=models.PROTECT, related_name="evenings")
     # The tariff version in force when the evening started; later changes don't touch it.

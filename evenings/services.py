@@ -1716,11 +1716,23 @@ def start_ausgleich(runde: Runde, by, key: uuid.UUID | None = None) -> Evening:
     return evening
 
 
+def counts_nothing(evening: Evening) -> bool:
+    """Whether nothing at the money evening counts: no game (struck and taken-back ones
+    are voided) and no payment. Closed so, it is Evening.Status.EMPTY. A closed evening
+    stays so: nothing is booked there, and a payment needs money that is open."""
+    return not (
+        evening.is_table
+        or evening.settles_runde
+        or evening.games.booked().exists()
+        or evening.ledger.filter(kind=LedgerEntry.Kind.PAYMENT).exists()
+    )
+
+
 @transaction.atomic
 def close_evening(evening_id: int, by) -> Evening:
     evening = _locked(evening_id)
     _require_open(evening)
-    evening.status = Evening.Status.CLOSED
+    evening.status = Evening.Status.EMPTY if counts_nothing(evening) else Evening.Status.CLOSED
     evening.closed_at = timezone.now()
     evening.save(update_fields=["status", "closed_at"])
     _record(evening, Change.Kind.CLOSE, by)

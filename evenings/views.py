@@ -1693,6 +1693,10 @@ def _settlement_page(request, evening: Evening, membership, typed: dict | None =
             "transfers": transfers,
             "settled_by": settled_by,
             "continued_at": services.continued_at(evening),
+            # Closed so, it is left out of the lists: the confirmation says so.
+            "counts_nothing": evening.is_open
+            and membership.can_score
+            and services.counts_nothing(evening),
             "open": []
             if settled_by
             else sorted(left.items(), key=lambda line: order.get(line[0], len(order))),

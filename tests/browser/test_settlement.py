@@ -256,3 +256,31 @@ def test_money_handed_over_otherwise_than_proposed_is_booked_as_another_payment(
     expect(page.get_by_label("Wer zahlt")).to_have_value(str(players["Resi"].pk))
     assert payment_entries(evening) == [("Vroni", 100), ("Sepp", -100)]
     verify_ledger()
+
+
+def test_an_evening_started_by_mistake_is_closed_out_of_the_runde_list(
+    page, log_in, runde, schreiber, players
+):
+    played = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    book(played, schreiber, type="farbsolo", suit="herz", declarer=players["Hias"].pk)
+    mistake = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    log_in(schreiber).goto(f"/abend/{mistake.pk}/")
+
+    page.get_by_role("link", name="Abrechnung und Abschluss").tap()
+    page.get_by_text("Abend abschließen …").tap()
+    # Said before it is done: nothing counts here, so the lists will leave it out.
+    expect(page.get_by_text("abgeschlossen erscheint der Abend in keiner Liste")).to_be_visible()
+    page.get_by_role("button", name="Ja, Abend abschließen").tap()
+    expect(page.get_by_text("Der Abend ist abgeschlossen.").first).to_be_visible()
+
+    page.goto(f"/verein/{runde.club_id}/runde/{runde.pk}/")
+    cards = page.locator("a.evening-card")
+    expect(cards).to_have_count(1)
+    expect(cards).to_have_attribute("href", f"/abend/{played.pk}/")
+    # Still there, one tap away.
+    page.get_by_text("1 Abend ohne Spiel, nicht aufgeführt").tap()
+    expect(page.locator(".empty-evenings a")).to_have_attribute("href", f"/abend/{mistake.pk}/")
+    no_horizontal_scroll(page)
+    mistake.refresh_from_db()
+    assert mistake.status == "empty"
+    assert change_kinds(mistake)[-1] == "close"
