@@ -21,7 +21,8 @@ def attachment(tournament: Tournament) -> str:
 
 def ranking(tournament: Tournament, standings: list[Standing]) -> str:
     """Rank, start number, name, the points of each round, total, Soli won, games lost,
-    and "ja" under "zurückgezogen" for who withdrew (their points stay in the ranking)."""
+    games played, and "ja" under "zurückgezogen" for who withdrew (their points stay in
+    the ranking)."""
     out = io.StringIO()
     writer = csv.writer(out, delimiter=export.SEPARATOR, lineterminator="\r\n")
     rounds = len(standings[0].rounds) if standings else tournament.round_count
@@ -34,6 +35,8 @@ def ranking(tournament: Tournament, standings: list[Standing]) -> str:
             _("Gesamt"),
             _("Soli gewonnen"),
             _("Spiele verloren"),
+            # Not all the same: at a table of five the dealer sits out (walk 28).
+            _("Spiele gespielt"),
             _("zurückgezogen"),
         ]
     )
@@ -47,6 +50,7 @@ def ranking(tournament: Tournament, standings: list[Standing]) -> str:
                 line.total,
                 line.solos_won,
                 line.games_lost,
+                line.games_played,
                 _("ja") if line.participant.withdrawn_at else "",
             ]
         )

@@ -1048,11 +1048,14 @@ def test_the_ranking_prints_and_downloads_as_a_german_csv(client, tournament, pl
     lines = text[1:].split("\r\n")
     assert lines[0] == (
         "Platz;Startnummer;Name;Runde 1;Runde 2;Runde 3;Gesamt;Soli gewonnen;Spiele verloren;"
-        "zurückgezogen"
+        "Spiele gespielt;zurückgezogen"
     )
     winner = tournament.participants.get(number=int(lines[1].split(";")[1])).player.name
     # Rounds not played yet are empty cells, not 0.
-    assert lines[1].split(";")[2:] == [winner, "10", "", "", "10", "0", "0", ""]
+    assert lines[1].split(";")[2:] == [winner, "10", "", "", "10", "0", "0", "1", ""]
+    # At the table of five one sat the game out: 8 of the 9 played it.
+    played = [line.split(";")[-2] for line in lines[1:-1]]
+    assert sorted(played) == ["0"] + ["1"] * 8
     assert any(line.split(";")[2] == "'=Ferdl" for line in lines[1:-1])
     assert len(lines) == 1 + 9 + 1  # header, nine participants, the last line's end
 
