@@ -387,7 +387,14 @@ def _tariff_history(runde) -> list:
     query: Django leaves Meta.ordering out of it, so it is named.)"""
     versions = list(
         runde.tariffs.select_related("created_by")
-        .annotate(evening_count=Count("evenings", filter=Q(evenings__settles_runde=False)))
+        .annotate(
+            # (one closed with nothing that counts is in no list: Evening.Status.EMPTY)
+            evening_count=Count(
+                "evenings",
+                filter=Q(evenings__settles_runde=False)
+                & Q(evenings__status__in=[Evening.Status.OPEN, Evening.Status.CLOSED]),
+            )
+        )
         .order_by("-valid_from", "-pk")
     )
     for version, older in itertools.pairwise(versions):

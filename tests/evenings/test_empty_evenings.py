@@ -58,6 +58,8 @@ def test_an_evening_started_by_mistake_is_closed_out_of_the_lists_and_kept(
     assert client.get(reverse("evenings:detail", args=[evening.pk])).status_code == 200
 
     page = runde_page(client, runde)
+    # The tariff's versions count the evening that plays it, not the one left out.
+    assert "aktuell</strong> · 1 Abend<" in page
     listed, _, footnote = page.partition("1 Abend ohne Spiel, nicht aufgeführt")
     assert footnote, "the footnote names it"
     assert evening_link(played) in listed
