@@ -34,9 +34,14 @@ class EveningQuerySet(models.QuerySet):
 
     def playing(self):
         """Open evenings at which games are played: not an Ausgleich, nor an evening
-        opened again for corrections after it went on at a new table."""
+        opened again for corrections (after it went on at a new table, or after the Runde
+        began another: Evening.corrections_only)."""
         went_on = Evening.objects.filter(continues=models.OuterRef("pk"))
-        return self.open().filter(settles_runde=False).exclude(models.Exists(went_on))
+        return (
+            self.open()
+            .filter(settles_runde=False, corrections_only=False)
+            .exclude(models.Exists(went_on))
+        )
 
     def with_counted_games(self):
         """Each evening with `counted_games` (Evening.counted_games) read with it: how
@@ -104,6 +109,10 @@ class Evening(models.Model):
     continues = models.ForeignKey(
         "self", on_delete=models.PROTECT, null=True, blank=True, editable=False, related_name="+"
     )
+    # Opened again after the Runde had begun another evening (services.reopen_evening):
+    # it takes corrections only, as one that went on at a new table does; new games
+    # belong to the evening the table plays now (walk 32).
+    corrections_only = models.BooleanField(default=False, editable=False)
     # Not a column: the evening's state (evenings.reads.State: status, version, last
     # games) as evening_of(state=...) or a booking last read it; None if not read.
     state = None
@@ -156,19 +165,21 @@ class Evening(models.Model):
         """An evening that takes no new game. A tournament table: it played its round's
         games, or the director ended it early, or a later round has started (its players
         sit at other tables now). A money evening: it went on at a new table (its Bock
-        games lapsed there). Opened again, such an evening takes corrections only."""
+        games lapsed there), or was opened again after the Runde began another evening
+        (corrections_only). Opened again, such an evening takes corrections only."""
         return self.all_played or self.closed_for_play
 
     @cached_property
     def closed_for_play(self) -> bool:
         """Play is over here for good, whatever is taken back: a tournament table the
         director ended early, or whose round a later one followed; a money evening that
-        went on at a new table. Taking back its last game ("Letztes Spiel zurücknehmen")
-        would lose it: no game is booked here again."""
+        went on at a new table, or was opened again for corrections only. Taking back
+        its last game ("Letztes Spiel zurücknehmen") would lose it: no game is booked here
+        again."""
         if not self.is_table:
             if self.state is not None:  # read with the state (a booking's read)
                 return self.state.went_on
-            return Evening.objects.filter(continues=self).exists()
+            return self.corrections_only or Evening.objects.filter(continues=self).exists()
         try:
             table = self.table  # type: ignore[attr-defined]  # tournaments.Table's one-to-one
         except ObjectDoesNotExist:  # a table evening outside a tournament (tests)

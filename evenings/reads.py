@@ -162,8 +162,9 @@ class State:
     last_number: int
     recent: list[Game]
     key_booked: bool = False
-    # Whether the evening went on at a new table (Evening.continues): opened again, it
-    # takes corrections only (Evening.play_over).
+    # Whether the evening went on at a new table (Evening.continues) or was opened again
+    # for corrections only (Evening.corrections_only): it takes no new game
+    # (Evening.play_over).
     went_on: bool = False
 
 
@@ -179,7 +180,8 @@ def _state_sql(window: bool) -> str:
     return (
         "SELECT e.status, e.version, e.last_number, "
         "EXISTS (SELECT 1 FROM evenings_game WHERE key = %s::uuid), "
-        "EXISTS (SELECT 1 FROM evenings_evening n WHERE n.continues_id = e.id), "
+        "e.corrections_only OR EXISTS (SELECT 1 FROM evenings_evening n "
+        "WHERE n.continues_id = e.id), "
         f"{columns((Game, 'g'))} FROM evenings_evening e "
         "LEFT JOIN LATERAL (SELECT * FROM evenings_game "
         "WHERE evening_id = e.id AND voided_at IS NULL "

@@ -1086,6 +1086,11 @@ def _play_over(evening: Evening) -> str:
     """Why an evening whose play is over takes no game (Evening.play_over)."""
     if evening.is_table:
         return _("Dieser Tisch ist beendet: hier lässt sich nur noch korrigieren, nichts buchen.")
+    if evening.corrections_only:
+        return _(
+            "Dieser Abend ist zum Korrigieren wieder offen: die Runde spielt inzwischen an "
+            "einem neueren Abend, neue Spiele gehören dorthin."
+        )
     return _(
         "Dieser Abend ging an einem neuen Tisch weiter: hier lässt sich nur noch korrigieren, "
         "nichts buchen."
@@ -1773,11 +1778,37 @@ def reopen_evening(evening_id: int, by) -> Evening:
                 "wieder."
             )
         )
+    # The Runde played on at a later evening: new games belong there (walk 32). (One
+    # that went on at a new table takes corrections only for that reason, said so.)
+    evening.corrections_only = continued_at(evening) is None and moved_on_since(evening) is not None
     evening.status = Evening.Status.OPEN
     evening.closed_at = None
-    evening.save(update_fields=["status", "closed_at"])
-    _record(evening, Change.Kind.REOPEN, by)
+    evening.save(update_fields=["status", "closed_at", "corrections_only"])
+    _record(
+        evening,
+        Change.Kind.REOPEN,
+        by,
+        after={"corrections_only": True} if evening.corrections_only else None,
+    )
     return evening
+
+
+def moved_on_since(evening: Evening) -> Evening | None:
+    """The Runde's first evening begun after this money evening was closed, if any (not
+    an Ausgleich, which refuses the reopening, nor one closed with nothing that counts).
+    Opened again, the evening takes corrections only: the table plays there now, and a
+    game booked here would land in last week's evening (walk 32). Two tables of one
+    night begun before either closed each take games."""
+    if evening.is_open or evening.is_table or evening.closed_at is None:
+        return None
+    return (
+        Evening.objects.filter(
+            runde_id=evening.runde_id, settles_runde=False, started_at__gt=evening.closed_at
+        )
+        .exclude(status=Evening.Status.EMPTY)
+        .order_by("started_at", "pk")
+        .first()
+    )
 
 
 @transaction.atomic

@@ -395,6 +395,9 @@ def detail(request: HttpRequest, evening_id: int) -> HttpResponse:
         and (ausgleich := services.settled_by(evening)) is not None
     ):
         context["settled_for_good"] = services.settled_for_good(ausgleich)
+    elif not evening.is_open and membership.is_admin:
+        # The confirmation says that it would take corrections only.
+        context["moved_on"] = services.moved_on_since(evening)
     if membership.can_score and evening.share_token:
         url = request.build_absolute_uri(reverse("evenings:live", args=[evening.share_token]))
         context["share_url"] = url
@@ -1835,11 +1838,22 @@ def payment(request: HttpRequest, evening_id: int) -> HttpResponse:
             names = _names(evening)
             what = wording.summarize(change, names)
             booked = _("Zahlung eingetragen: %(payment)s") % {"payment": what}
+            seen = form.cleaned_data["seen"]
             if not change.replayed:
                 messages.success(request, booked)
                 paid = (form.cleaned_data["payer"], form.cleaned_data["payee"])
                 now = services.settlement(evening).transfers
-                if changed := wording.plan_changes(proposed, now, paid, names):
+                if seen is not None and seen < change.version - 1:
+                    # A game booked or corrected, or another payment, since the page was
+                    # shown: its proposal is not the one compared here (walk 32).
+                    messages.info(
+                        request,
+                        _(
+                            "Seit die Seite geladen wurde, hat sich am Abend etwas geändert: "
+                            "hier steht, was jetzt offen ist."
+                        ),
+                    )
+                elif changed := wording.plan_changes(proposed, now, paid, names):
                     messages.info(request, changed)
             elif booked not in _pending_messages(request):
                 # This form was sent before, and its answer was seen (or is gone).
@@ -1886,11 +1900,19 @@ def payment_cancel(request: HttpRequest, evening_id: int, change_id: int) -> Htt
 def reopen(request: HttpRequest, evening_id: int) -> HttpResponse:
     evening, _membership = admin_evening_of(request, evening_id)
     try:
-        services.reopen_evening(evening.pk, request.user)
+        evening = services.reopen_evening(evening.pk, request.user)
     except services.EveningError as error:
         messages.error(request, str(error))
     else:
-        if evening.play_over and not evening.is_table:  # went on at a new table
+        if evening.corrections_only:  # the Runde plays at a later evening now
+            messages.success(
+                request,
+                _(
+                    "Der Abend ist wieder offen, zum Korrigieren: neue Spiele gehören an den "
+                    "neueren Abend der Runde."
+                ),
+            )
+        elif evening.play_over and not evening.is_table:  # went on at a new table
             messages.success(
                 request,
                 _("Der Abend ist wieder offen, zum Korrigieren: neue Spiele nimmt er keine."),

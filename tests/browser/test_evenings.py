@@ -1127,6 +1127,34 @@ def test_a_closed_evening_opened_again_reloads_on_the_phones_that_show_it(
     expect(sheet_row(spectator, 2)).to_contain_text("Sauspiel")
 
 
+def test_last_weeks_evening_opened_again_takes_corrections_while_tonights_runs(
+    page, log_in, admin, runde, schreiber, players
+):
+    last_week = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    book(last_week, schreiber, type="sauspiel", declarer=players["Vroni"].pk,
+         partner=players["Resi"].pk)  # fmt: skip
+    services.close_evening(last_week.pk, schreiber)
+    tonight = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    log_in(admin).goto(f"/abend/{last_week.pk}/")
+
+    page.get_by_text("Wieder öffnen …").tap()
+    # Said before: tonight's games belong to tonight's evening (walk 32).
+    expect(page.get_by_text("Neue Spiele nimmt er keine: die Runde spielt seit")).to_be_visible()
+    page.get_by_role("button", name="Ja, wieder öffnen").tap()
+
+    expect(page.get_by_text("neue Spiele gehören an den neueren Abend der Runde")).to_be_visible()
+    expect(page.get_by_text("Zum Korrigieren wieder offen: die Runde spielt")).to_be_visible()
+    expect(page.locator("#entry-form")).to_have_count(0)
+    # A correction is one tap on the game's row, as at any open evening.
+    sheet_row(page, 1).tap()
+    expect(page.get_by_role("heading", name=re.compile("Spiel 1 korrigieren"))).to_be_visible()
+    # The start page's "Läuft gerade" leads to tonight's evening only.
+    page.goto("/")
+    running = page.get_by_role("heading", name="Läuft gerade").locator("+ ul a")
+    expect(running).to_have_attribute("href", f"/abend/{tonight.pk}/")
+    no_horizontal_scroll(page)
+
+
 def test_a_player_renamed_by_the_admin_shows_on_the_phones_that_follow_the_evening(
     page, log_in, open_phone, admin, club, runde, schreiber, players
 ):

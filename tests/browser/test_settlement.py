@@ -232,8 +232,14 @@ def test_money_handed_over_otherwise_than_proposed_is_booked_as_another_payment(
 
     page.get_by_text("Andere Zahlung …").tap()
     page.get_by_label("Wer zahlt").select_option(label="Vroni (-1,00 €)")
-    page.get_by_label("An wen").select_option(label="Sepp (+1,00 €)")
     page.get_by_label("Betrag (in Euro)").fill("1")
+    # Forgot whom to: said in German at the form, not by the browser (walk 32).
+    page.get_by_role("button", name="Zahlung eintragen").tap()
+    expect(page.locator("#other-payment-error")).to_have_text(
+        "Bitte wählen, wer zahlt und wer das Geld bekommt."
+    )
+    expect(page.get_by_label("Wer zahlt")).to_have_value(str(players["Vroni"].pk))
+    page.get_by_label("An wen").select_option(label="Sepp (+1,00 €)")
     no_horizontal_scroll(page)
     page.get_by_role("button", name="Zahlung eintragen").tap()
 

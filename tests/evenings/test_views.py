@@ -845,6 +845,38 @@ def test_a_payment_says_which_other_proposed_transfers_it_changed(
     assert "Vorschlag" not in page_text(paid)
 
 
+def test_a_payment_from_a_page_shown_before_a_correction_says_the_amounts_moved(
+    client, scorekeeper, evening, players
+):
+    sepp, vroni, hias, resi = players[:4]
+    solo = services.GameInput("farbsolo", suit="herz", declarer=hias.pk)
+    game, _created = services.book_game(evening.pk, uuid.uuid4(), solo, scorekeeper)
+    client.force_login(scorekeeper)
+    shown = Evening.objects.get(pk=evening.pk).version
+    assert "Resi zahlt Hias 0,50 €" in page_text(
+        client.get(reverse("evenings:settlement", args=[evening.pk]))
+    )
+    # Another phone corrects the game meanwhile: won Schneider, worth more.
+    schneider = services.GameInput("farbsolo", suit="herz", declarer=hias.pk, schneider=True)
+    services.correct_game(evening.pk, game.pk, schneider, scorekeeper)
+    assert services.balances(evening)[resi.pk] < -50
+
+    # Resi hands Hias 0,50 €, as the page said; it is still open, so it is booked.
+    paid = client.post(
+        reverse("evenings:payment", args=[evening.pk]),
+        {"payer": resi.pk, "payee": hias.pk, "amount": 50, "key": uuid.uuid4(), "seen": shown},
+        follow=True,
+    )
+
+    assert "Zahlung eingetragen: Resi zahlt Hias 0,50 €" in page_text(paid)
+    # Said that the page was old, not a "Damit ändert sich" against a plan never shown.
+    assert (
+        "Seit die Seite geladen wurde, hat sich am Abend etwas geändert: hier steht, was "
+        "jetzt offen ist."
+    ) in page_text(paid)
+    assert "Damit ändert sich" not in page_text(paid)
+
+
 def test_what_rounding_leaves_open_is_listed_in_the_order_of_the_balances(
     client, scorekeeper, evening, players
 ):

@@ -1,0 +1,97 @@
+"""An evening opened again after its Runde began another takes corrections only: tonight's
+games cannot land in last week's evening (walk 32)."""
+
+import uuid
+from html import unescape
+
+import pytest
+from django.urls import reverse
+
+from evenings import services
+from evenings.models import Change, Evening, Game
+from evenings.services import EveningError, GameInput
+from tests.conftest import page_text
+
+
+def sauspiel(declarer, partner, won=True):
+    return GameInput(type="sauspiel", declarer=declarer.pk, partner=partner.pk, won=won)
+
+
+def book(evening, data, by):
+    game, created = services.book_game(evening.pk, uuid.uuid4(), data, by)
+    assert created
+    return game
+
+
+def test_last_weeks_evening_opened_again_takes_corrections_but_no_new_game(
+    client, admin, club, runde, players, evening
+):
+    sepp, vroni, hias, resi = players[:4]
+    first = book(evening, sauspiel(vroni, resi), admin)
+    services.close_evening(evening.pk, admin)
+    tonight = services.start_evening(runde, players[:4], 0, admin)
+    book(tonight, sauspiel(vroni, resi), admin)
+    client.force_login(admin)
+
+    asked = unescape(page_text(client.get(reverse("evenings:detail", args=[evening.pk]))))
+    reopened = client.post(reverse("evenings:reopen", args=[evening.pk]), follow=True)
+
+    # Said before and after.
+    assert "Neue Spiele nimmt er keine: die Runde spielt seit dem Abend vom" in asked
+    assert "neue Spiele gehören an den neueren Abend der Runde" in unescape(reopened.text)
+    assert "Zum Korrigieren wieder offen: die Runde spielt inzwischen an einem neueren " in (
+        unescape(reopened.text)
+    )
+    assert 'id="entry-form"' not in reopened.text
+    evening.refresh_from_db()
+    assert evening.is_open and evening.corrections_only
+    assert evening.changes.get(kind=Change.Kind.REOPEN).after == {"corrections_only": True}
+
+    # No new game, from any form; a correction is taken.
+    with pytest.raises(EveningError, match="neue Spiele gehören dorthin"):
+        book(evening, sauspiel(vroni, resi), admin)
+    services.correct_game(evening.pk, first.pk, sauspiel(vroni, resi, won=False), admin)
+    assert evening.games.count() == 1 and Game.objects.get(pk=first.pk).won is False
+
+    # Only tonight's evening is running: on the start page and the Runde's.
+    assert list(Evening.objects.playing()) == [tonight]
+    start = client.get(reverse("start")).text
+    running = start.partition("<h2>Läuft gerade</h2>")[2].partition("<h2")[0]
+    assert reverse("evenings:detail", args=[tonight.pk]) in running
+    assert reverse("evenings:detail", args=[evening.pk]) not in running
+    assert (
+        "zum Korrigieren offen" in client.get(reverse("clubs:runde", args=[club.pk, runde.pk])).text
+    )
+
+
+def test_two_tables_of_one_night_each_take_games_after_a_close_by_mistake(
+    admin, runde, players, evening
+):
+    other_table = services.start_evening(runde, players[2:6], 0, admin)
+    services.close_evening(evening.pk, admin)
+
+    services.reopen_evening(evening.pk, admin)
+
+    evening.refresh_from_db()
+    assert not evening.corrections_only
+    book(evening, sauspiel(players[1], players[3]), admin)
+    assert set(Evening.objects.playing()) == {evening, other_table}
+
+
+def test_an_evening_opened_again_once_more_is_judged_anew(admin, runde, players, evening):
+    services.close_evening(evening.pk, admin)
+    later = services.start_evening(runde, players[:4], 0, admin)
+    services.reopen_evening(evening.pk, admin)
+    services.close_evening(evening.pk, admin)
+    services.close_evening(later.pk, admin)
+    # Began before the evening's latest closing: the Runde played here last.
+    Evening.objects.filter(pk=later.pk).update(started_at=evening.started_at)
+
+    services.reopen_evening(evening.pk, admin)
+
+    evening.refresh_from_db()
+    assert not evening.corrections_only
+    assert [c.after for c in evening.changes.filter(kind=Change.Kind.REOPEN)] == [
+        {"corrections_only": True},
+        None,
+    ]
