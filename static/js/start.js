@@ -36,14 +36,18 @@
   }
 
   // Who was chosen to deal first: set by a tap on a chip, kept while seats change (a
-  // swap takes two changes, with the dealer seated nowhere in between).
+  // swap takes two changes, with the dealer seated nowhere in between). Until a chip is
+  // tapped, the place the form chose ("Platz 1") deals once someone sits there, not
+  // whoever was seated last (walk 33).
   var dealer = chosen();
+  var checkedFirst = form.querySelector("input[name='first_dealer']:checked");
+  var place = checkedFirst ? checkedFirst.value : "0";
   form.addEventListener("change", function (event) {
     if (event.target.matches("input[name='first_dealer']")) {
       dealer = chosen();
     } else if (event.target.matches("select[name^='seat']")) {
       var at = dealer && seats().find(function (select) { return select.value === dealer; });
-      var radio = at ? radioOf(at.name.slice(4)) : nextSeated();
+      var radio = at ? radioOf(at.name.slice(4)) : nextSeated(dealer ? null : place);
       if (radio) radio.checked = true;
       update();
       settled();
@@ -51,13 +55,17 @@
   });
   // The one to deal left the table (seated nowhere now): whoever sits next clockwise deals
   // instead, as at the table, rather than a chip nobody sees still chosen (refused when
-  // sent). Should the dealer sit down again, the choice goes back to them (above).
-  function nextSeated() {
-    var checked = form.querySelector("input[name='first_dealer']:checked");
+  // sent). Should the dealer sit down again, the choice goes back to them (above). With
+  // `from` (a place), that place itself if someone sits there, else the next after it.
+  function nextSeated(from) {
     var places = seats();
-    var from = checked ? Number(checked.value) : -1;
-    for (var step = 1; step <= places.length; step += 1) {
-      var select = places[(from + step) % places.length];
+    var start = from;
+    if (start === null) {
+      var checked = form.querySelector("input[name='first_dealer']:checked");
+      start = checked ? Number(checked.value) + 1 : 0;
+    }
+    for (var step = 0; step < places.length; step += 1) {
+      var select = places[(Number(start) + step) % places.length];
       if (select.value) return radioOf(select.name.slice(4));
     }
     return null;

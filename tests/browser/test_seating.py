@@ -175,3 +175,28 @@ def test_the_first_dealer_who_leaves_the_table_passes_the_deal_to_the_next_place
         "Sepp", "Hias", "Resi", "Wastl"
     ]  # fmt: skip
     assert evening.seats.order_by("position")[evening.first_dealer].player.name == "Hias"
+
+
+def test_platz_1_deals_first_unless_another_chip_is_tapped(
+    page, log_in, club, runde, schreiber, players
+):
+    """The start form shows "Platz 1" chosen: seating four without a tap on a chip keeps
+    it, rather than the chip following whoever was seated last (walk 33)."""
+    log_in(schreiber).goto(f"/verein/{club.pk}/runde/{runde.pk}/abend/neu/")
+    dealer = page.locator("#id_first_dealer")
+    expect(dealer.locator("input:checked")).to_have_value("0")
+
+    # Platz 3 first, then the others: the chip goes to Platz 1 once Sepp sits there.
+    for seat, name in [(3, "Hias"), (1, "Sepp"), (2, "Vroni"), (4, "Resi")]:
+        page.get_by_role("combobox", name=f"Platz {seat}", exact=True).select_option(label=name)
+        if seat == 3:
+            expect(dealer.locator("input:checked")).to_have_value("2")  # the only one seated
+    expect(dealer.locator("input:checked")).to_have_value("0")
+    expect(dealer.locator("label:visible").filter(has=page.locator("input:checked"))).to_have_text(
+        "Sepp"
+    )
+    page.get_by_role("button", name="Los geht\u2019s").tap()
+
+    expect(page.locator(".deal")).to_contain_text("Sepp gibt.")
+    evening = Evening.objects.get()
+    assert evening.first_dealer == 0
