@@ -1,6 +1,6 @@
 """A club with ten years of history for bench/web_bench.py, made fast.
 
-30 players, 5 Runden, evenings of 60 games with 4 to 6 players, one a week per Runde.
+30 players, 5 Runden, evenings of 60 games with 4 to 6 players, spread over ten years.
 Every game is dealt as the app deals it and scored by the engine evening by evening; its
 change and its ledger rows are then written with bulk inserts, batch by batch, so the
 database's own checks (the zero-sum trigger, the totals trigger) run on every row, and
@@ -57,10 +57,17 @@ def make_history(games: int, seed: int = 10):
         runden.append(runde)
     evenings = games // GAMES_PER_EVENING
     start = timezone.now() - timedelta(days=3650)
+    # Each Runde's evenings spread evenly over the ten years (every 11 days or so at
+    # 100,000 games), and its tariff valid from before the first.
+    every = timedelta(days=3650) / max(1, evenings // RUNDEN)
     plan = [
-        (runden[n % RUNDEN], start + timedelta(days=7 * (n // RUNDEN), hours=n % RUNDEN))
+        (runden[n % RUNDEN], start + every * (n // RUNDEN) + timedelta(hours=n % RUNDEN))
         for n in range(evenings)
     ]
+    for runde in runden:
+        versions = list(runde.tariffs.order_by("valid_from", "pk"))
+        for back, version in enumerate(reversed(versions), 1):
+            Tariff.objects.filter(pk=version.pk).update(valid_from=start - timedelta(minutes=back))
     for at in range(0, evenings, BATCH):
         with transaction.atomic():
             _evenings(plan[at : at + BATCH], players, admin, rng)
