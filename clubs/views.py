@@ -224,6 +224,8 @@ def club_detail(request: HttpRequest, club_id: int) -> HttpResponse:
         {
             "membership": membership,
             "club": club,
+            # Who they play as, one tap from their balances: where an invitation lands.
+            "player": player,
             "runden": club.runden.money(),
             # A tournament on now is one tap from the club's page, for every member.
             "running": club.tournaments.filter(status=Tournament.Status.RUNNING).order_by("-date"),

@@ -340,6 +340,24 @@ def test_beitreten_on_an_old_page_changes_nothing_for_a_member(client, admin, cl
     assert club.players.filter(user=user).get() == hias
 
 
+def test_who_joins_as_a_player_lands_where_their_balances_are_one_tap_away(
+    client, admin, club, hias, user
+):
+    invitation = invite(club, admin, player=hias)
+    client.force_login(user)
+
+    joined = client.post(join_url(invitation), follow=True)
+
+    # Years of games may wait under that name (walk 33): said, and linked.
+    assert "Willkommen im Verein Schafkopffreunde Au!" in joined.text
+    assert "Du bist hier Spieler. Du spielst als <bdi>Hias</bdi>." in joined.text
+    overview = reverse("clubs:player_home", args=[club.pk, hias.pk])
+    assert f'<a class="button" href="{overview}">Deine Übersicht: Konten und Abende</a>' in (
+        joined.text
+    )
+    assert client.get(overview).status_code == 200
+
+
 def test_a_member_keeps_their_role_whatever_role_a_link_offers(
     client, admin, club, hias, scorekeeper
 ):
