@@ -419,21 +419,21 @@ def kept_because(player: Player) -> str:
     sat = player.seats.exists()
     if not sat and player.participations.exists():
         return _(
-            "%(name)s hat schon in einem Turnier mitgespielt: die Punkte bleiben, also "
-            "bleibt auch der Name. Doppelt angelegt? Dann umbenennen (etwa „%(name)s "
-            "(doppelt)“) und „aktiv“ abwählen."
+            "Löschen geht nicht: %(name)s hat schon in einem Turnier mitgespielt, und die "
+            "Punkte bleiben. Doppelt angelegt? Dann umbenennen (etwa „%(name)s (doppelt)“) "
+            "und „aktiv“ abwählen."
         ) % {"name": player.name}
     if sat and not player.seats.exclude(evening__status="empty").exists():
         # Only at evenings closed with nothing that counts (evenings.models.Evening.Status.
         # EMPTY): the seat stays with the evening's record, even one started by mistake.
         return _(
-            "%(name)s saß nur an Abenden ohne Spiel, die aber aufgezeichnet bleiben: also "
-            "bleibt auch der Name. Nicht mehr gebraucht? Dann „aktiv“ abwählen, und der Name "
-            "steht in keiner Auswahl mehr."
+            "Löschen geht nicht: %(name)s saß an einem Abend ohne Spiel, und auch der bleibt "
+            "aufgezeichnet. Nicht mehr gebraucht? Dann „aktiv“ abwählen, und der Name steht "
+            "in keiner Auswahl mehr."
         ) % {"name": player.name}
     if sat:
         return _(
-            "%(name)s saß schon am Tisch: die Spiele bleiben, also bleibt auch der Name. "
+            "Löschen geht nicht: %(name)s saß schon am Tisch, und die Spiele bleiben. "
             "Doppelt angelegt? Dann umbenennen (etwa „%(name)s (doppelt)“) und „aktiv“ "
             "abwählen; was zwischen den beiden offen ist, gleicht eine Zahlung in der "
             "Abrechnung aus."

@@ -964,7 +964,7 @@ def test_a_name_typed_by_mistake_is_deleted_but_a_player_who_played_stays(
     assert "löschen …" not in not_offered
     # Said why, and what to do with a player created twice (walk 29).
     assert (
-        "Sepp saß schon am Tisch: die Spiele bleiben, also bleibt auch der Name. Doppelt "
+        "Löschen geht nicht: Sepp saß schon am Tisch, und die Spiele bleiben. Doppelt "
         "angelegt? Dann umbenennen (etwa „Sepp (doppelt)“) und „aktiv“ abwählen"
     ) in page_text_of(not_offered)
     own = client.get(reverse("clubs:player", args=[club.pk, club.players.get(user=admin).pk]))
@@ -977,7 +977,7 @@ def test_a_name_typed_by_mistake_is_deleted_but_a_player_who_played_stays(
     cup = tournament_services.create_tournament(club, admin, name="Cup", venue="Post")
     tournament_services.add_participants(cup, [guest])
     page = client.get(reverse("clubs:player", args=[club.pk, guest.pk])).text
-    assert "Franz hat schon in einem Turnier mitgespielt: die Punkte bleiben" in page_text_of(page)
+    assert "Löschen geht nicht: Franz hat schon in einem Turnier mitgespielt" in page_text_of(page)
     assert "Abrechnung" not in page_text_of(page)
     assert "Xavre gelöscht." in deleted.text
     assert not club.players.filter(name="Xavre").exists()
