@@ -215,6 +215,20 @@ def test_a_spieler_sees_their_balance_and_who_pays_them_on_the_start_page(
     assert second < text.index('<span class="pill">läuft</span>') < first
 
 
+def test_a_player_of_two_runden_reads_how_it_is_settled_once(client, history, admin, player_user):
+    freitag = club_services.create_runde(history.runde.club, "Freitagsrunde", admin)
+    seated = [history.vroni, history.hias, history.resi, history.sepp]
+    evening = evening_services.start_evening(freitag, seated, 0, admin)
+    book(evening, admin, type="sauspiel", declarer=history.vroni.pk, partner=history.resi.pk)
+    client.force_login(player_user)
+
+    text = page_text(client.get(reverse("start")))
+
+    # Said at the first Runde; each links its accounts (walk 33: said five times over).
+    assert text.count("So wird ausgeglichen, was über alle Abende der Runde offen ist") == 1
+    assert text.count(">Konten der Runde</a>") == 2
+
+
 def test_the_start_page_names_the_player_a_login_plays_as(client, history, player_user):
     client.force_login(player_user)  # Vroni's login, first name Vroni
     assert "heißt du" not in client.get(reverse("start")).text
