@@ -359,6 +359,22 @@ def test_the_filter_offers_every_year_back_to_the_runde_s_first(history, bock_ru
     assert stats["evenings"] == 1  # evening A, of 6 March 2025
 
 
+def test_from_eight_players_on_each_card_is_opened_by_a_tap(runde, club, admin):
+    """Thirty players' cards took sixteen phone screens (walk 33): from eight on, the
+    Runde's page shows their names, each opening its card."""
+    eight = [Player.objects.create(club=club, name=f"Spieler {n}") for n in range(1, 9)]
+    for table in (eight[:4], eight[4:]):
+        evening = services.start_evening(runde, table, 0, admin)
+        p = services.next_deal(evening).playing
+        book(evening, sauspiel(p[0], p[2]), admin)
+
+    html = render_to_string("clubs/_runde_stats.html", {"stats": runde_stats(runde, EVERYTHING)})
+
+    assert html.count('<li class="card"><details>') == 8
+    assert "<details open>" not in html
+    assert '<summary><h4>Spieler 1</h4> <span class="muted">1 Spiel</span></summary>' in html
+
+
 # -- the template ----------------------------------------------------------------------------
 
 
@@ -380,6 +396,11 @@ def test_the_template_shows_the_filter_the_plot_and_the_numbers(history, bock_ru
                      rf"Bester Abend: </span>05.02.2026</a>", html)  # fmt: skip
     # Bock games and Jungfrauen were played: their rows are shown.
     assert html.count("<dt>davon Bockspiele</dt>") == html.count("<h4>") == 5
+    # Five cards, each open, with how many games are behind it.
+    assert html.count('<li class="card"><details open>') == 5
+    assert re.findall(
+        r"<summary><h4>Wastl</h4> <span class=\"muted\">(.*?)</span></summary>", html
+    ) == ["5 Spiele"]
     last_year = runde_stats(bock_runde, LAST_YEAR, NOW)
     assert not last_year["bock"] and not last_year["jungfrauen"]
     quiet = render_to_string("clubs/_runde_stats.html", {"stats": last_year})
