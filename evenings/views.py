@@ -397,7 +397,7 @@ def detail(request: HttpRequest, evening_id: int) -> HttpResponse:
         context["settled_for_good"] = services.settled_for_good(ausgleich)
     elif not evening.is_open and membership.is_admin:
         # The confirmation says that it would take corrections only.
-        context["moved_on"] = services.moved_on_since(evening)
+        context["newer_evening"] = services.moved_on_since(evening)
     if membership.can_score and evening.share_token:
         url = request.build_absolute_uri(reverse("evenings:live", args=[evening.share_token]))
         context["share_url"] = url
