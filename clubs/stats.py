@@ -339,6 +339,12 @@ class Series:
     final: int
     path: str  # the SVG path's `d`
 
+    @property
+    def brought(self) -> int:
+        """How the player's balance changed in the period: their games and payments in
+        it (their ledger entries, summed)."""
+        return self.final - self.opening
+
 
 @dataclass(frozen=True)
 class BalancePlot:
