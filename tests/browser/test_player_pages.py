@@ -327,3 +327,16 @@ def test_big_balances_fit_the_narrowest_phone_with_the_own_row_marked(
     expect(page.locator("table.runde-balances tr.own td.total")).to_have_text("-617,25 €")
     region = page.get_by_role("region", name="Kontostände")
     assert region.evaluate("el => el.scrollWidth <= el.clientWidth")
+
+    # The year's table: each balance and how it changed this year, names whole; the
+    # balance at the year's start gives way on the narrowest phone (walk 33).
+    page.goto(f"/verein/{club.pk}/runde/{runde.pk}/?zeitraum=dieses-jahr#statistik")
+    page.get_by_text("Kontostände als Tabelle").tap()
+    table = page.locator(".plot-table table")
+    own = table.locator("tr", has=page.get_by_role("rowheader", name="Spieler 01"))
+    expect(own.locator("td:visible")).to_have_text(["-617,25 €", "-617,25 €"])
+    expect(table.locator("thead th:visible")).to_have_text(
+        ["Spieler", re.compile(r"^am \d\d\.\d\d\.\d{4}$"), "Veränderung"]
+    )
+    assert broken_words(page, ".plot-table th[scope=row]") == []
+    no_horizontal_scroll(page)

@@ -407,10 +407,11 @@ def test_the_template_shows_the_filter_the_plot_and_the_numbers(history, bock_ru
     assert "Bockspiele" not in quiet and "Jungfrau" not in quiet
     # The data table beside the plot: the balance at the start and at the end, and what
     # the year came to in between (walk 33: as a player's history sums it).
-    assert re.search(r'<th scope="row">Vroni</th>\s*<td class="amount negative">-1,80 €</td>'
+    assert re.search(r'<th scope="row">Vroni</th>'
+                     r'\s*<td class="amount opening negative">-1,80 €</td>'
                      r'\s*<td class="amount negative">-5,50 €</td>'
                      r'\s*<td class="amount negative">-3,70 €</td>', html)  # fmt: skip
-    assert "<th scope=\"col\">Veränderung</th>" in html
+    assert '<th scope="col">Veränderung</th>' in html
     # The page's CSP allows no inline style and no script.
     assert "style=" not in html and "<script" not in html
     # Over everything every line starts at zero: the table shows only the end.
