@@ -33,14 +33,20 @@ class Period:
 
 def periods(now: datetime | None = None, since: int | None = None) -> list[Period]:
     """The periods on offer, in the order a filter shows them (the default last); with
-    `since`, a year, each year before last back to it too ("2019"), for a long history."""
+    `since`, a year, each year before last back to it too ("2019"), for a long history,
+    and no "letztes Jahr" for one that began this year."""
     now = timezone.localtime(now)
     this_year = now.replace(month=1, day=1, hour=0, minute=0, second=0, microsecond=0)
     last_year = this_year.replace(year=this_year.year - 1)
     earlier = range(now.year - 2, (since or now.year) - 1, -1)
     return [
         Period("dieses-jahr", str(_("dieses Jahr")), this_year, None),
-        Period("letztes-jahr", str(_("letztes Jahr")), last_year, this_year),
+        # Not for a history that began this year: it would only answer "keine Spiele".
+        *(
+            [Period("letztes-jahr", str(_("letztes Jahr")), last_year, this_year)]
+            if since is None or since < now.year
+            else []
+        ),
         *(_year(this_year, year) for year in earlier),
         Period("alles", str(_("alles")), None, None),
     ]

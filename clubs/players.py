@@ -540,7 +540,10 @@ def runde_sums(runde_ids: list[int]) -> dict[int, dict[tuple[int, str], int]]:
     if missing:
         added: dict[int, dict[tuple[int, str], int]] = {runde_id: {} for runde_id in missing}
         for runde_id, player_id, kind, total in (
+            # (An evening closed with nothing that counts nets zero for whoever sat
+            # there: they are not listed at 0,00 € for it; walk 34.)
             EveningTotal.objects.filter(evening__runde__in=missing)
+            .exclude(evening__status=Evening.Status.EMPTY)
             .values_list("evening__runde_id", "player_id", "kind")
             .annotate(total=Sum("amount"))
             .order_by()
@@ -559,9 +562,7 @@ def evenings_page(runde: Runde, number) -> Page:
     table (open again, it takes corrections only)."""
     went_on = Evening.objects.filter(continues=OuterRef("pk"))
     evenings = (
-        runde.evenings.exclude(status=Evening.Status.EMPTY)
-        .annotate(went_on=Exists(went_on))
-        .order_by("-started_at", "-pk")
+        runde.evenings.listed().annotate(went_on=Exists(went_on)).order_by("-started_at", "-pk")
     )
     page = Paginator(evenings, EVENINGS_PER_PAGE).get_page(number)
     shown = list(page.object_list)

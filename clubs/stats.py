@@ -251,9 +251,7 @@ def runde_stats(runde: Runde, period: Period, now: datetime | None = None) -> di
     there were any), `plot` (a BalancePlot, or None without an evening in the period).
     """
     now = timezone.localtime(now)
-    evenings = period.filter(
-        Evening.objects.filter(runde=runde).exclude(status=Evening.Status.EMPTY), "started_at"
-    ).order_by()
+    evenings = period.filter(Evening.objects.listed().filter(runde=runde), "started_at").order_by()
 
     # 1. Games per player: one pass over the games, grouped three ways.
     counts = _fetch(GAME_COUNTS_SQL, evenings)

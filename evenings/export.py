@@ -84,7 +84,7 @@ def runde_lines(runde: Runde) -> Iterator[str]:
     """The whole history of the Runde, oldest game first; a column for everyone who ever
     sat at one of its evenings, by name in German order."""
     players = list(
-        Player.objects.filter(seats__evening__runde=runde)
+        Player.objects.filter(seats__evening__in=runde.evenings.listed())
         .distinct()
         .order_by(german_order("name"), "pk")
     )

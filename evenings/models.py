@@ -32,6 +32,11 @@ class EveningQuerySet(models.QuerySet):
     def open(self):
         return self.filter(status=Evening.Status.OPEN)
 
+    def listed(self):
+        """The evenings lists, statistics and accounts go by: all but those closed with
+        nothing that counts (Evening.Status.EMPTY), which change no balance."""
+        return self.exclude(status=Evening.Status.EMPTY)
+
     def playing(self):
         """Open evenings at which games are played: not an Ausgleich, nor an evening
         opened again for corrections (after it went on at a new table, or after the Runde

@@ -421,6 +421,15 @@ WENT_ON_NO_SEATS = gettext_lazy(
     "Dieser Abend ging schon an einem neuen Tisch weiter: hier lässt sich nur noch "
     "korrigieren, die Sitzordnung nicht."
 )
+CORRECTIONS_ONLY_NO_SEATS = gettext_lazy(
+    "Dieser Abend ist nur zum Korrigieren wieder offen, die Runde spielt inzwischen an "
+    "einem neueren Abend: die Sitzordnung lässt sich hier nicht ändern."
+)
+
+
+def no_seats_because(evening: Evening) -> str:
+    """Why the seats of an evening that takes no new game cannot change (walk 34)."""
+    return str(CORRECTIONS_ONLY_NO_SEATS if evening.corrections_only else WENT_ON_NO_SEATS)
 
 
 def _require_reseatable(evening: Evening, seen: int | None) -> None:
@@ -432,9 +441,9 @@ def _require_reseatable(evening: Evening, seen: int | None) -> None:
     if evening.is_table or evening.settles_runde:
         raise EveningError(_("An diesem Tisch lässt sich die Sitzordnung nicht ändern."))
     if evening.closed_for_play:
-        # Opened again after it went on at a new table: a second table of the same
-        # players would run beside the one that plays on.
-        raise EveningError(WENT_ON_NO_SEATS)
+        # Opened again after it went on at a new table, or after the Runde played on: a
+        # second table of the same players would run beside the one that plays on.
+        raise EveningError(no_seats_because(evening))
 
 
 def _seat(evening: Evening, players: list[Player]) -> None:
@@ -1328,7 +1337,7 @@ def open_ausgleiche(runde_ids: Sequence[int]) -> dict[int, Evening]:
     and evenings were played after it: the Runde's accounts then add up both, and say so
     (while the Ausgleich is the newest evening, runde_plans shows its own plan). One
     query, and two for each such Ausgleich."""
-    played_since = Evening.objects.filter(
+    played_since = Evening.objects.listed().filter(
         runde_id=OuterRef("runde_id"), started_at__gt=OuterRef("started_at")
     )
     last = (
@@ -1350,7 +1359,7 @@ def newest_ausgleich(runde: Runde) -> Evening | None:
     accounts propose that Ausgleich's plan, in the rounding of the tariff it began with
     (runde_plans), whatever the current tariff says; the tariff editor and the rules page
     say so. One query."""
-    newest = runde.evenings.select_related("tariff").order_by("-started_at", "-pk").first()
+    newest = runde.evenings.listed().select_related("tariff").order_by("-started_at", "-pk").first()
     return newest if newest and newest.settles_runde else None
 
 
@@ -1365,7 +1374,8 @@ def runde_plans(
     accounts and the players' pages name the same pairs. One query, whatever the
     history; a second for the payments of such Ausgleiche."""
     newest = (
-        Evening.objects.filter(runde_id__in=list(balances))
+        Evening.objects.listed()
+        .filter(runde_id__in=list(balances))
         .order_by("runde_id", "-started_at", "-pk")
         .distinct("runde_id")
         .values("pk")
@@ -1630,8 +1640,9 @@ def _earlier(evening: Evening) -> Q:
 def runde_open(evening: Evening, *, before: bool) -> dict[int, int]:
     """Each player's balance in the Runde (games and payments) over the evenings before
     the Ausgleich `evening`, and with its own payments unless `before`; by player id."""
-    evenings = Evening.objects.filter(runde_id=evening.runde_id).filter(
-        _earlier(evening) if before else _earlier(evening) | Q(pk=evening.pk)
+    evenings = Evening.objects.listed().filter(
+        Q(runde_id=evening.runde_id),
+        _earlier(evening) if before else _earlier(evening) | Q(pk=evening.pk),
     )
     return dict(
         EveningTotal.objects.filter(evening__in=evenings)
@@ -1685,7 +1696,7 @@ def start_ausgleich(runde: Runde, by, key: uuid.UUID | None = None) -> Evening:
         raise EveningError(_("Bei einem Turnier wird nicht bezahlt: es zählen nur Punkte."))
     if key is not None and (made := runde.evenings.filter(key=key).first()) is not None:
         return made
-    newest = runde.evenings.order_by("-started_at", "-pk").first()
+    newest = runde.evenings.listed().order_by("-started_at", "-pk").first()
     if newest is not None and newest.settles_runde:
         return newest
     if (running := runde.evenings.open().order_by("started_at").first()) is not None:
@@ -1780,7 +1791,7 @@ def reopen_evening(evening_id: int, by) -> Evening:
         )
     # The Runde played on at a later evening: new games belong there (walk 32). (One
     # that went on at a new table takes corrections only for that reason, said so.)
-    evening.corrections_only = continued_at(evening) is None and moved_on_since(evening) is not None
+    evening.corrections_only = continued_at(evening) is None and newer_evening(evening) is not None
     evening.status = Evening.Status.OPEN
     evening.closed_at = None
     evening.save(update_fields=["status", "closed_at", "corrections_only"])
@@ -1793,20 +1804,21 @@ def reopen_evening(evening_id: int, by) -> Evening:
     return evening
 
 
-def moved_on_since(evening: Evening) -> Evening | None:
-    """The Runde's first evening begun after this money evening was closed, if any (not
-    an Ausgleich, which refuses the reopening, nor one closed with nothing that counts).
-    Opened again, the evening takes corrections only: the table plays there now, and a
-    game booked here would land in last week's evening (walk 32). Two tables of one
-    night begun before either closed each take games."""
-    if evening.is_open or evening.is_table or evening.closed_at is None:
+def newer_evening(evening: Evening) -> Evening | None:
+    """Where the Runde plays now, if it began another evening after this money evening
+    was closed (after it began, while it is open again): the newest such, not an
+    Ausgleich (which refuses the reopening) nor one closed with nothing that counts.
+    Opened again, a closed evening with one takes corrections only: a game booked there
+    would land in last week's evening (walk 32). Two tables of one night, both begun
+    before either closed, each take games."""
+    since = evening.started_at if evening.is_open else evening.closed_at
+    if evening.is_table or since is None:
         return None
     return (
-        Evening.objects.filter(
-            runde_id=evening.runde_id, settles_runde=False, started_at__gt=evening.closed_at
-        )
-        .exclude(status=Evening.Status.EMPTY)
-        .order_by("started_at", "pk")
+        Evening.objects.listed()
+        .filter(runde_id=evening.runde_id, settles_runde=False, started_at__gt=since)
+        .exclude(pk=evening.pk)
+        .order_by("-started_at", "-pk")
         .first()
     )
 

@@ -51,7 +51,8 @@ def start(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse:
     else:
         form = StartForm(request.POST or None, players=players)
     # A second phone at the table wants the evening that runs, not a new one.
-    running = runde.evenings.filter(status=Evening.Status.OPEN).order_by("-started_at")
+    # (Not one opened again for corrections only: it takes no game; walk 34.)
+    running = runde.evenings.playing().order_by("-started_at")
     running = running.prefetch_related("seats__player")
     same: list[tuple[Evening, dict[int, str]]] = []
     if form.is_valid() and not form.cleaned_data["again"]:
@@ -250,7 +251,7 @@ def seats(request: HttpRequest, evening_id: int) -> HttpResponse:
         messages.error(request, _("Der Abend ist abgeschlossen."))
         return redirect("evenings:detail", evening_id=evening.pk)
     if evening.closed_for_play and request.method == "GET":
-        messages.error(request, services.WENT_ON_NO_SEATS)
+        messages.error(request, services.no_seats_because(evening))
         return redirect("evenings:detail", evening_id=evening.pk)
     seated = seats_of(evening)
     played = bool(evening.last_number)
@@ -395,9 +396,12 @@ def detail(request: HttpRequest, evening_id: int) -> HttpResponse:
         and (ausgleich := services.settled_by(evening)) is not None
     ):
         context["settled_for_good"] = services.settled_for_good(ausgleich)
-    elif not evening.is_open and membership.is_admin:
-        # The confirmation says that it would take corrections only.
-        context["newer_evening"] = services.moved_on_since(evening)
+    elif (not evening.is_open and membership.is_admin) or (
+        evening.is_open and evening.corrections_only
+    ):
+        # The reopen's confirmation says that it would take corrections only; open so,
+        # the page leads to where the table plays now.
+        context["newer_evening"] = services.newer_evening(evening)
     if membership.can_score and evening.share_token:
         url = request.build_absolute_uri(reverse("evenings:live", args=[evening.share_token]))
         context["share_url"] = url
@@ -629,6 +633,10 @@ def book(request: HttpRequest, evening_id: int) -> HttpResponse:
         if evening.play_over:  # a table that takes no new game (Evening.play_over)
             if evening.all_played:  # another phone booked its last game meanwhile
                 message = LAST_GAME_ELSEWHERE
+            elif evening.corrections_only:  # opened again after the Runde played on
+                message = _("Dieser Abend ist nur zum Korrigieren wieder offen: die "
+                            "Runde spielt inzwischen an einem neueren Abend – nichts "
+                            "gebucht.")  # fmt: skip
             elif not evening.is_table:  # went on at a new table
                 message = _("Dieser Abend ging an einem neuen Tisch weiter: hier lässt sich "
                             "nur noch korrigieren – nichts gebucht.")  # fmt: skip
@@ -1904,14 +1912,8 @@ def reopen(request: HttpRequest, evening_id: int) -> HttpResponse:
     except services.EveningError as error:
         messages.error(request, str(error))
     else:
-        if evening.corrections_only:  # the Runde plays at a later evening now
-            messages.success(
-                request,
-                _(
-                    "Der Abend ist wieder offen, zum Korrigieren: neue Spiele gehören an den "
-                    "neueren Abend der Runde."
-                ),
-            )
+        if evening.corrections_only:  # the page says where new games go (walk 34)
+            messages.success(request, _("Der Abend ist wieder offen, zum Korrigieren."))
         elif evening.play_over and not evening.is_table:  # went on at a new table
             messages.success(
                 request,
@@ -2020,7 +2022,7 @@ def runde_balances(request: HttpRequest, club_id: int, runde_id: int) -> HttpRes
     plans = services.runde_plans({runde.pk: balance}, {runde.pk: tariff.settle_unit})
     suggestion = plans[runde.pk] if rows else None
     # Nothing played since the last Ausgleich: that one takes the payments still open.
-    newest = runde.evenings.order_by("-started_at", "-pk").first()
+    newest = runde.evenings.listed().order_by("-started_at", "-pk").first()
     ausgleich = newest if newest is not None and newest.settles_runde else None
     # While evenings run, the Ausgleich waits for them (start_ausgleich): a way to each
     # instead of two taps to a refusal.

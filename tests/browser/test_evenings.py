@@ -1142,9 +1142,12 @@ def test_last_weeks_evening_opened_again_takes_corrections_while_tonights_runs(
     expect(page.get_by_text("Neue Spiele nimmt er keine: die Runde spielt seit")).to_be_visible()
     page.get_by_role("button", name="Ja, wieder öffnen").tap()
 
-    expect(page.get_by_text("neue Spiele gehören an den neueren Abend der Runde")).to_be_visible()
+    expect(page.get_by_text("Der Abend ist wieder offen, zum Korrigieren.")).to_be_visible()
     expect(page.get_by_text("Zum Korrigieren wieder offen: die Runde spielt")).to_be_visible()
     expect(page.locator("#entry-form")).to_have_count(0)
+    expect(page.get_by_role("link", name=re.compile(r"^Zum neueren Abend"))).to_have_attribute(
+        "href", f"/abend/{tonight.pk}/"
+    )
     # A correction is one tap on the game's row, as at any open evening.
     sheet_row(page, 1).tap()
     expect(page.get_by_role("heading", name=re.compile("Spiel 1 korrigieren"))).to_be_visible()

@@ -48,3 +48,14 @@ def test_a_year_before_last_is_a_period_of_its_own():
     # This year and last have their own names; a year to come or long gone is all of it.
     for key in ("2026", "2025", "2027", "1899", "20199"):
         assert periods.chosen(rf.get("/", {"zeitraum": key}), NOW).key == "alles", key
+
+
+def test_a_history_that_began_this_year_is_offered_no_last_year():
+    # A Runde founded in November offered "letztes Jahr", which only said "keine Spiele"
+    # (walk 34); one that began last year is offered it.
+    assert [p.key for p in periods.periods(NOW, since=2026)] == ["dieses-jahr", "alles"]
+    assert [p.key for p in periods.periods(NOW, since=2025)] == [
+        "dieses-jahr",
+        "letztes-jahr",
+        "alles",
+    ]

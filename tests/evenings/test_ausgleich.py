@@ -676,7 +676,8 @@ def test_a_rest_rounding_leaves_open_is_paid_as_another_payment(
     page = page_text(client.get(url))
     assert "Niemand muss etwas zahlen." in page and "Andere Zahlung …" in page
     assert f'<option value="{debtor}">Sepp (-0,40 €)</option>' in page
-    assert f'<option value="{creditor}">Vroni (+0,60 €)</option>' in page
+    # the only one owed: chosen already (walk 34)
+    assert f'<option value="{creditor}" selected>Vroni (+0,60 €)</option>' in page
     pay = reverse("evenings:payment", args=[evening.pk])
     evening.refresh_from_db()  # the version the page shows
     other = {"other": "1", "payer": debtor, "payee": creditor, "seen": evening.version}

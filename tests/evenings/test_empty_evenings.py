@@ -159,3 +159,25 @@ def test_the_migration_marks_empty_the_evenings_closed_before_with_nothing_that_
         struck.pk: "empty",
         running.pk: "open",
     }
+
+
+def test_who_sat_only_where_nothing_counts_is_in_no_balance_and_no_csv_column(
+    client, admin, club, runde, players
+):
+    # A Runde's first evening: one game taken back, then closed (walk 34).
+    mistake = services.start_evening(runde, players[:4], 0, admin)
+    book(mistake, players[1], players[2], admin)
+    services.undo_last(mistake.pk, admin)
+    services.close_evening(mistake.pk, admin)
+    client.force_login(admin)
+
+    page = runde_page(client, runde)
+    konten = page_text(client.get(reverse("evenings:runde_balances", args=[club.pk, runde.pk])))
+    csv = client.get(reverse("evenings:runde_csv", args=[club.pk, runde.pk]))
+
+    assert "Noch kein Abend." in page and "1 Abend ohne Spiel, nicht aufgeführt" in page
+    for name in ("Sepp", "Vroni", "Hias"):
+        assert f">{name}<" not in page, name
+        assert f">{name}<" not in konten, name
+    header = b"".join(csv.streaming_content).decode("utf-8-sig").splitlines()[0]
+    assert "Sepp" not in header and "Vroni" not in header

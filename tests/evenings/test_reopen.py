@@ -6,6 +6,7 @@ from html import unescape
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from evenings import services
 from evenings.models import Change, Evening, Game
@@ -29,36 +30,65 @@ def test_last_weeks_evening_opened_again_takes_corrections_but_no_new_game(
     sepp, vroni, hias, resi = players[:4]
     first = book(evening, sauspiel(vroni, resi), admin)
     services.close_evening(evening.pk, admin)
+    between = services.start_evening(runde, players[:4], 0, admin)
+    book(between, sauspiel(vroni, resi), admin)
+    services.close_evening(between.pk, admin)
     tonight = services.start_evening(runde, players[:4], 0, admin)
     book(tonight, sauspiel(vroni, resi), admin)
     client.force_login(admin)
+    tonight_link = reverse("evenings:detail", args=[tonight.pk])
+    when = timezone.localtime(tonight.started_at)
 
     asked = unescape(page_text(client.get(reverse("evenings:detail", args=[evening.pk]))))
-    reopened = client.post(reverse("evenings:reopen", args=[evening.pk]), follow=True)
-
-    # Said before and after.
-    assert "Neue Spiele nimmt er keine: die Runde spielt seit dem Abend vom" in asked
-    assert "neue Spiele gehören an den neueren Abend der Runde" in unescape(reopened.text)
-    assert "Zum Korrigieren wieder offen: die Runde spielt inzwischen an einem neueren " in (
-        unescape(reopened.text)
+    reopened = unescape(
+        page_text(client.post(reverse("evenings:reopen", args=[evening.pk]), follow=True))
     )
-    assert 'id="entry-form"' not in reopened.text
+
+    # Said before, naming tonight's evening (not the one between: walk 34), and after,
+    # once, with the way there.
+    assert (
+        "Neue Spiele nimmt er keine: die Runde spielt seit dem Abend vom "
+        f"{when:%d.%m.%Y, %H:%M} weiter" in asked
+    )
+    assert "Der Abend ist wieder offen, zum Korrigieren." in reopened
+    assert reopened.count("neue Spiele gehören dorthin") == 1
+    assert f'href="{tonight_link}">Zum neueren Abend ({when:%d.%m., %H:%M})</a>' in reopened
+    assert 'id="entry-form"' not in reopened
     evening.refresh_from_db()
     assert evening.is_open and evening.corrections_only
     assert evening.changes.get(kind=Change.Kind.REOPEN).after == {"corrections_only": True}
 
-    # No new game, from any form; a correction is taken.
+    # No new game, from any form, said why; a correction is taken; the seats stay.
     with pytest.raises(EveningError, match="neue Spiele gehören dorthin"):
         book(evening, sauspiel(vroni, resi), admin)
+    answer = client.post(
+        reverse("evenings:book", args=[evening.pk]),
+        {"key": uuid.uuid4(), "deal": "x", "spiel": "sauspiel", "won": "1",
+         "declarer": vroni.pk, "partner": resi.pk},
+        headers={"HX-Request": "true"},
+    )  # fmt: skip
+    assert answer["HX-Refresh"] == "true"  # the page again, saying why
+    again = unescape(client.get(reverse("evenings:detail", args=[evening.pk])).text)
+    assert "nur zum Korrigieren wieder offen: die Runde spielt inzwischen an einem neueren " in (
+        again
+    )
+    assert evening.games.count() == 1
+    seats = client.get(reverse("evenings:seats", args=[evening.pk]), follow=True)
+    assert "die Sitzordnung lässt sich hier nicht ändern" in unescape(seats.text)
     services.correct_game(evening.pk, first.pk, sauspiel(vroni, resi, won=False), admin)
     assert evening.games.count() == 1 and Game.objects.get(pk=first.pk).won is False
 
-    # Only tonight's evening is running: on the start page and the Runde's.
+    # Only tonight's evening is running: on the start page, the start form and the
+    # Runde's page; the players' last evenings say what it is open for (walk 34).
     assert list(Evening.objects.playing()) == [tonight]
     start = client.get(reverse("start")).text
     running = start.partition("<h2>Läuft gerade</h2>")[2].partition("<h2")[0]
-    assert reverse("evenings:detail", args=[tonight.pk]) in running
+    assert tonight_link in running
     assert reverse("evenings:detail", args=[evening.pk]) not in running
+    assert '<span class="pill">zum Korrigieren offen</span>' in start
+    assert start.count('<span class="pill">läuft</span>') == 1
+    form = client.get(reverse("evenings:start", args=[club.pk, runde.pk])).text
+    assert tonight_link in form and reverse("evenings:detail", args=[evening.pk]) not in form
     assert (
         "zum Korrigieren offen" in client.get(reverse("clubs:runde", args=[club.pk, runde.pk])).text
     )

@@ -2271,3 +2271,21 @@ def test_a_rename_leaves_a_struck_game_s_undo_offered(client, scorekeeper, admin
     page = client.get(reverse("evenings:detail", args=[evening.pk])).text
 
     assert "Gestrichen: Spiel 1," in page and "Rückgängig" in page
+
+
+def test_andere_zahlung_chooses_the_only_one_who_owes(client, scorekeeper, evening, players):
+    sepp, vroni, hias, resi = players[:4]
+    lost = services.GameInput("farbsolo", suit="herz", declarer=hias.pk, won=False)
+    services.book_game(evening.pk, uuid.uuid4(), lost, scorekeeper)
+    client.force_login(scorekeeper)
+
+    page = client.get(reverse("evenings:settlement", args=[evening.pk])).text
+
+    # Hias alone owes: chosen already, a tap fewer (walk 34); whom to is left to choose.
+    payer = page.partition('id="other-payer"')[2].partition("</select>")[0]
+    payee = page.partition('id="other-payee"')[2].partition("</select>")[0]
+    assert re.findall(r'<option value="(\d*)"( selected)?', payer) == [
+        ("", ""),
+        (str(hias.pk), " selected"),
+    ]
+    assert " selected" not in payee
