@@ -581,11 +581,13 @@ def evenings_page(runde: Runde, number) -> Page:
 
 def empty_evenings(runde: Runde) -> list[Evening]:
     """The Runde's evenings closed with nothing that counts (Evening.Status.EMPTY), newest
-    first: left out of its list, but not lost (walk 29)."""
+    first, with who sat there (two begun in one minute told apart): left out of its list,
+    but not lost (walk 29)."""
     return list(
         runde.evenings.filter(status=Evening.Status.EMPTY)
         .order_by("-started_at", "-pk")
         .only("pk", "started_at")
+        .prefetch_related("seats__player")
     )
 
 

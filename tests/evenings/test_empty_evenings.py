@@ -65,6 +65,8 @@ def test_an_evening_started_by_mistake_is_closed_out_of_the_lists_and_kept(
     assert evening_link(played) in listed
     assert evening_link(evening) not in listed
     assert evening_link(evening) in footnote
+    # Told apart from another begun in the same minute by who sat there.
+    assert 'class="muted">Sepp, Vroni, Hias, Resi</span>' in footnote
 
     # Not among Sepp's last evenings, the one he played is.
     sepp = client.get(reverse("clubs:player_home", args=[runde.club_id, players[0].pk]))
