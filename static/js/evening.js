@@ -396,6 +396,10 @@
       var own = declarer !== null && input.value === declarer.value;
       input.closest("label").hidden = own;
       if (own) input.checked = false;
+      // Out of the radio group while hidden: Chromium's Tab skipped the whole group once
+      // a chip tabbed to before was hidden (walk 35). Its form takes it back when shown.
+      if (own) input.setAttribute("form", "no-form");
+      else input.removeAttribute("form");
     });
   }
   document.addEventListener("change", function (event) {

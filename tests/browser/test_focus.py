@@ -51,6 +51,35 @@ def test_a_sauspiel_is_booked_by_keyboard_and_the_focus_follows_the_answers(
     assert (game.declarer_id, game.partner_id) == (sepp, vroni)
 
 
+def test_tab_reaches_the_partners_after_the_declarer_s_chip_left_their_group(
+    page, log_in, club, runde, schreiber, players
+):
+    """Tab into "Mitspieler (Ass)", back, then choose its first player as declarer: his
+    chip leaves the partners' group, and Tab still reaches the others (walk 35: it skipped
+    the whole group, and the Sauspiel could not be entered by keyboard)."""
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    sepp, vroni = players["Sepp"].pk, players["Vroni"].pk
+    log_in(schreiber).goto(f"/abend/{evening.pk}/")
+    declarer = page.get_by_role("radiogroup", name="Spieler", exact=True)
+    partner = page.get_by_role("radiogroup", name="Mitspieler (Ass)")
+    declarer.locator(f"input[value='{sepp}']").focus()
+
+    page.keyboard.press("Tab")
+    expect(partner.locator(f"input[value='{sepp}']")).to_be_focused()
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Space")  # Sepp plays
+    expect(partner.locator(f"input[value='{sepp}']")).to_be_hidden()
+    page.keyboard.press("Tab")
+
+    expect(partner.locator(f"input[value='{vroni}']")).to_be_focused()
+    page.keyboard.press("Space")
+    page.get_by_role("button", name="Speichern").focus()
+    page.keyboard.press("Enter")
+    expect(flash(page)).to_have_text("Gebucht: Spiel 1, Sauspiel Sepp mit Vroni")
+    game = Game.objects.get()
+    assert (game.declarer_id, game.partner_id) == (sepp, vroni)
+
+
 def test_an_error_goes_to_a_chip_that_can_be_chosen_and_a_booked_game_leaves_none(
     page, log_in, club, runde, schreiber, players
 ):
