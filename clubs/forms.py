@@ -182,11 +182,16 @@ class NameField(forms.CharField):
         return {k: v for k, v in super().widget_attrs(widget).items() if k != "maxlength"}
 
 
+# The form's only field: the cursor is in it when the page opens (walk 35).
+ONLY_FIELD = {"name": forms.TextInput(attrs={"autofocus": True})}
+
+
 class ClubForm(forms.ModelForm):
     class Meta:
         model = Club
         fields = ["name"]
         field_classes = {"name": NameField}
+        widgets = ONLY_FIELD
 
 
 class ClubScopedForm(forms.ModelForm):
@@ -217,6 +222,7 @@ class RundeForm(ClubScopedForm):
         model = Runde
         fields = ["name"]
         field_classes = {"name": NameField}
+        widgets = ONLY_FIELD
 
 
 class PlayerForm(ClubScopedForm):

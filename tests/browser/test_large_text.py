@@ -107,3 +107,32 @@ def test_the_tariff_summary_stays_above_the_fields_instead_of_taking_half_the_sc
     assert summary.evaluate("el => el.scrollHeight <= el.clientHeight")  # nothing to scroll
     box = wenz.bounding_box()
     assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]
+
+
+def test_the_tariff_switch_and_the_year_s_table_scroll_in_their_box_with_names_whole(
+    page, log_in, club, runde, admin, players
+):
+    """At 320 px and doubled text the tariff switch's table took the page sideways with a
+    name a letter a line, and the year's balances kept their amounts small (walk 35)."""
+    from clubs import services as club_services
+    from tests.browser.evening_screen import broken_words
+
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], admin)
+    book(evening, admin, type="farbsolo", suit="herz", declarer=players["Hias"].pk)
+    newer = runde.tariffs.latest()
+    newer.farbsolo = 100
+    club_services.change_tariff(runde, newer, admin)
+    log_in(admin)
+    page.set_viewport_size({"width": 320, "height": 568})
+
+    doubled(page, f"/abend/{evening.pk}/tarif/")
+    assert broken_words(page, ".tariff-compare th[scope=row]") == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    assert page.get_by_role("region", name="Stand jetzt und mit dem neuen Tarif").is_visible()
+
+    doubled(page, f"/verein/{club.pk}/runde/{runde.pk}/?zeitraum=dieses-jahr#statistik")
+    page.get_by_text("Kontostände als Tabelle").click()
+    amount = page.locator(".plot-table td.amount").first
+    assert amount.evaluate("el => parseFloat(getComputedStyle(el).fontSize)") >= 30
+    assert broken_words(page, ".plot-table th[scope=row]") == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320

@@ -1160,3 +1160,18 @@ def test_the_admin_puts_a_typo_in_the_club_s_name_right(client, admin, club, pla
     assert "Verein umbenennen" not in client.get(reverse("clubs:detail", args=[club.pk])).text
     club.refresh_from_db()
     assert club.name == "Schafkopffreunde Moosburg"
+
+
+def test_the_forms_of_one_name_open_with_the_cursor_in_it(client, admin, club, runde):
+    client.force_login(admin)
+
+    # A keyboard took five to nine Tabs to reach "Name" (walk 35).
+    for url in (
+        reverse("clubs:create"),
+        reverse("clubs:rename", args=[club.pk]),
+        reverse("clubs:runde_create", args=[club.pk]),
+        reverse("clubs:runde_rename", args=[club.pk, runde.pk]),
+    ):
+        page = client.get(url).text
+        assert page.count(" autofocus") == 1, url
+        assert re.search(r'<input type="text" name="name"[^>]* autofocus', page), url

@@ -131,13 +131,20 @@ def test_the_admin_sees_what_changes_per_player_before_taking_it(
     url = reverse("evenings:tariff", args=[evening.pk])
     client.force_login(admin)
 
-    runde_page = text_of(client.get(reverse("clubs:runde", args=[club.pk, runde.pk])))
+    shown = client.get(reverse("clubs:runde", args=[club.pk, runde.pk]))
+    runde_page, raw = text_of(shown), shown.text
     page = client.get(url)
     text = text_of(page)
     taken = client.post(url, {"tarif": typo.pk}, follow=True)
 
     assert "spielt noch mit dem früheren Tarif. Neuen Tarif für diesen Abend übernehmen …" in (
         runde_page
+    )
+    # The link is described by its evening's sentence: two such links differ (walk 35).
+    assert re.search(
+        rf'<span id="older-tariff-{evening.pk}">Der laufende Abend vom [^<]+</span>[^<]*'
+        rf'(<[^a][^>]*>)*<a href="{url}" aria-describedby="older-tariff-{evening.pk}">',
+        raw,
     )
     assert "Sauspiel: 2,00 € → 0,20 €" in text
     assert "werden alle 3 Spiele des Abends neu gewertet" in text
