@@ -27,6 +27,18 @@ def lines(locator) -> int:
     )
 
 
+def amounts_in_view(page, table: str) -> bool:
+    """Whether every row's first amount begins inside the table's scroll box, unswiped."""
+    return page.evaluate(
+        """table => { const box = document.querySelector(table).closest(".scroll-wrap")
+            .getBoundingClientRect();
+        return [...document.querySelectorAll(table + " tbody tr")].every(row => {
+            const cell = [...row.querySelectorAll("td")].find(td => td.offsetParent);
+            return cell.getBoundingClientRect().left < box.right; }); }""",
+        table,
+    )
+
+
 @pytest.mark.parametrize("width", [320, 390])
 def test_anmelden_stays_whole_in_the_top_bar(page, width):
     page.set_viewport_size({"width": width, "height": 640})
@@ -119,6 +131,10 @@ def test_the_tariff_switch_and_the_year_s_table_scroll_in_their_box_with_names_w
 
     evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], admin)
     book(evening, admin, type="farbsolo", suit="herz", declarer=players["Hias"].pk)
+    # A word longer than the column may break: before, it pushed every amount out of the
+    # box (walk 36).
+    players["Vroni"].name = "Veronika Oberhuber-Schwarzenbacher"
+    players["Vroni"].save()
     newer = runde.tariffs.latest()
     newer.farbsolo = 100
     club_services.change_tariff(runde, newer, admin)
@@ -126,7 +142,8 @@ def test_the_tariff_switch_and_the_year_s_table_scroll_in_their_box_with_names_w
     page.set_viewport_size({"width": 320, "height": 568})
 
     doubled(page, f"/abend/{evening.pk}/tarif/")
-    assert broken_words(page, ".tariff-compare th[scope=row]") == []
+    assert broken_words(page, ".tariff-compare th[scope=row]") == ["Oberhuber-Schwarzenbacher"]
+    assert amounts_in_view(page, ".tariff-compare")
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
     assert page.get_by_role("region", name="Stand jetzt und mit dem neuen Tarif").is_visible()
 
@@ -134,5 +151,8 @@ def test_the_tariff_switch_and_the_year_s_table_scroll_in_their_box_with_names_w
     page.get_by_text("Kontostände als Tabelle").click()
     amount = page.locator(".plot-table td.amount").first
     assert amount.evaluate("el => parseFloat(getComputedStyle(el).fontSize)") >= 30
-    assert broken_words(page, ".plot-table th[scope=row]") == []
+    assert broken_words(page, ".plot-table th[scope=row]") == ["Oberhuber-Schwarzenbacher"]
+    assert amounts_in_view(page, ".plot-table table")
+    heading = page.locator(".plot-table thead th").first
+    assert heading.evaluate("el => parseFloat(getComputedStyle(el).fontSize)") >= 20
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
