@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.db.models import Min
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -50,6 +51,13 @@ def periods(now: datetime | None = None, since: int | None = None) -> list[Perio
         *(_year(this_year, year) for year in earlier),
         Period("alles", str(_("alles")), None, None),
     ]
+
+
+def first_year(evenings) -> int | None:
+    """The year of the first of `evenings` (a query of evenings), in the club's time, for
+    `periods(since=…)`; None if there is none."""
+    first = evenings.aggregate(first=Min("started_at"))["first"]
+    return None if first is None else timezone.localtime(first).year
 
 
 def _year(new_years_day: datetime, year: int) -> Period:

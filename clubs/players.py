@@ -23,7 +23,7 @@ from typing import cast
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, Exists, Max, Min, OuterRef, QuerySet, Sum
+from django.db.models import Count, Exists, Max, OuterRef, QuerySet, Sum
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
@@ -640,12 +640,6 @@ def tournaments_of(player: Player) -> list[tuple[Tournament, Standing]]:
     return shown
 
 
-def _first_year(player: Player) -> int | None:
-    """The year of the player's first evening, in the club's time; None before any."""
-    first = player.seats.aggregate(first=Min("evening__started_at"))["first"]
-    return None if first is None else timezone.localtime(first).year
-
-
 @require_GET
 @login_required
 def player_history(request: HttpRequest, club_id: int, player_id: int) -> HttpResponse:
@@ -689,7 +683,9 @@ def player_history(request: HttpRequest, club_id: int, player_id: int) -> HttpRe
             "runden": runden,
             "runde": runde,
             # Each year since the player's first evening, for a history of many pages.
-            "periods": periods.periods(since=_first_year(player)),
+            "periods": periods.periods(
+                since=periods.first_year(Evening.objects.filter(seats__player=player))
+            ),
             "period": period,
             "page": page,
             "result": result,

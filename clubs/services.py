@@ -423,9 +423,12 @@ def kept_because(player: Player) -> str:
             "Punkte bleiben. Doppelt angelegt? Dann umbenennen (etwa „%(name)s (doppelt)“) "
             "und „aktiv“ abwählen."
         ) % {"name": player.name}
-    if sat and not player.seats.exclude(evening__status="empty").exists():
-        # Only at evenings closed with nothing that counts (evenings.models.Evening.Status.
-        # EMPTY): the seat stays with the evening's record, even one started by mistake.
+    # Here, not at the top: the clubs' services need nothing else of the evenings app.
+    from evenings.models import Evening
+
+    if sat and not player.seats.filter(evening__in=Evening.objects.listed()).exists():
+        # Only at evenings closed with nothing that counts: the seat stays with the
+        # evening's record, even one started by mistake.
         return _(
             "Löschen geht nicht: %(name)s saß an einem Abend ohne Spiel, und auch der bleibt "
             "aufgezeichnet. Nicht mehr gebraucht? Dann „aktiv“ abwählen, und der Name steht "

@@ -20,7 +20,7 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db import connection
-from django.db.models import Count, Min, QuerySet, Sum
+from django.db.models import Count, QuerySet, Sum
 from django.template.loader import render_to_string
 from django.utils import dateformat, timezone
 from django.utils.html import escape, format_html
@@ -235,12 +235,6 @@ def cached_runde_stats(runde: Runde, period: Period, state: str | None = None) -
     )
 
 
-def _first_year(runde: Runde) -> int | None:
-    """The year of the Runde's first evening, in the club's time; None before any."""
-    first = runde.evenings.aggregate(first=Min("started_at"))["first"]
-    return None if first is None else timezone.localtime(first).year
-
-
 def runde_stats(runde: Runde, period: Period, now: datetime | None = None) -> dict[str, object]:
     """The Runde's statistics and balance plot for `period`: the context of
     templates/clubs/_runde_stats.html (under the key `stats`).
@@ -298,7 +292,7 @@ def runde_stats(runde: Runde, period: Period, now: datetime | None = None) -> di
         # Each year back to the Runde's first, as a player's history offers them (walk 33).
         "periods": [
             {"period": p, "current": p.key == period.key}
-            for p in periods.periods(now, since=_first_year(runde))
+            for p in periods.periods(now, since=periods.first_year(runde.evenings))
         ],
         "players": played,
         "games": sum(s.played for s in played) // 4,

@@ -328,10 +328,6 @@ def test_a_draw_refused_says_why_beside_its_button_in_view(page, log_in, club, a
 
 
 def test_the_ranking_with_its_tie_breaks_fits_a_phone(page, log_in, club, admin, players):
-    import uuid
-
-    from evenings import services as evenings
-    from evenings.services import GameInput
     from tournaments import services as tournaments
 
     tournament = tournaments.create_tournament(club, admin, name="Adventsturnier", venue="Post")
@@ -339,10 +335,7 @@ def test_the_ranking_with_its_tie_breaks_fits_a_phone(page, log_in, club, admin,
     for name in ("Schorsch", "Gast Alois"):
         tournaments.add_guest(tournament, name)
     first = tournaments.start_round(tournaments.draw_round(tournament, seed=3), admin)
-    for table in first.tables.select_related("evening"):
-        deal = evenings.next_deal(table.evening)
-        solo = GameInput(type="solo", suit="herz", declarer=deal.playing[0].pk, laufende=2)
-        evenings.book_game(table.evening_id, uuid.uuid4(), solo, admin, deal.token)
+    herz_solos(first, admin, 1)
     log_in(admin)
 
     page.goto(f"/turnier/{tournament.pk}/rangliste/")
@@ -409,24 +402,32 @@ COVERED = """wrap => {
 }"""
 
 
-def four_digit_rounds(tournament, admin, after_first=lambda: None) -> None:
-    """Three rounds, each table's twelve games a Herz-Solo Tout with eight Laufende, so
-    that every round's points run to four digits; `after_first` between rounds 1 and 2."""
+def herz_solos(round_, admin, games: int, **more) -> None:
+    """At each table of `round_`, `games` Herz-Solos won by the first to play (with two
+    Laufende unless `more` says otherwise)."""
     import uuid
 
     from evenings import services as evenings
     from evenings.services import GameInput
+
+    for table in round_.tables.select_related("evening"):
+        for _ in range(games):
+            deal = evenings.next_deal(table.evening)
+            solo = GameInput(
+                type="solo", suit="herz", declarer=deal.playing[0].pk, **({"laufende": 2} | more)
+            )
+            evenings.book_game(table.evening_id, uuid.uuid4(), solo, admin, deal.token)
+
+
+def four_digit_rounds(tournament, admin, after_first=lambda: None) -> None:
+    """Three rounds, each table's twelve games a Herz-Solo Tout with eight Laufende, so
+    that every round's points run to four digits; `after_first` between rounds 1 and 2."""
     from tournaments import services as tournaments
 
     for number in range(1, 4):
         round_ = tournaments.start_round(tournaments.draw_round(tournament, seed=number), admin)
-        for table in round_.tables.select_related("evening"):
-            for _ in range(12):
-                deal = evenings.next_deal(table.evening)
-                tout = GameInput(
-                    type="solo", suit="herz", declarer=deal.playing[0].pk, laufende=8, tout=True
-                )
-                evenings.book_game(table.evening_id, uuid.uuid4(), tout, admin, deal.token)
+        herz_solos(round_, admin, 12, laufende=8, tout=True)
+        for table in round_.tables.all():
             tournaments.end_table_early(table, admin)
         if number == 1:
             after_first()
@@ -519,10 +520,6 @@ def test_in_round_one_the_rounds_not_yet_played_stay_beside_the_total(
 ):
     """Short points and rounds still "–" left the names room the rounds' headings took:
     at 320 and 390 px "R3" went under the pinned total (walk 30)."""
-    import uuid
-
-    from evenings import services as evenings
-    from evenings.services import GameInput
     from tournaments import services as tournaments
 
     tournament = tournaments.create_tournament(club, admin, name="ProHof", venue="Post")
@@ -532,11 +529,7 @@ def test_in_round_one_the_rounds_not_yet_played_stay_beside_the_total(
     for name in ("Franz", "Xaver"):
         tournaments.add_guest(tournament, name)
     round_ = tournaments.start_round(tournaments.draw_round(tournament, seed=1), admin)
-    for table in round_.tables.select_related("evening"):
-        for _ in range(2):
-            deal = evenings.next_deal(table.evening)
-            solo = GameInput(type="solo", suit="herz", declarer=deal.playing[0].pk, laufende=2)
-            evenings.book_game(table.evening_id, uuid.uuid4(), solo, admin, deal.token)
+    herz_solos(round_, admin, 2)
     log_in(admin)
 
     for width in (320, 390):
@@ -554,10 +547,6 @@ def test_at_320_px_a_one_word_name_stays_whole_while_the_points_are_short(
 ):
     """The room the narrow standings keep for four digits in every round goes to the
     names while the rounds are unplayed or short ("Schorsch" read "Schor" above "sch")."""
-    import uuid
-
-    from evenings import services as evenings
-    from evenings.services import GameInput
     from tournaments import services as tournaments
 
     tournament = tournaments.create_tournament(club, admin, name="Adventsturnier", venue="Post")
@@ -565,11 +554,7 @@ def test_at_320_px_a_one_word_name_stays_whole_while_the_points_are_short(
     for name in ("Schorsch", "Kathi Gast", "Burgi"):
         tournaments.add_guest(tournament, name)
     first = tournaments.start_round(tournaments.draw_round(tournament, seed=3), admin)
-    for table in first.tables.select_related("evening"):
-        for _ in range(3):
-            deal = evenings.next_deal(table.evening)
-            solo = GameInput(type="solo", suit="herz", declarer=deal.playing[0].pk, laufende=2)
-            evenings.book_game(table.evening_id, uuid.uuid4(), solo, admin, deal.token)
+    herz_solos(first, admin, 3)
     log_in(admin)
     page.set_viewport_size({"width": 320, "height": 568})
 
