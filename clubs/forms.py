@@ -389,57 +389,67 @@ class TariffForm(forms.ModelForm):
     AMOUNT_FIELDS = ("sauspiel", "farbsolo", "wenz", "ramsch", "laufende", "schneider", "schwarz")
 
     @property
-    def maybe_cents(self) -> list[dict]:
-        """The amounts typed as a bare whole number of 5 or more ("10" for Schwarz): euros,
-        as the form says, but perhaps meant as cents, as the seed counts (bound forms).
-        Not an error: the preview asks."""
-        typed_cents = []
+    def asked(self) -> list[dict]:
+        """What the preview asks about (bound, valid forms), each question with its field's
+        name and an id, so the field can be described by it:
+
+        - an amount typed as a bare whole number of 5 or more ("10" for Schwarz): euros, as
+          the form says, but perhaps meant as cents, as the seed counts;
+        - what a slip of the thumb may have made of the tariff: a Solo or Wenz cheaper than
+          a Sauspiel, a base value of 0 or above 10 €.
+
+        Not errors, as a club may mean them: the preview asks."""
+        data = getattr(self, "cleaned_data", {})
+        said: list[dict] = []
+
+        def ask(name: str, question: str, **values) -> None:
+            field = self[name]
+            said.append(
+                {
+                    "field": field.auto_id,
+                    "id": f"{field.auto_id}_asked{len(said)}",
+                    "text": question % {"label": field.label, **values},
+                }
+            )
+
         for name in self.AMOUNT_FIELDS:
             typed = str(self.data.get(self.add_prefix(name), "")).strip()
-            cents = getattr(self, "cleaned_data", {}).get(name)
+            cents = data.get(name)
             if re.fullmatch(r"\d{1,5}", typed) and int(typed) >= 5 and cents is not None:
-                typed_cents.append(
-                    {
-                        "label": self[name].label,
-                        "typed": typed,
-                        "cents": cents,
-                        "meant": euro_input(int(typed)),
-                    }
+                ask(
+                    name,
+                    _(
+                        "%(label)s: „%(typed)s“ sind %(euros)s. Sind %(typed)s Cent gemeint, "
+                        "bitte %(meant)s schreiben."
+                    ),
+                    typed=typed,
+                    euros=format_cents(cents),
+                    meant=euro_input(int(typed)),
                 )
-        return typed_cents
-
-    @property
-    def unusual(self) -> list[str]:
-        """What a slip of the thumb may have made of the tariff (bound, valid forms): a
-        Solo or Wenz cheaper than a Sauspiel, a base value of 0 or above 10 €. Not an error, as
-        a club may mean it: the preview asks. (A bare "50" is asked about as cents.)"""
-        data = getattr(self, "cleaned_data", {})
-        asked = {str(amount["label"]) for amount in self.maybe_cents}
-        said = []
+        as_cents = {question["field"] for question in said}
         sauspiel = data.get("sauspiel")
         for name in ("farbsolo", "wenz"):
             value = data.get(name)
             if sauspiel is not None and value is not None and value < sauspiel:
-                said.append(
-                    _("%(label)s: %(amount)s, weniger als ein Sauspiel (%(sauspiel)s). So gewollt?")
-                    % {
-                        "label": self[name].label,
-                        "amount": format_cents(value),
-                        "sauspiel": format_cents(sauspiel),
-                    }
+                ask(
+                    name,
+                    _(
+                        "%(label)s: %(amount)s, weniger als ein Sauspiel (%(sauspiel)s). "
+                        "So gewollt?"
+                    ),
+                    amount=format_cents(value),
+                    sauspiel=format_cents(sauspiel),
                 )
         for name in ("sauspiel", "farbsolo", "wenz", "ramsch"):
             value = data.get(name)
-            if value is not None and value > UNUSUAL_BASE and str(self[name].label) not in asked:
-                said.append(
-                    _("%(label)s: %(amount)s je Gegenspieler. So gewollt?")
-                    % {"label": self[name].label, "amount": format_cents(value)}
+            if value is not None and value > UNUSUAL_BASE and self[name].auto_id not in as_cents:
+                ask(
+                    name,
+                    _("%(label)s: %(amount)s je Gegenspieler. So gewollt?"),
+                    amount=format_cents(value),
                 )
             elif value == 0:
-                said.append(
-                    _("%(label)s: 0,00 €, so ein Spiel kostet nichts. So gewollt?")
-                    % {"label": self[name].label}
-                )
+                ask(name, _("%(label)s: 0,00 €, so ein Spiel kostet nichts. So gewollt?"))
         return said
 
     @property

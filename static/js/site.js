@@ -152,7 +152,8 @@ document.addEventListener("htmx:responseError", function (event) {
 });
 
 // A field's errors replaced out of band (the tariff's preview at each keystroke): the
-// field is marked invalid, and described by its message, as the message comes and goes.
+// field is marked invalid, and described by its message, as the message comes and goes;
+// so too by what the preview asks about it ("So gewollt?", data-field).
 document.addEventListener("htmx:afterSettle", function () {
   "use strict";
   document.querySelectorAll(".field-errors").forEach(function (box) {
@@ -160,7 +161,10 @@ document.addEventListener("htmx:afterSettle", function () {
     if (!field) return;
     var id = field.id + "_error";
     var described = (field.getAttribute("aria-describedby") || "").split(/\s+/).filter(function (token) {
-      return token && token !== id;
+      return token && token !== id && token.indexOf(field.id + "_asked") !== 0;
+    });
+    document.querySelectorAll('[data-field="' + field.id + '"]').forEach(function (asked) {
+      described.push(asked.id);
     });
     if (box.querySelector("#" + id)) {
       described.push(id);

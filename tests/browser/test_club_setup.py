@@ -313,6 +313,18 @@ def test_the_tariff_preview_stays_in_view_while_typing_on_a_phone(page, log_in, 
     expect(wenz).not_to_have_attribute("aria-invalid", "true")
     expect(wenz).not_to_have_attribute("aria-describedby", re.compile("id_wenz_error"))
     expect(summary.locator("li").filter(has_text="Wenz")).to_contain_text("0,90 €")
+
+    # 4. A Wenz cheaper than a Sauspiel is asked about, at the field too, and no longer
+    # once it is not.
+    page.keyboard.press("ControlOrMeta+a")
+    page.keyboard.type("0,05")
+    expect(summary).to_contain_text("Wenz: 0,05 €, weniger als ein Sauspiel")
+    expect(wenz).to_have_accessible_description(re.compile("weniger als ein Sauspiel"))
+    expect(wenz).not_to_have_attribute("aria-invalid", "true")
+    page.keyboard.press("ControlOrMeta+a")
+    page.keyboard.type("0,60")
+    expect(summary).not_to_contain_text("weniger als ein Sauspiel")
+    expect(wenz).not_to_have_attribute("aria-describedby", re.compile("asked"))
     assert runde.tariffs.count() == 1  # typing saves nothing
 
 

@@ -170,12 +170,18 @@ def test_a_solo_cheaper_than_a_sauspiel_or_a_base_above_ten_euro_is_asked_about(
     )
 
     notes = re.findall(
-        r'<p class="note maybe-cents">([^<]*)</p>', oob(asked.text, "preview-summary")
+        r'<p class="note maybe-cents"[^>]*>([^<]*)</p>', oob(asked.text, "preview-summary")
     )
     assert notes == [
         "Farbsolo: 0,10 €, weniger als ein Sauspiel (0,20 €). So gewollt?",
         "Wenz: 1.000,00 € je Gegenspieler. So gewollt?",
         "Ramsch: 0,00 €, so ein Spiel kostet nichts. So gewollt?",
+    ]
+    # Each names its field, which a screen reader then hears it with (site.js).
+    assert re.findall(r'data-field="(\w+)"', oob(asked.text, "preview-summary")) == [
+        "id_farbsolo",
+        "id_wenz",
+        "id_ramsch",
     ]
     # Asked, not refused: saved as typed.
     assert saved.status_code == 302 and runde.tariffs.latest().farbsolo == 10
@@ -189,7 +195,7 @@ def test_a_whole_number_that_may_mean_cents_is_asked_about_not_refused(client, a
 
     def notes(html: str, element_id: str) -> list[str]:
         inner = oob(html, element_id) if element_id == "preview-summary" else html
-        return re.findall(r'<p class="note maybe-cents">([^<]*)</p>', inner)
+        return re.findall(r'<p class="note maybe-cents"[^>]*>([^<]*)</p>', inner)
 
     expected = [
         "Ramsch: „5“ sind 5,00 €. Sind 5 Cent gemeint, bitte 0,05 schreiben.",
