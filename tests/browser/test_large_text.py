@@ -156,3 +156,27 @@ def test_the_tariff_switch_and_the_year_s_table_scroll_in_their_box_with_names_w
     heading = page.locator(".plot-table thead th").first
     assert heading.evaluate("el => parseFloat(getComputedStyle(el).fontSize)") >= 20
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
+
+
+def test_the_evening_s_links_and_date_are_read_whole_at_large_text(
+    page, log_in, runde, schreiber, players
+):
+    runde.name = "Donnerstagsrunde"
+    runde.save()
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    log_in(schreiber)
+    page.set_viewport_size({"width": 320, "height": 568})
+    doubled(page, f"/abend/{evening.pk}/")
+
+    links = page.locator(".links.one-line a")
+    assert links.count() == 2
+    for link in links.all():  # not "← Do…"
+        assert link.evaluate("el => el.scrollWidth <= el.clientWidth")
+    assert lines(page.locator("h1 .date")) == 1
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    # At the usual text size the links keep to one line, so the chips fit above the save bar.
+    page.context.new_cdp_session(page).send(
+        "Page.setFontSizes", {"fontSizes": {"standard": 16, "fixed": 13}}
+    )
+    page.reload()
+    assert len({round(link.bounding_box()["y"]) for link in links.all()}) == 1
