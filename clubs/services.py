@@ -381,6 +381,40 @@ def delete_account(user) -> None:
     user.save()
 
 
+def is_unused_club(club: Club) -> bool:
+    """A club where no evening was ever begun, of a Runde or of a tournament's table:
+    nothing of it is in the ledger or the audit trail, so it may go whole (a club made
+    to try the app, or founded twice)."""
+    from evenings.models import Evening
+
+    return not Evening.objects.filter(runde__club=club).exists()
+
+
+@transaction.atomic
+def delete_club(club: Club) -> None:
+    """Delete an unused club (is_unused_club) with everything set up in it: its Runden and
+    tariffs, players, tournaments and their participants, invitations, memberships.
+    Refused (ClubError, nothing changed) once an evening was begun, also by another phone
+    a moment ago: the Runden are locked first, as starting an evening locks its Runde,
+    and a start that waited here finds its Runde gone."""
+    Club.objects.select_for_update().get(pk=club.pk)
+    list(Runde.objects.select_for_update().filter(club=club).values_list("pk"))
+    if not is_unused_club(club):
+        raise ClubError(
+            _(
+                "Löschen geht nicht mehr: im Verein wurde schon ein Abend begonnen, und was "
+                "dort gebucht ist, bleibt."
+            )
+        )
+    from tournaments.services import delete_tournament
+
+    # Tournaments first, as "Turnier löschen" does: each keeps its Runde, and its drawn
+    # seats its participants' players (PROTECT).
+    for tournament in club.tournaments.all():
+        delete_tournament(tournament)
+    club.delete()
+
+
 def is_last_admin(membership: Membership) -> bool:
     """Whether the club would have no admin without this member's role."""
     return (

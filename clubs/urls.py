@@ -10,6 +10,7 @@ urlpatterns = [
     path("verein/<int:club_id>/name/", views.club_rename, name="rename"),
     path("verein/<int:club_id>/sicherung/", views.club_backup, name="backup"),
     path("verein/<int:club_id>/verlassen/", views.club_leave, name="leave"),
+    path("verein/<int:club_id>/loeschen/", views.club_delete, name="delete"),
     path("verein/<int:club_id>/runden/neu/", views.runde_create, name="runde_create"),
     path("verein/<int:club_id>/runde/<int:runde_id>/", views.runde_detail, name="runde"),
     path(

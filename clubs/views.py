@@ -230,6 +230,8 @@ def club_detail(request: HttpRequest, club_id: int) -> HttpResponse:
             # A tournament on now is one tap from the club's page, for every member.
             "running": club.tournaments.filter(status=Tournament.Status.RUNNING).order_by("-date"),
             "sole_admin": services.is_last_admin(membership),
+            "only_member": services.is_only_member(membership),
+            "unused": membership.is_admin and services.is_unused_club(club),
             # Said before leaving: afterwards the member sees none of it.
             "open_balances": open_balances([player])[player.pk] if player else [],
             # ... as is an evening they sit at, where games are still booked for them.
@@ -249,7 +251,9 @@ def club_leave(request: HttpRequest, club_id: int) -> HttpResponse:
     and its games stay, and they can be invited again."""
     membership = membership_of(request, club_id)
     try:
-        services.remove_member(membership, by=request.user)
+        # Its only member may leave a club as deleting their account would: it stays,
+        # with everything booked in it, seen by nobody.
+        services.remove_member(membership, by=request.user, may_empty=True)
     except services.ClubError as error:
         messages.error(request, str(error))
         return redirect("clubs:detail", club_id=club_id)
@@ -258,6 +262,21 @@ def club_leave(request: HttpRequest, club_id: int) -> HttpResponse:
         _("Du hast %(club)s verlassen; deine Spiele bleiben dort gebucht.")
         % {"club": membership.club.name},
     )
+    return redirect("start")
+
+
+@require_POST
+@login_required
+def club_delete(request: HttpRequest, club_id: int) -> HttpResponse:
+    """The admin deletes a club where no evening was ever begun (services.delete_club):
+    one made to try the app, or founded twice."""
+    club = admin_of(request, club_id).club
+    try:
+        services.delete_club(club)
+    except services.ClubError as error:
+        messages.error(request, str(error))
+        return redirect("clubs:detail", club_id=club_id)
+    messages.success(request, _("%(club)s ist gelöscht.") % {"club": club.name})
     return redirect("start")
 
 

@@ -210,8 +210,10 @@ def start_evening(
     _require_table(runde, players, first_dealer)
     # One start at a time per Runde, as the Runde's Ausgleich (start_ausgleich): an
     # evening started while an Ausgleich is made waits and starts after it, never before
-    # it unseen. A second tap of the form waits here too and finds the first one's.
-    list(Runde.objects.select_for_update().filter(pk=runde.pk).values_list("pk"))
+    # it unseen. A second tap of the form waits here too and finds the first one's. A
+    # club deleted meanwhile (clubs.services.delete_club) took the Runde with it.
+    if not Runde.objects.select_for_update().filter(pk=runde.pk).values_list("pk"):
+        raise EveningError(_("Diese Runde gibt es nicht mehr."))
     if key is not None and (started := runde.evenings.filter(key=key).first()) is not None:
         return started
     try:

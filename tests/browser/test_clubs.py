@@ -252,6 +252,29 @@ def test_a_member_who_leaves_is_told_on_their_start_page_and_comes_back_as_their
     expect(second_phone.get_by_role("heading", name="Früher dabei")).to_have_count(0)
 
 
+def test_a_club_founded_by_mistake_is_deleted_in_two_taps(page, log_in, user):
+    log_in(user).goto("/")
+    page.get_by_role("link", name="Verein gründen").click()
+    page.get_by_label("Name").fill("Testverein")
+    page.get_by_role("button", name="Verein anlegen").click()
+    page.get_by_role("link", name="Runde anlegen").click()
+    page.get_by_label("Name").fill("Probe")
+    page.get_by_role("button", name="Runde anlegen").click()
+    page.get_by_role("link", name="Testverein").first.click()
+
+    page.get_by_text("Verein löschen …").click()
+    expect(page.get_by_text("lässt sich der Verein ganz löschen")).to_be_visible()
+    expect(page.get_by_text("Verein verlassen …")).to_have_count(0)  # its only member
+    no_horizontal_scroll(page)
+    page.get_by_role("button", name="Ja, Testverein löschen").click()
+
+    expect(page).to_have_url(re.compile(r"/$"))
+    expect(page.get_by_text("Testverein ist gelöscht.")).to_be_visible()
+    expect(page.get_by_role("link", name="Testverein")).to_have_count(0)
+    assert not Club.objects.filter(name="Testverein").exists()
+    assert not Runde.objects.filter(name="Probe").exists()
+
+
 def test_a_player_s_whole_card_opens_the_player(page, log_in, resi, club):
     wastl = Player.objects.create(club=club, name="Wastl")
     log_in(resi).goto(f"/verein/{club.pk}/spieler/")

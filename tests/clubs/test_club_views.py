@@ -1175,3 +1175,74 @@ def test_the_forms_of_one_name_open_with_the_cursor_in_it(client, admin, club, r
         page = client.get(url).text
         assert page.count(" autofocus") == 1, url
         assert re.search(r'<input type="text" name="name"[^>]* autofocus', page), url
+
+
+def test_a_club_where_no_evening_was_begun_is_deleted_whole_by_its_admin(
+    client, admin, club, runde, scorekeeper
+):
+    giesing = Club.objects.create(name="Kartler Giesing")
+    Membership.objects.create(user=admin, club=giesing, role="admin")
+    Player.objects.create(club=club, name="Sepp")
+    Invitation.objects.create(club=club, role="spieler", created_by=admin)
+    tournament = tournament_services.create_tournament(
+        club, admin, name="Hof", new_season="ProHof 2026"
+    )
+    tournament_services.add_participants(
+        tournament, [Player.objects.create(club=club, name=n) for n in "ABCDEFGH"]
+    )
+    tournament_services.draw_round(tournament, by=admin)  # drawn, not started
+    client.force_login(admin)
+    page = client.get(reverse("clubs:detail", args=[club.pk])).text
+    assert "Verein löschen …" in page
+    assert "Alle Mitglieder verlieren den Zugang." in page  # the Schreiber's too
+
+    answer = client.post(reverse("clubs:delete", args=[club.pk]), follow=True)
+
+    assert answer.redirect_chain == [(reverse("start"), 302)]
+    assert "Schafkopffreunde Au ist gelöscht." in page_text(answer)
+    assert not Club.objects.filter(pk=club.pk).exists()
+    for model in (Runde, Player, Invitation, Membership):
+        assert not model.objects.filter(club=club.pk).exists()
+    assert not Tariff.objects.filter(runde__club=club.pk).exists()
+    assert not tournament_services.Tournament.objects.exists()
+    # The admin's other club is untouched; the Schreiber is in no club now.
+    assert Membership.objects.filter(user=admin, club=giesing).exists()
+    assert not scorekeeper.memberships.exists()
+
+
+def test_a_club_with_an_evening_begun_is_not_deleted(client, admin, club, runde, scorekeeper):
+    players = [
+        Player.objects.create(club=club, name=n) for n in ("Sepp", "Vroni", "Wastl", "Kathi")
+    ]
+    evening = evening_services.start_evening(runde, players, 0, admin)
+    evening_services.close_evening(evening.pk, admin)  # nothing booked: put away as empty
+    client.force_login(admin)
+
+    page = client.get(reverse("clubs:detail", args=[club.pk])).text
+    answer = client.post(reverse("clubs:delete", args=[club.pk]), follow=True)
+
+    assert "Verein löschen …" not in page
+    assert "Löschen geht nicht mehr: im Verein wurde schon ein Abend begonnen" in page_text(answer)
+    assert Club.objects.filter(pk=club.pk).exists() and runde.evenings.count() == 1
+    # Not the admin's to ask: 404, and nothing changed.
+    client.force_login(scorekeeper)
+    assert client.post(reverse("clubs:delete", args=[club.pk])).status_code == 404
+    assert Membership.objects.filter(club=club).count() == 2
+
+
+def test_the_only_member_of_a_club_that_has_played_may_leave_it(client, admin, club, runde):
+    players = [
+        Player.objects.create(club=club, name=n) for n in ("Sepp", "Vroni", "Wastl", "Kathi")
+    ]
+    evening_services.start_evening(runde, players, 0, admin)
+    client.force_login(admin)
+
+    page = client.get(reverse("clubs:detail", args=[club.pk])).text
+    answer = client.post(reverse("clubs:leave", args=[club.pk]), follow=True)
+
+    assert "Du bist das einzige Mitglied: danach sieht niemand mehr den Verein." in page
+    assert "Du bist der einzige Admin" not in page
+    assert answer.redirect_chain == [(reverse("start"), 302)]
+    assert not Membership.objects.filter(club=club).exists()
+    # The club stays with what was begun in it.
+    assert runde.evenings.count() == 1 and club.departures.get().user == admin
