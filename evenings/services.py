@@ -610,6 +610,19 @@ class StaleCorrection(EveningError):
     corrected it: saving it would silently undo that correction."""
 
 
+class MovedAmounts(StaleCorrection):
+    """The correction would book other amounts than its preview showed: another phone
+    changed the evening since (a game before it corrected, say, which made it a Bock
+    game). The choices stand; the preview is to be seen again (walk 38)."""
+
+
+def shown_amounts(data: GameInput, payouts: list[tuple[int, int]], bock: bool) -> str:
+    """What a correction's preview showed, to be sent back with the save: the game as
+    chosen, and its amounts (`payouts`: (player id, cents), in any order)."""
+    amounts = ",".join(f"{pid}:{cents}" for pid, cents in sorted(payouts))
+    return f"{data.fingerprint()}|{'B' if bock else ''}|{amounts}"
+
+
 @dataclasses.dataclass(frozen=True)
 class Booking:
     """A booked game, what the engine made of it, and the deal of the next game."""
@@ -878,13 +891,20 @@ def _write_booking(evening: Evening, game: Game, data: GameInput, by, payouts) -
 
 @transaction.atomic
 def correct_game(
-    evening_id: int, game_id: int, data: GameInput, by, seen: str | None = None
+    evening_id: int,
+    game_id: int,
+    data: GameInput,
+    by,
+    seen: str | None = None,
+    shown: str | None = None,
 ) -> Game:
     """Change an earlier game; every later game is rescored (the Bock chain may shift).
 
     `seen`: the fingerprint of the game as the correction form showed it. If the game is
     no longer so (another phone corrected it since), StaleCorrection, and nothing changes;
-    unless it is already as `data` says (the same correction sent twice).
+    unless it is already as `data` says (the same correction sent twice). `shown`: what
+    the form's preview showed (shown_amounts); if it was of `data` and the game would
+    now book other amounts, MovedAmounts, and nothing changes.
     """
     evening = _locked(evening_id)
     _require_open(evening)
@@ -904,9 +924,22 @@ def correct_game(
     data.apply_to(game)
     before_it = [g.for_engine() for g in games_before(evening, game.number)]
     try:
-        score_after(evening.tariff.rules, before_it, [game.for_engine()])
+        result = score_after(evening.tariff.rules, before_it, [game.for_engine()]).games[0]
     except ScoringError as error:
         raise EveningError(error.message_de, error.key) from None
+    payouts = [(pid, result.payouts[str(pid)]) for pid in game.seating]
+    if (
+        shown is not None
+        and shown.startswith(f"{data.fingerprint()}|")
+        and shown != shown_amounts(data, payouts, result.bock)
+    ):
+        raise MovedAmounts(
+            _(
+                "Nichts gespeichert: am Abend hat sich inzwischen etwas geändert, und das Spiel "
+                "zählt jetzt anders als in der Vorschau. So sähe es jetzt aus; bitte prüfen "
+                "und noch einmal speichern."
+            )
+        )
     game.save()
     change = _record(
         evening,

@@ -881,6 +881,8 @@ def _preview_of(
         context["note"] = _("Höchstens zwei Jungfrauen zählen: es wird zweimal verdoppelt.")
     if replacing is not None:
         context["moves"] = _moves(evening, result)
+        # Sent back with the save: booked only at what was shown (services.correct_game).
+        context["shown"] = services.shown_amounts(game, result.payouts, result.bock)
     return context
 
 
@@ -1294,7 +1296,7 @@ def game_edit(request: HttpRequest, evening_id: int, game_id: int) -> HttpRespon
             return _struck_meanwhile(request, evening, membership)
         return _taken_back(request, evening, game)
     form = _correction_form(request, evening, game)
-    notice = ""
+    notice, moved = "", False
     if request.method == "POST" and form.is_valid():
         data = form.game_input()
         try:
@@ -1308,7 +1310,12 @@ def game_edit(request: HttpRequest, evening_id: int, game_id: int) -> HttpRespon
                         "Runde. So steht das Spiel jetzt; bitte prüfen und nochmal speichern."
                     )
                 )
-            services.correct_game(evening.pk, game.pk, data, request.user, seen=seen)
+            services.correct_game(
+                evening.pk, game.pk, data, request.user, seen=seen, shown=request.POST.get("shown")
+            )
+        except services.MovedAmounts as error:
+            # The choices stand; the preview anew, of what they would book now.
+            notice, moved = str(error), True
         except services.StaleCorrection as error:
             # Another phone corrected (or struck) the game since this form was shown:
             # the game as it is now, to check and save again; or, struck, the sheet.
@@ -1348,6 +1355,8 @@ def game_edit(request: HttpRequest, evening_id: int, game_id: int) -> HttpRespon
     around = services.around_game(evening, game)  # for both previews
     if not form.is_bound:
         context.update(_preview_of(evening, _bound_again(form), replacing=game, around=around))
+    elif moved:
+        context.update(_preview_of(evening, form, replacing=game, around=around))
     struck = services.strike_effects(evening, around)
     context["strike"] = {"later": struck.later, "moves": _moves(evening, struck)}
     if request.htmx:

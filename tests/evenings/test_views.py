@@ -1771,6 +1771,56 @@ def test_a_second_phone_s_stale_correction_does_not_undo_the_first_one(
     assert Change.objects.filter(kind="correct").count() == 2
 
 
+def test_a_correction_whose_game_turned_bock_meanwhile_is_shown_again_not_booked(
+    client, scorekeeper, admin, tariff_with_bock, runde, players
+):
+    """Walk 38: B previews Kontra on game 2 (no Bock game then); A corrects game 1 into a
+    Ramsch, which makes game 2 a Bock game; B's save would book twice what B's preview
+    showed. It is refused with B's choices kept and the preview anew; saved again, it
+    counts at the amounts now shown."""
+    evening = services.start_evening(runde, players[:4], 0, admin)
+    vroni, hias, resi = players[1], players[2], players[3]
+    sauspiel = services.GameInput("sauspiel", declarer=vroni.pk, partner=resi.pk)
+    first, _ = services.book_game(evening.pk, uuid.uuid4(), sauspiel, admin)
+    second, _ = services.book_game(evening.pk, uuid.uuid4(), sauspiel, admin)
+    url = reverse("evenings:game", args=[evening.pk, second.pk])
+    client.force_login(scorekeeper)
+    seen = re.search(r'name="k-seen" value="(\w+)"', client.get(url, headers=HTMX).text)[1]
+    sent = correction(evening, key=str(second.key), declarer=vroni.pk, partner=resi.pk)
+    sent |= {"k-kontra": "1", "k-seen": seen}
+    previewed = client.post(
+        reverse("evenings:correction_preview", args=[evening.pk, second.pk]), sent, headers=HTMX
+    ).text
+    shown = re.search(r'name="shown" value="([^"]+)"', previewed)[1]
+    assert "Bockspiel" not in previewed and "+0,20 €" in previewed
+    ramsch = services.GameInput("ramsch", won=False, loser=hias.pk)
+    services.correct_game(evening.pk, first.pk, ramsch, admin)
+
+    refused = client.post(url, sent | {"shown": shown}, headers=HTMX)
+
+    assert "zählt jetzt anders als in der Vorschau" in refused.text
+    second.refresh_from_db()
+    assert second.kontra == 0 and Change.objects.filter(kind="correct").count() == 1
+    # The choice stands, and the preview is of what it books now: a Bock game, doubled.
+    assert re.search(r'name="k-kontra" value="1" checked', refused.text)
+    assert "Bockspiel" in refused.text and "+0,40 €" in refused.text
+    now = re.search(r'name="shown" value="([^"]+)"', refused.text)[1]
+    assert now != shown
+
+    saved = client.post(url, sent | {"shown": now}, headers=HTMX)
+
+    assert "Korrigiert" in saved.text
+    second.refresh_from_db()
+    assert second.kontra == 1
+    assert services.balances(evening)[vroni.pk] == 10 + 40  # game 1's Ramsch: Hias pays all
+    # A preview not yet of the choices sent (a tap faster than it) refuses nothing.
+    seen = services.GameInput.of(second).fingerprint()
+    back = sent | {"k-kontra": "0", "k-seen": seen, "shown": now}
+    assert client.post(url, back).status_code == 302
+    second.refresh_from_db()
+    assert second.kontra == 0
+
+
 def test_a_correction_of_a_game_struck_meanwhile_says_so(client, scorekeeper, evening, players):
     vroni, resi = players[1], players[3]
     game, _ = services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
