@@ -477,6 +477,42 @@ def test_at_320_px_the_pinned_total_covers_no_digit_of_the_rounds(
             page.evaluate("document.documentElement.style.fontSize = ''")
 
 
+def test_three_rounds_of_three_digits_fit_a_phone_with_their_tie_breaks(
+    page, log_in, club, admin, players
+):
+    """Walk 37: at 390 px "verl." was cut, at 320 px "Soli" too, where they decided
+    between equal totals. From 320 px on the whole ranking is in view now; the start
+    numbers give way, and at 320 px "Gesamt" reads "Ges." (and is heard whole)."""
+    from tournaments import services as tournaments
+    from tournaments.standings import tournament_standings
+
+    tournament = tournaments.create_tournament(club, admin, name="ProHof", venue="Post")
+    tournaments.add_participants(tournament, list(players.values())[:6])
+    for name in ("Sepp Huber", "Gast Alois", "Nandl"):
+        tournaments.add_guest(tournament, name)
+    for number in range(1, 4):
+        round_ = tournaments.start_round(tournaments.draw_round(tournament, seed=number), admin)
+        herz_solos(round_, admin, 3, laufende=3)
+        for table in round_.tables.all():
+            tournaments.end_table_early(table, admin)
+    assert all(100 <= points < 1000 for points in tournament_standings(tournament)[0].rounds)
+    log_in(admin)
+
+    for width in (320, 360, 390):
+        page.set_viewport_size({"width": width, "height": 640})
+        page.goto(f"/turnier/{tournament.pk}/rangliste/")
+        wrap = page.locator(".scroll-wrap")
+        assert wrap.evaluate("el => el.scrollWidth <= el.clientWidth"), width
+        for name in wrap.locator("tbody th").all():
+            assert name.evaluate("cell => cell.scrollWidth <= cell.clientWidth"), width
+    expect(wrap.get_by_role("columnheader", name="Gesamt", exact=True)).to_be_visible()
+    after = "th => getComputedStyle(th, '::after').content"
+    assert wrap.locator("thead .total").evaluate(after) == "none"  # 390 px: "Gesamt"
+    page.set_viewport_size({"width": 320, "height": 640})
+    assert "Ges." in wrap.locator("thead .total").evaluate(after)
+    assert_accessible(page, "ranking at 320 px")
+
+
 def test_long_names_and_a_withdrawal_stay_in_their_cells_from_320_to_1920_px(
     page, log_in, club, admin, players
 ):
