@@ -452,11 +452,14 @@ def kept_because(player: Player) -> str:
         ) % {"name": player.name}
     sat = player.seats.exists()
     if not sat and player.participations.exists():
+        # Entered, not played (who sat at a table has a seat): taken off the list there,
+        # a guest goes by itself (walk 37).
+        tournament = player.participations.select_related("tournament").first().tournament
         return _(
-            "Löschen geht nicht: %(name)s hat schon in einem Turnier mitgespielt, und die "
-            "Punkte bleiben. Doppelt angelegt? Dann umbenennen (etwa „%(name)s (doppelt)“) "
-            "und „aktiv“ abwählen."
-        ) % {"name": player.name}
+            "Löschen geht nicht: %(name)s ist zum Turnier „%(tournament)s“ gemeldet. Dort "
+            "bei den Teilnehmern „Entfernen“ tippen; ein Gast, der nirgends gespielt hat, "
+            "verschwindet dann auch aus dieser Liste."
+        ) % {"name": player.name, "tournament": tournament.name}
     # Here, not at the top: the clubs' services need nothing else of the evenings app.
     from evenings.models import Evening
 

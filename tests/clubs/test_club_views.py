@@ -977,7 +977,10 @@ def test_a_name_typed_by_mistake_is_deleted_but_a_player_who_played_stays(
     cup = tournament_services.create_tournament(club, admin, name="Cup", venue="Post")
     tournament_services.add_participants(cup, [guest])
     page = client.get(reverse("clubs:player", args=[club.pk, guest.pk])).text
-    assert "Löschen geht nicht: Franz hat schon in einem Turnier mitgespielt" in page_text_of(page)
+    assert (
+        "Löschen geht nicht: Franz ist zum Turnier „Cup“ gemeldet. Dort bei den Teilnehmern "
+        "„Entfernen“ tippen"
+    ) in page_text_of(page)
     assert "Abrechnung" not in page_text_of(page)
     assert "Xavre gelöscht." in deleted.text
     assert not club.players.filter(name="Xavre").exists()
