@@ -1522,6 +1522,10 @@ def test_a_player_s_home_names_their_tournaments_with_place_and_points(
     ]
     assert "Tournaments" not in page and "Alle Turniere des Vereins" in page
     assert "Turniere (um Punkte) stehen in der Übersicht." in history.text
+    # Begun, but nothing played yet: no "1. Platz" at 0 points for everyone (walk 37).
+    services.start_round(drawn(later, players[:4]), admin)
+    begun = director.get(home).text
+    assert "noch kein Spiel gespielt" in begun and ">0 Punkte" not in begun
     assert 'id="turniere"' not in outsider  # in none: no section
     # The start page leads there, for a player in a tournament only.
     players[0].user = admin.__class__.objects.create_user("vroni2", password="x-Kartler-91")
