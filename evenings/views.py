@@ -769,7 +769,8 @@ def _moved_on(request, evening: Evening, membership) -> HttpResponse:
         "new_players": shown is None or shown.seated != deal.seated,
     }
     response = render(request, "evenings/evening.html#refreshed", context)
-    response["HX-Trigger"] = "pollNow"
+    # evening.js then asks the sheet at once (pollNow), so that what the word names is
+    # on it, not a poll later (walk 37).
     response["HX-Trigger-After-Settle"] = "dealMoved"
     return response
 

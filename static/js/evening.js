@@ -80,6 +80,8 @@
   var booked = 0;
   // `booked` when the last preview was asked for
   var previewAskedAt = 0;
+  // the sheet is to be asked once the booking's request is done (dealMoved, 3a)
+  var pollDue = false;
   document.addEventListener("entryBooked", function () {
     booked += 1;
     previewDue = false;
@@ -107,6 +109,10 @@
     var form = event.detail.elt;
     if (form.id !== "entry-form") return;
     booking = false;
+    if (pollDue) {
+      pollDue = false;
+      htmx.trigger(document.body, "pollNow");
+    }
     if (previewDue) {
       previewDue = false;
       // what #preview listens for
@@ -149,6 +155,10 @@
     var status = document.getElementById("entry-status");
     if (status) status.scrollIntoView({ block: "nearest" });
     previewAnew();
+    // The sheet is asked at once, so that it shows what the word names; not while the
+    // booking's request is still done with (no poll then, 3c), but right after it.
+    if (booking) pollDue = true;
+    else htmx.trigger(document.body, "pollNow");
   });
   // 3a'. The game being entered was booked on another phone, and the choices went (the
   //      word above says so): "Speichern" with nobody chosen brings that word back into

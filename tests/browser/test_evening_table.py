@@ -147,6 +147,42 @@ def test_a_stale_form_sent_anyway_is_refused_in_german_and_keeps_what_still_appl
     assert amounts(second) == {"Wastl": 540, "Hias": -180, "Resi": -180, "Sepp": -180}
 
 
+def test_a_refused_form_s_sheet_shows_at_once_the_game_its_word_names(
+    open_phone, runde, schreiber, admin, players
+):
+    """Walk 37: after "Inzwischen auf einem anderen Handy: Spiel 1 gebucht …" the sheet
+    and the standing left game 1 out until the next poll, 3 s on: the poll asked for at
+    once was held back while the booking's request was still being finished. With the
+    page's clock stopped, no poll of every 3 s comes: only that one can bring the row."""
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi", "Wastl"], schreiber)
+    resi = open_phone(admin).page
+    resi.clock.install()
+    resi.goto(f"/abend/{evening.pk}/")
+    chip(resi, "spiel", "Herz-Solo").tap()
+    chip(resi, "declarer", "Wastl").tap()
+    expect(preview(resi)).to_have_count(4)
+    resi.clock.pause_at(resi.evaluate("Date.now()") + 10)
+    book(
+        evening,
+        schreiber,
+        type="sauspiel",
+        declarer=players["Vroni"].pk,
+        partner=players["Resi"].pk,
+    )
+
+    save_button(resi).tap()
+    for _ in range(10):  # half a second, for htmx's settling
+        resi.clock.run_for(50)
+        resi.wait_for_timeout(30)
+
+    expect(resi.locator("#entry-status [role=alert]")).to_contain_text("Spiel 1 gebucht")
+    expect(resi.locator("#no-games")).to_have_count(0, timeout=1000)
+    expect(resi.locator("#standing .amount")).to_have_text(
+        ["0,00", "0,10", "-0,10", "0,10", "-0,10"]
+    )
+    assert Game.objects.count() == 1
+
+
 def test_the_word_on_another_phone_s_booking_goes_once_a_game_is_corrected_here(
     open_phone, runde, schreiber, admin, players
 ):
