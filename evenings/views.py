@@ -1332,12 +1332,17 @@ def game_edit(request: HttpRequest, evening_id: int, game_id: int) -> HttpRespon
                     request, _("Das Spiel steht schon so, wie eingegeben: nichts zu ändern.")
                 )
             else:
+                # Which game, and what it is now (Bock as rescored): the word stands at
+                # the top of the screen, far from the row (walk 38).
+                now = wording.told(evening.games.get(pk=game.pk), _names(evening))
                 messages.success(
                     request,
-                    _("Korrigiert: Spiel %(n)s. Die anderen Spiele bleiben, wie sie sind.")
-                    % {"n": game.number}
-                    if evening.tariff.is_prohof
-                    else _("Korrigiert; alle späteren Spiele sind neu berechnet."),
+                    (
+                        _("Korrigiert: %(game)s. Die anderen Spiele bleiben, wie sie sind.")
+                        if evening.tariff.is_prohof
+                        else _("Korrigiert: %(game)s. Alle späteren Spiele sind neu berechnet.")
+                    )
+                    % {"game": now},
                 )
             if request.htmx:
                 return _corrected(request, evening, membership)

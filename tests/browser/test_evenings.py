@@ -316,7 +316,9 @@ def test_correcting_the_first_game_into_a_ramsch_makes_the_later_games_bock(
     # 3. On the evening: games 2 and 3 are Bock games now, at twice the amounts.
     expect(panel).to_be_empty()
     expect(page).to_have_url(re.compile(rf"/abend/{evening.pk}/$"))
-    expect(flash(page)).to_have_text("Korrigiert; alle späteren Spiele sind neu berechnet.")
+    expect(flash(page)).to_have_text(
+        re.compile(r"^Korrigiert: Spiel 1, Ramsch.*\. Alle späteren Spiele sind neu berechnet\.$")
+    )
     expect(sheet_row(page, 1)).to_contain_text("Ramsch")
     expect(deltas(sheet_row(page, 1))).to_have_text(["-0,30", "+0,10", "+0,10", "+0,10"])
     expect(deltas(sheet_row(page, 2))).to_have_text(["+0,20", "-0,20", "+0,20", "-0,20"])
@@ -1771,5 +1773,5 @@ def test_an_open_panel_s_previews_follow_a_change_elsewhere(
     expect(moves).to_contain_text("Sepp -0,30 € (bisher -0,20 €)", timeout=8000)
     expect(panel.locator(".f-kontra input:checked")).to_have_value("1")
     page.get_by_role("button", name="Korrektur speichern").tap()
-    expect(flash(page)).to_contain_text("Korrigiert; alle späteren Spiele sind neu berechnet.")
+    expect(flash(page)).to_contain_text("Korrigiert: Spiel 1, Sauspiel")
     assert Game.objects.get(number=1).kontra == 1

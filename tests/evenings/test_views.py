@@ -1622,7 +1622,7 @@ def test_a_correction_from_the_evening_screen_answers_with_the_rows_that_changed
     assert answer.status_code == 200
     # Games 4 to 6 changed (the Ramsch, then two Bock games); 1 to 3 are not sent.
     assert re.findall(r'<tbody id="game-(\d+)"', answer.text) == ["4", "5", "6"]
-    assert "Korrigiert; alle späteren Spiele sind neu berechnet." in answer.text
+    assert re.search(r"Korrigiert: Spiel 4, Ramsch[^<]*\. Alle späteren Spiele sind", answer.text)
     # Nothing but out-of-band parts: the panel it was sent from closes.
     assert answer.text.lstrip().startswith(
         '<div id="flash" role="status" tabindex="-1" hx-swap-oob="innerHTML">'
