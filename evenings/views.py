@@ -1782,15 +1782,21 @@ CHANGED = {
 
 
 def _changed_after_paying(evening: Evening, live: list[Change]) -> list[str]:
-    """The games corrected, struck or restored after the first payment that stands: the
-    Abrechnung says so, as what is open moved while what was paid stays ("Spiel 6
-    korrigiert"), with the later games that change scored anew, their Bock moved ("Spiel
-    2 korrigiert (dazu neu gewertet: Spiel 3, 4)"). Queries only where something was paid."""
+    """The games booked, corrected, struck or restored after the first payment that
+    stands: the Abrechnung says so, as what is open moved while what was paid stays
+    ("Spiele 26–27 gebucht", "Spiel 6 korrigiert"; booked at an evening opened again, or
+    played on after someone paid and left, walk 38), with the later games that change
+    scored anew, their Bock moved ("Spiel 2 korrigiert (dazu neu gewertet: Spiel 3, 4)").
+    Queries only where something was paid."""
     if not live:
         return []
     first = min(change.version or 0 for change in live)
-    later = evening.changes.filter(kind__in=CHANGED, version__gt=first).order_by("version")
+    later = evening.changes.filter(
+        kind__in=[Change.Kind.BOOK, *CHANGED], version__gt=first
+    ).order_by("version")
     changes = [(pk, kind, n) for pk, kind, n in later.values_list("pk", "kind", "game__number")]
+    booked = [n for _pk, kind, n in changes if kind == Change.Kind.BOOK]
+    changes = [change for change in changes if change[1] != Change.Kind.BOOK]
     rescored: dict[int, set[int]] = defaultdict(set)
     for change_id, _game_id, number in _later_games(
         LedgerEntry.objects.filter(change_id__in=[pk for pk, _kind, _n in changes])
@@ -1802,15 +1808,38 @@ def _changed_after_paying(evening: Evening, live: list[Change]) -> list[str]:
         if number is not None:
             said.setdefault((kind, number), set()).update(rescored[pk])
     return [
-        str(CHANGED[kind] % {"n": number})
-        + (
-            _(" (dazu neu gewertet: Spiel %(games)s)")
-            % {"games": ", ".join(str(n) for n in sorted(more))}
-            if more
-            else ""
-        )
-        for (kind, number), more in said.items()
+        *(
+            [
+                ngettext("Spiel %(games)s gebucht", "Spiele %(games)s gebucht", len(booked))
+                % {"games": _runs(booked)}
+            ]
+            if booked
+            else []
+        ),
+        *(
+            str(CHANGED[kind] % {"n": number})
+            + (
+                _(" (dazu neu gewertet: Spiel %(games)s)")
+                % {"games": ", ".join(str(n) for n in sorted(more))}
+                if more
+                else ""
+            )
+            for (kind, number), more in said.items()
+        ),
     ]
+
+
+def _runs(numbers: list[int]) -> str:
+    """Game numbers with their runs joined: [3, 4, 5, 9] -> "3–5, 9"."""
+    runs: list[list[int]] = []
+    for n in sorted(numbers):
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(
+        f"{run[0]}–{run[-1]}" if len(run) > 2 else ", ".join(map(str, run)) for run in runs
+    )
 
 
 def _open_ausgleich(runde, before: Evening) -> Evening | None:

@@ -634,13 +634,18 @@ def test_the_abrechnung_says_which_games_changed_after_the_first_payment(
     # Game 1 corrected once more: named once.
     services.correct_game(after_one_game.pk, first.pk, GameInput(
         type="sauspiel", declarer=vroni.pk, partner=resi.pk, laufende=3), admin)  # fmt: skip
+    # Played on after Hias paid (walk 38: games booked then were not named).
+    for _ in range(2):
+        services.book_game(after_one_game.pk, uuid.uuid4(), GameInput(
+            type="sauspiel", declarer=sepp.pk, partner=hias.pk), admin)  # fmt: skip
 
     page = page_text(client.get(url))
 
     assert "Nach der ersten Zahlung" not in before_paying
     assert (
-        "Nach der ersten Zahlung geändert: Spiel 1 korrigiert, Spiel 2 gestrichen. Was offen "
-        "ist, ist neu gerechnet; eingetragene Zahlungen bleiben, wie sie sind."
+        "Nach der ersten Zahlung geändert: Spiele 3, 4 gebucht, Spiel 1 korrigiert, Spiel 2 "
+        "gestrichen. Was offen ist, ist neu gerechnet; eingetragene Zahlungen bleiben, wie "
+        "sie sind."
     ) in page
     assert "Hias hat Resi 0,30 € gezahlt" in page
 
@@ -670,3 +675,11 @@ def test_the_abrechnung_names_the_later_games_a_correction_after_paying_rescored
         "Nach der ersten Zahlung geändert: Spiel 1 korrigiert (dazu neu gewertet: Spiel 2). "
         "Was offen ist, ist neu gerechnet"
     ) in page
+
+
+def test_games_booked_after_paying_are_named_in_runs():
+    from evenings.views import _runs
+
+    assert _runs([9, 3, 4, 5]) == "3–5, 9"
+    assert _runs([26, 27]) == "26, 27"
+    assert _runs([7]) == "7"

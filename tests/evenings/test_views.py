@@ -1021,7 +1021,9 @@ def test_a_stale_form_books_nothing_and_answers_with_the_current_form_in_german(
     assert re.search(rf'name="declarer" value="{wastl.pk}"[^>]*checked', text)
     assert not re.search(rf'name="declarer" value="{vroni.pk}"', text)
     assert 'name="spiel"' not in text and 'name="key"' not in text
-    assert response["HX-Trigger"] == "pollNow"  # the sheet catches up at once
+    # The sheet catches up at once: evening.js asks for it on dealMoved (the browser
+    # test test_a_refused_form_s_sheet_shows_at_once_the_game_its_word_names).
+    assert response["HX-Trigger-After-Settle"] == "dealMoved"
 
 
 def test_a_stale_form_is_answered_from_the_bookings_one_read(
