@@ -160,6 +160,12 @@ class RoundView:
     scorekeepers_form: ScorekeepersForm | None = None
 
     @property
+    def folded(self) -> bool:
+        """Played out: its tables fold up, one tap away, so that the round being played
+        and the standings are not some screens down on a phone (walk 37)."""
+        return self.progress.complete
+
+    @property
     def round(self) -> Round:
         return self.progress.round
 
@@ -267,6 +273,7 @@ def _page(request, tournament: Tournament, membership: Membership, **forms) -> H
         for i, progress in enumerate(progresses)
     ]
     last = views[-1] if views else None
+    finished = tournament.status == Tournament.Status.FINISHED
     games = tournament.games_per_round
     context = {
         "membership": membership,
@@ -284,7 +291,7 @@ def _page(request, tournament: Tournament, membership: Membership, **forms) -> H
         # At a table of five each plays four games of five (the dealer sits out): of a
         # round of 6, most play 5, so "etwa" the nearest whole number.
         "big_table_games": ((games * 4 + 2) // 5, games % 5 == 0),
-        "finished": tournament.status == Tournament.Status.FINISHED,
+        "finished": finished,
         "directing": directing,
     }
     if directing:
