@@ -266,6 +266,14 @@ def _page(request, tournament: Tournament, membership: Membership, **forms) -> H
     progresses = services.rounds_progress(rounds, participants)
     seats = _seats(progresses)
     played = {seat.participant_id for round_, _table, seat in seats if round_.is_started}
+    playing_now = {
+        seat.participant_id: t.table.number
+        for progress in progresses
+        if progress.round.is_started
+        for t in progress.tables
+        if not t.complete
+        for seat in t.table.seats.all()
+    }
     members, spieler = _members(membership) if directing else (None, frozenset[int]())
     _name_scorekeepers(membership.club, [t.table for p in progresses for t in p.tables], members)
     views = [
@@ -278,7 +286,9 @@ def _page(request, tournament: Tournament, membership: Membership, **forms) -> H
     context = {
         "membership": membership,
         "tournament": tournament,
-        "participants": [(p, p.pk not in played) for p in participants],
+        # Each with whether they may be removed (they played nowhere), and the table
+        # still playing they sit at: withdrawing, it plays on with them (walk 37).
+        "participants": [(p, p.pk not in played, playing_now.get(p.pk)) for p in participants],
         "rounds": views,
         "standings": _standings(tournament, participants, seats) if played else None,
         # The viewer's own row, marked in the standings.

@@ -711,6 +711,12 @@ def test_a_table_ends_early_and_the_finished_tournament_stays_final_until_reopen
     # 1. The withdrawal asks first: one tap opens it, the second withdraws.
     card = page.locator("li.participant", has_text=name)
     card.locator("summary").tap()
+    # ... and says that their table plays on with them (walk 37).
+    expect(card.locator(".note")).to_have_text(
+        f"{name} behält die Punkte bis jetzt und wird nicht mehr ausgelost. Tisch "
+        f"{second.number} spielt diese Runde mit {name} weiter; kann {name} nicht "
+        "weiterspielen, dort „Tisch vorzeitig beenden …“ tippen."
+    )
     card.get_by_role("button", name=f"Ja, {name} zieht zurück").tap()
     expect(messages(page)).to_contain_text(f"{name} zieht zurück")
     card = page.locator("li.participant", has_text=name)
