@@ -206,8 +206,9 @@
     if (event.key === "Escape" && event.target.closest("#correction")) closeCorrection();
   });
   // The game open in the panel was struck meanwhile (elsewhere, or here with its answer
-  // lost): the sheet says so, and the panel, which would still offer to strike or
-  // correct it, closes.
+  // lost): the panel, which would still offer to strike or correct it, gives way to a
+  // word where it was, in view (the sheet's word is at the top of the screen, far up on
+  // a phone: walk 38), until closed.
   // So does the panel of a struck game that counts again meanwhile.
   // The address of the game open in the panel: its correction's form, or a struck game's
   // "Wieder zählen".
@@ -222,7 +223,21 @@
     var link = game && document.querySelector("#sheet a[href='" + game + "']");
     var row = link && link.closest("tbody");
     var correcting = Boolean(document.getElementById("correction-form"));
-    if (row && row.classList.contains("taken-back") === correcting) closeCorrection();
+    if (!row || row.classList.contains("taken-back") !== correcting) return;
+    var panel = document.getElementById("correction");
+    var word = document.createElement("p");
+    word.className = "alert";
+    word.setAttribute("role", "alert");
+    word.textContent = panel.dataset[correcting ? "struck" : "restored"].replace("{n}", row.id.slice(5));
+    var close = document.createElement("button");
+    close.type = "button";
+    close.className = "close-correction";
+    close.dataset.close = "correction";
+    close.textContent = panel.dataset.closeLabel;
+    var line = document.createElement("p");
+    line.append(close);
+    panel.replaceChildren(word, line);
+    word.scrollIntoView({ block: "nearest" });
   });
   // The sheet changed under a panel still open (a poll's or a booking's answer brought
   // games; registered after the closing above, which goes first): its previews' "bisher"

@@ -1734,7 +1734,7 @@ def game_1_open_in_the_panel(page, log_in, runde, schreiber, players):
     return evening, panel
 
 
-def test_the_panel_of_a_game_struck_elsewhere_closes_with_the_sheet_s_word(
+def test_the_panel_of_a_game_struck_elsewhere_gives_way_to_a_word_in_view(
     page, log_in, runde, schreiber, admin, players
 ):
     evening, panel = game_1_open_in_the_panel(page, log_in, runde, schreiber, players)
@@ -1743,15 +1743,27 @@ def test_the_panel_of_a_game_struck_elsewhere_closes_with_the_sheet_s_word(
 
     expect(flash(page)).to_contain_text("Gestrichen: Spiel 1", timeout=8000)
     expect(panel.get_by_role("button", name="Spiel streichen")).to_have_count(0)
+    # Where the panel was, in view: the sheet's word is at the top (walk 38).
+    word = panel.get_by_role("alert")
+    expect(word).to_have_text(
+        "Spiel 1 ist inzwischen gestrichen: deine Korrektur ist nicht gespeichert. Soll es "
+        "doch zählen, die Zeile antippen und „Wieder zählen“."
+    )
+    expect(word).to_be_in_viewport()
+    panel.get_by_role("button", name="Schließen").tap()
     expect(panel).to_be_empty()
 
-    # The struck game's panel, and the game counts again elsewhere: it closes too, rather
-    # than offer "Wieder zählen" for a game that counts.
+    # The struck game's panel, and the game counts again elsewhere: it gives way too,
+    # rather than offer "Wieder zählen" for a game that counts.
     sheet_row(page, 1).get_by_role("link").click()
     expect(panel.get_by_role("button", name="Wieder zählen")).to_be_visible()
     services.restore_game(evening.pk, Game.objects.get(number=1).pk, admin)
     expect(flash(page)).to_contain_text("Zählt wieder: Spiel 1", timeout=8000)
-    expect(panel).to_be_empty()
+    expect(panel.get_by_role("alert")).to_have_text(
+        "Spiel 1 zählt inzwischen wieder: zum Korrigieren die Zeile antippen."
+    )
+    expect(panel.get_by_role("button", name="Wieder zählen")).to_have_count(0)
+    assert_accessible(page, "a struck game's panel")
 
 
 def test_an_open_panel_s_previews_follow_a_change_elsewhere(
