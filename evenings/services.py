@@ -1111,8 +1111,8 @@ NOT_TO_GAMES = [Change.Kind.SHARE, Change.Kind.PAYMENT, Change.Kind.RENAME]
 
 
 def restorable(evening: Evening) -> Change | None:
-    """The void or undo that can still be taken back right after it ("Rückgängig"): the
-    evening's latest change to its games, while the evening is open."""
+    """The void, undo or correction that can still be taken back right after it
+    ("Rückgängig"): the evening's latest change to its games, while the evening is open."""
     if not evening.is_open:
         return None
     latest = (
@@ -1121,9 +1121,34 @@ def restorable(evening: Evening) -> Change | None:
         .order_by("-pk")
         .first()
     )
-    if latest is None or latest.kind not in (Change.Kind.VOID, Change.Kind.UNDO):
+    if latest is None or latest.kind not in (
+        Change.Kind.VOID,
+        Change.Kind.UNDO,
+        Change.Kind.CORRECT,
+    ):
         return None
     return latest
+
+
+@transaction.atomic
+def undo_correction(evening_id: int, change_id: int, by) -> Game:
+    """Take back a correction right after it ("Rückgängig", walk 38): the game as it was
+    before, as a correction of its own on the record, the later games rescored. Refused
+    (EveningError) once anything else changed the evening's games since."""
+    evening = _locked(evening_id)
+    _require_open(evening)
+    latest = restorable(evening)
+    if latest is None or latest.pk != change_id or latest.kind != Change.Kind.CORRECT:
+        raise EveningError(
+            _(
+                "Nichts zurückgenommen: seit der Korrektur hat sich am Abend etwas geändert. "
+                "Das Spiel lässt sich in seiner Zeile wieder korrigieren."
+            )
+        )
+    after = GameInput.from_json(latest.after)
+    return correct_game(
+        evening_id, latest.game_id, GameInput.from_json(latest.before), by, seen=after.fingerprint()
+    )
 
 
 def _play_over(evening: Evening) -> str:

@@ -45,6 +45,11 @@ urlpatterns = [
         views.restore,
         name="restore",
     ),
+    path(
+        "abend/<int:evening_id>/korrektur/<int:change_id>/zuruecknehmen/",
+        views.uncorrect,
+        name="uncorrect",
+    ),
     path("abend/<int:evening_id>/zuruecknehmen/", views.undo, name="undo"),
     path("abend/<int:evening_id>/verlauf/", views.history, name="history"),
     path("abend/<int:evening_id>/abrechnung/", views.settlement, name="settlement"),

@@ -1331,19 +1331,8 @@ def game_edit(request: HttpRequest, evening_id: int, game_id: int) -> HttpRespon
                 messages.info(
                     request, _("Das Spiel steht schon so, wie eingegeben: nichts zu ändern.")
                 )
-            else:
-                # Which game, and what it is now (Bock as rescored): the word stands at
-                # the top of the screen, far from the row (walk 38).
-                now = wording.told(evening.games.get(pk=game.pk), _names(evening))
-                messages.success(
-                    request,
-                    (
-                        _("Korrigiert: %(game)s. Die anderen Spiele bleiben, wie sie sind.")
-                        if evening.tariff.is_prohof
-                        else _("Korrigiert: %(game)s. Alle späteren Spiele sind neu berechnet.")
-                    )
-                    % {"game": now},
-                )
+            # Else the bar at the top says which game, what it is now, and offers
+            # "Rückgängig" (services.restorable).
             if request.htmx:
                 return _corrected(request, evening, membership)
             return redirect("evenings:detail", evening_id=evening.pk)
@@ -1472,6 +1461,34 @@ def undo(request: HttpRequest, evening_id: int) -> HttpResponse:
     else:
         # The page opens on "Rückgängig", which a screen reader reads with what was taken back.
         return redirect(reverse("evenings:detail", args=[evening.pk]) + "?zurueckgenommen")
+    return redirect("evenings:detail", evening_id=evening.pk)
+
+
+@require_POST
+@login_required
+def uncorrect(request: HttpRequest, evening_id: int, change_id: int) -> HttpResponse:
+    """ "Rückgängig" right after a correction: the game as it was (services.undo_correction).
+    Sent twice (a double tap), the second finds its own undo the latest change and says so."""
+    evening, _membership = scored_evening_of(request, evening_id)
+    change = get_object_or_404(evening.changes, pk=change_id, kind=Change.Kind.CORRECT)
+    latest = services.restorable(evening)
+    if (
+        latest is not None
+        and latest.pk > change.pk
+        and latest.by_id == request.user.pk
+        and (latest.game_id, latest.before, latest.after)
+        == (change.game_id, change.after, change.before)
+    ):
+        what = wording.told(latest.game, _names(evening))
+        messages.info(request, _("Schon zurückgenommen: %(game)s") % {"game": what})
+        return redirect("evenings:detail", evening_id=evening.pk)
+    try:
+        game = services.undo_correction(evening.pk, change.pk, request.user)
+    except services.EveningError as error:
+        messages.error(request, str(error))
+    else:
+        what = wording.told(evening.games.get(pk=game.pk), _names(evening))
+        messages.success(request, _("Korrektur zurückgenommen: %(game)s") % {"game": what})
     return redirect("evenings:detail", evening_id=evening.pk)
 
 

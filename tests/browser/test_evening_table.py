@@ -203,7 +203,7 @@ def test_the_word_on_another_phone_s_booking_goes_once_a_game_is_corrected_here(
     resi.locator("#correction .f-kontra .chips").get_by_text("Kontra", exact=True).tap()
     resi.get_by_role("button", name="Korrektur speichern").tap()
 
-    expect(flash(resi)).to_contain_text("Korrigiert")
+    expect(resi.locator("#restore-word")).to_contain_text("Korrigiert: Spiel 1")
     expect(notice).to_have_count(0)
     # The correction's answer sets the entry form's players anew, and what she had tapped
     # for game 2 again: its preview is asked for anew.

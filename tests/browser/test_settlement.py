@@ -210,7 +210,7 @@ def test_a_correction_saved_offline_on_its_own_page_says_so_in_view(
     phone.errors[:] = [e for e in phone.errors if "ERR_INTERNET_DISCONNECTED" not in e]
     page.context.set_offline(False)
     page.get_by_role("button", name="Korrektur speichern").tap()
-    expect(page.get_by_text("Korrigiert")).to_be_visible()
+    expect(page.locator("#restore-word")).to_contain_text("Korrigiert")
     game.refresh_from_db()
     assert not game.won
 

@@ -11,6 +11,7 @@ also run evenings; only admins change tariffs, roles, players and invitations. A
 request changes nothing.
 """
 
+import dataclasses
 import re
 import uuid
 from collections.abc import Callable
@@ -162,6 +163,7 @@ MATRIX: dict[str, dict[str, tuple]] = {
     "evenings:game": {"GET": scorers_only(200), "POST": scorers_only(302), **NO_OTHER},
     "evenings:void": {"GET": every(405), "POST": scorers_only(302), **NO_OTHER},
     "evenings:restore": {"GET": every(405), "POST": scorers_only(302), **NO_OTHER},
+    "evenings:uncorrect": {"GET": every(405), "POST": scorers_only(302), **NO_OTHER},
     "evenings:correction_preview": {"GET": every(405), "POST": scorers_only(200), **NO_OTHER},
     "evenings:undo": {"GET": every(405), "POST": scorers_only(302), **NO_OTHER},
     "evenings:payment": {"GET": every(405), "POST": scorers_only(302), **NO_OTHER},
@@ -251,6 +253,7 @@ WRITES: dict[str, frozenset[str]] = {
     "evenings:book": SCORERS,
     "evenings:game": SCORERS,
     "evenings:void": SCORERS,
+    "evenings:uncorrect": SCORERS,
     "evenings:undo": SCORERS,
     "evenings:settlement": SCORERS,
     "evenings:payment": SCORERS,
@@ -300,6 +303,17 @@ class Cast:
             10,
             self.users["admin"],
         )
+
+    @cached_property
+    def correction(self) -> Change:
+        """The game corrected (Kontra added), to take back right after ("Rückgängig")."""
+        game = evening_services.correct_game(
+            self.evening.pk,
+            self.game.pk,
+            dataclasses.replace(evening_services.GameInput.of(self.game), kontra=1),
+            self.users["admin"],
+        )
+        return game.changes.get(kind=Change.Kind.CORRECT)
 
     # Tournaments are made only for the URLs that name one (cached_property: on first use).
 
@@ -527,7 +541,9 @@ def url_kwargs(name: str, params: frozenset[str], cast: Cast) -> dict[str, objec
         "token": evening.share_token if name.startswith("evenings:") else cast.invitation.token,
     }
     if "change_id" in params:
-        values["change_id"] = cast.payment.pk
+        values["change_id"] = (
+            cast.correction.pk if name == "evenings:uncorrect" else cast.payment.pk
+        )
     if name == "clubs:player_delete":  # a name typed by mistake: never played, no login
         values["player_id"] = cast.club.players.get_or_create(name="Vertippt")[0].pk
     unknown = params - values.keys()

@@ -561,8 +561,5 @@ def test_a_table_s_correction_says_no_other_game_changes(client, table, players,
 
     assert "Die anderen Spiele bleiben, wie sie sind; die Änderung steht im Verlauf." in panel
     assert "späteren Spiele" not in panel
-    assert re.search(
-        r"Korrigiert: Spiel 1, Über Kreuz [^.]*\. Die anderen Spiele bleiben, wie sie sind\.",
-        page_text(saved),
-    )
+    assert "Korrigiert: Spiel 1, Über Kreuz" in page_text(saved)  # and "Rückgängig"
     assert table.games.get(number=1).declarer == vroni

@@ -1624,7 +1624,7 @@ def test_a_correction_from_the_evening_screen_answers_with_the_rows_that_changed
     assert answer.status_code == 200
     # Games 4 to 6 changed (the Ramsch, then two Bock games); 1 to 3 are not sent.
     assert re.findall(r'<tbody id="game-(\d+)"', answer.text) == ["4", "5", "6"]
-    assert re.search(r"Korrigiert: Spiel 4, Ramsch[^<]*\. Alle späteren Spiele sind", answer.text)
+    assert re.search(r'<span id="restore-word">Korrigiert: Spiel 4, Ramsch', answer.text)
     # Nothing but out-of-band parts: the panel it was sent from closes.
     assert answer.text.lstrip().startswith(
         '<div id="flash" role="status" tabindex="-1" hx-swap-oob="innerHTML">'
@@ -1821,6 +1821,35 @@ def test_a_correction_whose_game_turned_bock_meanwhile_is_shown_again_not_booked
     assert client.post(url, back).status_code == 302
     second.refresh_from_db()
     assert second.kontra == 0
+
+
+def test_a_correction_is_taken_back_once_whatever_the_taps(
+    client, scorekeeper, admin, evening, players
+):
+    """ "Rückgängig" after a correction: the game as before, as a correction on the record;
+    a second tap says so and changes nothing; after another change it is refused."""
+    vroni, resi = players[1], players[3]
+    sauspiel = services.GameInput("sauspiel", declarer=vroni.pk, partner=resi.pk)
+    game, _ = services.book_game(evening.pk, uuid.uuid4(), sauspiel, admin)
+    services.correct_game(evening.pk, game.pk, dataclasses.replace(sauspiel, kontra=1), admin)
+    change = Change.objects.get(kind="correct")
+    assert services.restorable(evening) == change
+    url = reverse("evenings:uncorrect", args=[evening.pk, change.pk])
+    client.force_login(scorekeeper)
+
+    first = client.post(url, follow=True)
+    again = client.post(url, follow=True)
+
+    assert "Korrektur zurückgenommen: Spiel 1, Sauspiel Vroni mit Resi" in page_text(first)
+    assert "Schon zurückgenommen: Spiel 1" in page_text(again)
+    game.refresh_from_db()
+    assert game.kontra == 0
+    assert Change.objects.filter(kind="correct").count() == 2
+    # Another game booked since: the first correction is no longer to be taken back.
+    services.book_game(evening.pk, uuid.uuid4(), sauspiel, admin)
+    with pytest.raises(services.EveningError, match="Nichts zurückgenommen"):
+        services.undo_correction(evening.pk, change.pk, admin)
+    assert Change.objects.filter(kind="correct").count() == 2
 
 
 def test_a_correction_of_a_game_struck_meanwhile_says_so(client, scorekeeper, evening, players):
