@@ -149,11 +149,20 @@ def _departures(user, memberships: list[Membership]) -> list[Departure]:
     # Each Runde's account with a balance, and the transfers the Runde's suggestion has
     # for it: whom to pay, or who pays them.
     accounts = {home.player.pk: home.accounts for home in homes(players)} if players else {}
+    # Clubs left with nobody in them (their last member left): nobody books, settles or
+    # invites there any more, so the page advises neither (walk 39).
+    kept = set(
+        Membership.objects.filter(club_id__in=[d.club_id for d in departures]).values_list(
+            "club_id", flat=True
+        )
+    )
     for departure in departures:
         departure.open = [
             account for account in accounts.get(departure.player_id, []) if account.balance
         ]
-    return departures
+        departure.abandoned = departure.club_id not in kept
+    # One left with nothing open: nothing to tell, ever (a club founded to try the app).
+    return [d for d in departures if not (d.abandoned and not d.open)]
 
 
 def _told_apart(running: QuerySet[Evening]) -> list[Evening]:

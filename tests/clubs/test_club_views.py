@@ -1234,18 +1234,34 @@ def test_a_club_with_an_evening_begun_is_not_deleted(client, admin, club, runde,
 
 
 def test_the_only_member_of_a_club_that_has_played_may_leave_it(client, admin, club, runde):
-    players = [
-        Player.objects.create(club=club, name=n) for n in ("Sepp", "Vroni", "Wastl", "Kathi")
-    ]
-    evening_services.start_evening(runde, players, 0, admin)
+    resi = club.players.get(user=admin)
+    sepp, vroni, wastl = (
+        Player.objects.create(club=club, name=n) for n in ("Sepp", "Vroni", "Wastl")
+    )
+    evening = evening_services.start_evening(runde, [resi, sepp, vroni, wastl], 0, admin)
+    sauspiel = evening_services.GameInput("sauspiel", declarer=vroni.pk, partner=wastl.pk)
+    evening_services.book_game(evening.pk, uuid.uuid4(), sauspiel, admin)
+    tried = Club.objects.create(name="Probeclub")  # left too, with nothing in it
+    Membership.objects.create(user=admin, club=tried, role="admin")
     client.force_login(admin)
 
-    page = client.get(reverse("clubs:detail", args=[club.pk])).text
+    page = page_text(client.get(reverse("clubs:detail", args=[club.pk])))
     answer = client.post(reverse("clubs:leave", args=[club.pk]), follow=True)
+    client.post(reverse("clubs:leave", args=[tried.pk]))
+    start = page_text(client.get(reverse("start")))
 
     assert "Du bist das einzige Mitglied: danach sieht niemand mehr den Verein." in page
+    assert "Löschen lässt sich ein Verein nur, solange kein Abend begonnen wurde." in page
     assert "Du bist der einzige Admin" not in page
+    # Walk 39: not that games are still booked for them there; nobody can.
+    assert "läuft noch: danach kann ihn niemand mehr abschließen." in page
+    assert "dort wird weiter für dich gebucht" not in page
     assert answer.redirect_chain == [(reverse("start"), 302)]
     assert not Membership.objects.filter(club=club).exists()
     # The club stays with what was begun in it.
     assert runde.evenings.count() == 1 and club.departures.get().user == admin
+    # The start page tells what stays open there, and no advice nobody can follow.
+    assert "Niemand ist mehr im Verein: dort bucht, gleicht aus und lädt niemand mehr ein." in start
+    assert "Einen Ausgleich trägt ein Schreiber" not in start
+    assert "Mit einem Einladungslink des Vereins trittst du wieder" not in start
+    assert 'aria-label="Probeclub"' not in start  # nothing to tell there
