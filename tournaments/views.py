@@ -484,18 +484,38 @@ def participant_remove(request: HttpRequest, tournament_id: int, participant_id:
         messages.error(request, str(error))
     else:
         name = participant.player.name
-        messages.success(
-            request,
-            _(
-                "%(name)s zieht zurück: die Punkte bleiben, ausgelost wird ohne %(name)s. "
-                "Spielt ein laufender Tisch ohne %(name)s nicht weiter, dort „Tisch vorzeitig "
-                "beenden“."
-            )
-            % {"name": name}
-            if withdrawn
-            else _("%(name)s ist nicht mehr dabei.") % {"name": name},
-        )
-    return redirect("tournaments:detail", tournament_id=tournament.pk)
+        if not withdrawn:
+            said = _("%(name)s ist nicht mehr dabei.") % {"name": name}
+        else:
+            said = _("%(name)s zieht zurück: die Punkte bleiben, ausgelost wird ohne %(name)s.") % {
+                "name": name
+            }
+            if (table := _playing_at(participant)) is not None:
+                # Named only while it plays (walk 40: said between rounds too).
+                said += " " + _(
+                    "Tisch %(table)s spielt diese Runde mit %(name)s weiter; kann %(name)s "
+                    "nicht weiterspielen, dort „Tisch vorzeitig beenden …“ tippen."
+                ) % {"table": table, "name": name}
+        messages.success(request, said)
+    # Back to the list the tap was in, not the top of the page.
+    return redirect(reverse("tournaments:detail", args=[tournament.pk]) + "#teilnehmer")
+
+
+def _playing_at(participant: Participant) -> int | None:
+    """The number of the table still playing that the participant sits at, if any."""
+    round_ = participant.tournament.rounds.filter(started_at__isnull=False).last()
+    if round_ is None:
+        return None
+    progress = services.round_progress(round_)
+    return next(
+        (
+            t.table.number
+            for t in progress.tables
+            if not t.complete
+            and any(seat.participant_id == participant.pk for seat in t.table.seats.all())
+        ),
+        None,
+    )
 
 
 @require_POST

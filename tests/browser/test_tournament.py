@@ -354,7 +354,16 @@ def test_the_ranking_with_its_tie_breaks_fits_a_phone(page, log_in, club, admin,
     page.emulate_media(media="print")
     total = wrap.locator("tbody tr").first.locator("td.total")
     assert total.evaluate("cell => getComputedStyle(cell).position") == "static"
+    # The signed ranking marks nobody, not the row of whoever printed it (walk 40).
+    own = wrap.locator("tbody tr.own th")
+    expect(own).to_have_count(1)
+    assert own.evaluate("th => getComputedStyle(th).fontWeight") == "400"
+    assert own.evaluate("th => getComputedStyle(th).boxShadow") == "none"
+    assert own.evaluate("th => getComputedStyle(th.parentElement).backgroundColor") == (
+        "rgba(0, 0, 0, 0)"
+    )
     page.emulate_media(media="screen")
+    assert own.evaluate("th => getComputedStyle(th).fontWeight") == "700"  # on screen
     # The tournament's page shows the same columns live, and they fit as well.
     page.goto(f"/turnier/{tournament.pk}/")
     live = page.locator("#stand .scroll-wrap")

@@ -352,13 +352,17 @@ def test_a_participant_is_removed_until_they_have_played_then_withdraws(
     played = tournament.participants.first()
     assert f"Ja, {played.player.name} zieht zurück</button>" in page.text
 
-    director.post(url("remove", tournament.pk, played.pk))
+    withdrawn = director.post(url("remove", tournament.pk, played.pk))
 
     played.refresh_from_db()
     assert played.withdrawn_at is not None
+    assert withdrawn.url == url("detail", tournament.pk) + "#teilnehmer"  # back to the list
     page = director.get(url("detail", tournament.pk))
-    assert "zieht zurück: die Punkte bleiben" in page.text
-    assert "dort „Tisch vorzeitig beenden“" in page.text
+    name = played.player.name
+    assert (
+        f"{name} zieht zurück: die Punkte bleiben, ausgelost wird ohne {name}. Tisch 1 spielt "
+        f"diese Runde mit {name} weiter"
+    ) in page.text
     assert ">Teilnehmer (4, 3 spielen weiter)</h2>" in page.text
     # Still at the running table: marked there, for the director to end it early.
     assert f'{played.player.name} <span class="pill">zurückgezogen</span>' in page.text
@@ -367,6 +371,18 @@ def test_a_participant_is_removed_until_they_have_played_then_withdraws(
     refused = director.post(url("remove", tournament.pk, tournament.participants.first().pk))
     assert refused.status_code == 302
     assert tournament.participants.count() == 4
+    # With no table playing (the round ended), no table is named (walk 40).
+    services.end_table_early(tournament.rounds.get().tables.get(), admin)
+    other = tournament.participants.filter(withdrawn_at=None).last()
+    director.post(url("remove", tournament.pk, other.pk))
+    page = director.get(url("detail", tournament.pk)).text
+    assert f"{other.player.name} zieht zurück: die Punkte bleiben" in page
+    assert "spielt diese Runde mit" not in page.split("<main")[1].split("teilnehmer-heading")[0]
+    # Finished, nobody plays on.
+    Tournament.objects.filter(pk=tournament.pk).update(round_count=1)
+    tournament.refresh_from_db()
+    services.finish(tournament, admin)
+    assert ">Teilnehmer (4)</h2>" in director.get(url("detail", tournament.pk)).text
 
 
 # -- the draw ---------------------------------------------------------------------------
