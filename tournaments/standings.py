@@ -22,8 +22,9 @@ from tournaments.models import Participant, Round, Season, TableSeat, Tournament
 
 TIE_BREAK = gettext_lazy(
     "Bei Punktgleichheit entscheiden die gewonnenen Soli (Solo und Wenz, Spalte „Soli“ "
-    "rechts neben „Gesamt“), dann weniger verlorene Spiele („verl.“); wer auch darin "
-    "gleich ist, teilt sich den Platz."
+    "rechts neben „Gesamt“), dann weniger verlorene Spiele („verl.“); wer noch kein Spiel "
+    "gespielt hat, steht dabei hinter denen, die gespielt haben. Wer auch darin gleich "
+    "ist, teilt sich den Platz."
 )
 
 # Evening -> its table -> the table's round -> the round's tournament.
@@ -212,15 +213,17 @@ def _ranked[T](
     lines: Iterable[tuple[T, tuple[int | None, ...], _Tally]], order: Callable[[T], Any]
 ) -> list[tuple[int, T, tuple[int | None, ...], _Tally]]:
     """(rank, who, points, tally) for each line of (who, points, tally), best first: more
-    points, then more Soli won, then fewer games lost. Lines equal in all three share the
-    rank of the first of them (1, 2, 2, 4) and are sorted by `order` of who."""
+    points, then more Soli won, then fewer games lost, where who has played no game yet
+    comes after who has (walk 40: none lost, they ranked above those who played and lost).
+    Lines equal in all of it share the rank of the first of them (1, 2, 2, 4) and are
+    sorted by `order` of who."""
 
-    def key(line: tuple[T, tuple[int | None, ...], _Tally]) -> tuple[int, int, int]:
+    def key(line: tuple[T, tuple[int | None, ...], _Tally]) -> tuple[int, int, bool, int]:
         _, points, tally = line
-        return (-_sum(points), -tally.solos_won, tally.games_lost)
+        return (-_sum(points), -tally.solos_won, tally.games_played == 0, tally.games_lost)
 
     ranked: list[tuple[int, T, tuple[int | None, ...], _Tally]] = []
-    previous: tuple[int, int, int] | None = None
+    previous: tuple[int, int, bool, int] | None = None
     rank = 0
     for position, line in enumerate(sorted(lines, key=lambda li: (key(li), order(li[0]))), 1):
         if key(line) != previous:

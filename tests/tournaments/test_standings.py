@@ -347,13 +347,14 @@ def test_participants_equal_on_every_tie_break_share_a_rank_and_the_next_is_skip
     book(table, [vroni, hias, resi, sepp], rufspiel(hias, sepp), admin)
 
     # Sepp and Hias: 10, no Solo, nothing lost: both 1st (Sepp has the lower number).
-    # Wastl: 0, nothing lost: 3rd, ahead of Vroni and Resi (0, one game lost), both 4th.
+    # Vroni and Resi: 0, one game lost: both 3rd. Wastl: 0 and nothing lost, but no game
+    # played: 5th, behind them (walk 40: not lost, he was ranked above who had played).
     assert lines(tournament_standings(tournament)) == [
         (1, "Sepp", (10, None), 10, 0, 0, 1),
         (1, "Hias", (10, None), 10, 0, 0, 1),
-        (3, "Wastl", (None, None), 0, 0, 0, 0),  # at no table: no points, nothing lost
-        (4, "Vroni", (0, None), 0, 0, 1, 1),
-        (4, "Resi", (0, None), 0, 0, 1, 1),
+        (3, "Vroni", (0, None), 0, 0, 1, 1),
+        (3, "Resi", (0, None), 0, 0, 1, 1),
+        (5, "Wastl", (None, None), 0, 0, 0, 0),  # at no table: no points, nothing played
     ]
 
 
