@@ -556,10 +556,23 @@ def player_edit(request: HttpRequest, club_id: int, player_id: int) -> HttpRespo
         return redirect(back or reverse("clubs:players", args=[club_id]))
     # Offered to delete: a player who never played and has no login (a typo); else why not.
     kept = services.kept_because(player)
+    # Entered for a tournament, never seated: one tap to its list of participants.
+    entered = (
+        player.participations.select_related("tournament").first()
+        if kept and not player.seats.exists()
+        else None
+    )
     return render(
         request,
         "clubs/player_edit.html",
-        {"membership": membership, "player": player, "form": form, "kept": kept, "back": back},
+        {
+            "membership": membership,
+            "player": player,
+            "form": form,
+            "kept": kept,
+            "entered": entered,
+            "back": back,
+        },
     )
 
 

@@ -981,6 +981,8 @@ def test_a_name_typed_by_mistake_is_deleted_but_a_player_who_played_stays(
         "Löschen geht nicht: Franz ist zum Turnier „Cup“ gemeldet. Dort bei den Teilnehmern "
         "„Entfernen“ tippen"
     ) in page_text_of(page)
+    there = reverse("tournaments:detail", args=[cup.pk])
+    assert f'<a href="{there}#teilnehmer">Zu den Teilnehmern von „Cup“</a>' in page
     assert "Abrechnung" not in page_text_of(page)
     assert "Xavre gelöscht." in deleted.text
     assert not club.players.filter(name="Xavre").exists()
