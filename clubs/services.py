@@ -471,6 +471,13 @@ def kept_because(player: Player) -> str:
             "aufgezeichnet. Nicht mehr gebraucht? Dann „aktiv“ abwählen, und der Name steht "
             "in keiner Auswahl mehr."
         ) % {"name": player.name}
+    if sat and not player.seats.filter(evening__runde__kind=Runde.Kind.MONEY).exists():
+        # Only at a tournament's tables: points, nothing to pay (walk 40).
+        return _(
+            "Löschen geht nicht: %(name)s saß schon am Tisch, und die Punkte bleiben. "
+            "Doppelt angelegt? Dann umbenennen (etwa „%(name)s (doppelt)“) und „aktiv“ "
+            "abwählen."
+        ) % {"name": player.name}
     if sat:
         return _(
             "Löschen geht nicht: %(name)s saß schon am Tisch, und die Spiele bleiben. "

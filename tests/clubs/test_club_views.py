@@ -1267,3 +1267,16 @@ def test_the_only_member_of_a_club_that_has_played_may_leave_it(client, admin, c
     assert "Einen Ausgleich trägt ein Schreiber" not in start
     assert "Mit einem Einladungslink des Vereins trittst du wieder" not in start
     assert 'aria-label="Probeclub"' not in start  # nothing to tell there
+
+
+def test_a_guest_who_played_a_tournament_only_is_told_of_points_not_payments(client, admin, club):
+    guests = [Player.objects.create(club=club, name=n, guest=True) for n in "ABCD"]
+    cup = tournament_services.create_tournament(club, admin, name="Cup", venue="Post")
+    tournament_services.add_participants(cup, guests)
+    tournament_services.start_round(tournament_services.draw_round(cup, seed=1), admin)
+    client.force_login(admin)
+
+    page = page_text(client.get(reverse("clubs:player", args=[club.pk, guests[0].pk])))
+
+    assert "Löschen geht nicht: A saß schon am Tisch, und die Punkte bleiben." in page
+    assert "Abrechnung" not in page and "Zu den Teilnehmern" not in page
