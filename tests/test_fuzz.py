@@ -448,6 +448,7 @@ RECIPES: dict[str, Recipe] = {
     "tournaments:create": Recipe(TOURNAMENT),
     "tournaments:season": Recipe({"name": "name"}),
     "tournaments:detail": PAGE,
+    "tournaments:news": Recipe(query={"v": "version"}, methods=("GET",)),
     "tournaments:settings": Recipe(TOURNAMENT),
     "tournaments:delete": BUTTON,
     "tournaments:participants": Recipe({"players": "player_id"}, methods=POST),

@@ -14,6 +14,7 @@ round_urls = [
 ]
 tournament_urls = [
     path("", views.tournament_detail, name="detail"),
+    path("neu/", views.news, name="news"),
     path("einstellungen/", views.tournament_settings, name="settings"),
     path("loeschen/", views.tournament_delete, name="delete"),
     path("teilnehmer/", views.participants_add, name="participants"),

@@ -303,6 +303,12 @@ def _page(request, tournament: Tournament, membership: Membership, **forms) -> H
         "big_table_games": ((games * 4 + 2) // 5, games % 5 == 0),
         "finished": finished,
         "directing": directing,
+        # While the tournament runs, the page asks every HALL_REFRESH seconds whether it
+        # changed (news).
+        "version": board_version(tournament)
+        if tournament.status == Tournament.Status.RUNNING
+        else None,
+        "refresh": HALL_REFRESH,
     }
     if directing:
         context |= _director_forms(tournament, last, forms)
@@ -412,6 +418,20 @@ def _cannot_seat(count: int) -> str:
 def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament, membership = tournament_of(request, tournament_id)
     return _page(request, tournament, membership)
+
+
+@require_GET
+@login_required
+def news(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """Whether the tournament changed since the page was loaded (`v`, its board_version):
+    nothing (204), or a bar that offers to load it anew (walk 40: the director's page
+    showed a finished table as playing until reloaded by hand). Not the page itself:
+    a form half filled in on it (a swap, a guest's name) would be lost."""
+    tournament, _membership = tournament_of(request, tournament_id)
+    if request.GET.get("v") == board_version(tournament):
+        return HttpResponse(status=204)
+    # 286: the bar stays, and the page asks no more.
+    return render(request, "tournaments/detail.html#news", {"tournament": tournament}, status=286)
 
 
 @require_POST

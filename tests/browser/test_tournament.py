@@ -327,6 +327,34 @@ def test_a_draw_refused_says_why_beside_its_button_in_view(page, log_in, club, a
     assert not Round.objects.exists()
 
 
+def test_the_director_s_page_says_when_the_tables_moved_on(page, log_in, club, admin, players):
+    """Walk 40: it showed a finished table as playing until reloaded by hand. It asks every
+    10 s and offers to load anew (it does not reload itself: a form half filled in on it
+    would be lost)."""
+    from tournaments import services as tournaments
+
+    tournament = tournaments.create_tournament(club, admin, name="Adventsturnier", venue="Post")
+    tournaments.add_participants(tournament, list(players.values())[:4])
+    round_ = tournaments.start_round(tournaments.draw_round(tournament, seed=3), admin)
+    log_in(admin)
+    page.clock.install()
+    page.goto(f"/turnier/{tournament.pk}/")
+    counter = page.locator("#runde-1 .counter")
+    expect(counter).to_have_text("Spiel 1 von 40")
+    bar = page.locator(".news-bar")
+    page.clock.run_for(11_000)
+    expect(bar).to_have_count(0)  # nothing new: nothing said
+
+    herz_solos(round_, admin, 1)
+    page.clock.run_for(11_000)
+
+    expect(bar).to_contain_text("An den Tischen hat sich etwas getan.")
+    expect(bar).to_be_in_viewport()
+    bar.get_by_role("link", name="Neu laden").tap()
+    expect(counter).to_have_text("Spiel 2 von 40")
+    expect(bar).to_have_count(0)
+
+
 def test_the_ranking_with_its_tie_breaks_fits_a_phone(page, log_in, club, admin, players):
     from tournaments import services as tournaments
 

@@ -180,6 +180,8 @@ MATRIX: dict[str, dict[str, tuple]] = {
     # club's admin (the director) runs them. The hall display needs no account.
     "tournaments:list": {"GET": members_only(200), "POST": every(405), **NO_OTHER},
     "tournaments:detail": {"GET": members_only(200), "POST": every(405), **NO_OTHER},
+    # Asked without the version the page showed: "something changed" (286, the bar).
+    "tournaments:news": {"GET": members_only(286), "POST": every(405), **NO_OTHER},
     "tournaments:season": {"GET": members_only(200), "POST": admins_only(302), **NO_OTHER},
     "tournaments:cards": {"GET": members_only(200), "POST": every(405), **NO_OTHER},
     "tournaments:ranking": {"GET": members_only(200), "POST": every(405), **NO_OTHER},
