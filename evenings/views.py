@@ -7,7 +7,7 @@ from html import escape
 import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import F, Max, Min, Q, Sum
+from django.db.models import F, Max, Min, Prefetch, Q, Sum
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -29,7 +29,7 @@ from clubs.templatetags.money import amount
 from evenings import export, services, sheet, wording
 from evenings.access import admin_evening_of, evening_of, scored_evening_of, unchanged
 from evenings.forms import GameForm, PaymentForm, StartForm
-from evenings.models import Change, Evening, Game, LedgerEntry
+from evenings.models import Change, Evening, Game, LedgerEntry, Seat
 from evenings.reads import seats_of
 from scoring import ScoringError
 from scoring.model import MAX_JUNGFRAU_DOUBLINGS
@@ -2089,7 +2089,12 @@ def runde_balances(request: HttpRequest, club_id: int, runde_id: int) -> HttpRes
     # instead of two taps to a refusal.
     running = []
     if suggestion and suggestion.transfers and ausgleich is None and membership.can_score:
-        running = list(runde.evenings.open().order_by("started_at"))
+        # With who sits there: two tables of one night were two equal links (walk 38).
+        running = list(
+            runde.evenings.open()
+            .order_by("started_at")
+            .prefetch_related(Prefetch("seats", Seat.objects.select_related("player")))
+        )
     # Played on after an Ausgleich that still has payments open: both plans are shown, and
     # why they differ (a new Ausgleich takes over what the old one left open).
     earlier = services.open_ausgleiche([runde.pk]).get(runde.pk) if ausgleich is None else None

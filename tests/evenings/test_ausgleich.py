@@ -472,6 +472,9 @@ def test_while_an_evening_runs_the_accounts_lead_to_it_instead_of_the_ausgleich(
     page = page_text(client.get(url))
     assert "2 Abende laufen noch: ausgeglichen wird, wenn sie abgeschlossen sind." in page
     assert link in page and reverse("evenings:detail", args=[other.pk]) in page
+    # ... told apart by who sits there, begun in the same minute as they may be (walk 38).
+    names = [", ".join(p.name for p in seated) for seated in (players[:4], players[1:5])]
+    assert [f'</a> <span class="muted">({n})</span>' in page for n in names] == [True, True]
     # Both closed, the Ausgleich is offered again.
     services.close_evening(running.pk, admin)
     services.close_evening(other.pk, admin)
