@@ -25,6 +25,7 @@ from tests.browser.evening_screen import (
     save_button,
     verify_ledger,
 )
+from tests.browser.test_large_text import lines
 from tests.conftest import make_user
 from tournaments.models import Round, Table, Tournament
 
@@ -439,6 +440,19 @@ COVERED = """wrap => {
 }"""
 
 
+# Whether no word of an element's text is broken across lines: each word's own box
+# spans one line.
+WORDS_WHOLE = """el => {
+    const text = el.firstChild, words = text.textContent.split(" ");
+    let at = 0;
+    return words.every(word => {
+        const range = document.createRange();
+        range.setStart(text, at); range.setEnd(text, at + word.length); at += word.length + 1;
+        return new Set([...range.getClientRects()].map(r => r.top)).size === 1;
+    });
+}"""
+
+
 def herz_solos(round_, admin, games: int, **more) -> None:
     """At each table of `round_`, `games` Herz-Solos won by the first to play (with two
     Laufende unless `more` says otherwise)."""
@@ -518,9 +532,9 @@ def test_three_rounds_of_three_digits_fit_a_phone_with_their_tie_breaks(
     page, log_in, club, admin, players
 ):
     """Walk 37: at 390 px "verl." was cut, where it decided between equal totals. From
-    360 px on the whole ranking is in view now: the start numbers give way. At 320 px
-    "Gesamt" reads "Ges." (and is heard whole), and a one-word name stays whole rather
-    than the tie-breaks fit (walk 40: "Schors|ch")."""
+    320 px on the whole ranking is in view now: the start numbers give way, and at 320 px
+    "Gesamt" reads "Ges." (and is heard whole). No word of a name breaks (walk 40:
+    "Schors|ch", "Obermülle|r"): a long one takes its room from the tie-breaks."""
     from tournaments import services as tournaments
     from tournaments.standings import tournament_standings
 
@@ -540,13 +554,20 @@ def test_three_rounds_of_three_digits_fit_a_phone_with_their_tie_breaks(
         page.set_viewport_size({"width": width, "height": 640})
         page.goto(f"/turnier/{tournament.pk}/rangliste/")
         wrap = page.locator(".scroll-wrap")
-        if width > 320:
-            assert wrap.evaluate("el => el.scrollWidth <= el.clientWidth"), width
+        assert wrap.evaluate("el => el.scrollWidth <= el.clientWidth"), width
         for name in wrap.locator("tbody th").all():
             assert name.evaluate("cell => cell.scrollWidth <= cell.clientWidth"), width
         one_line = "cell => cell.clientHeight"
         schorsch = wrap.locator("tbody th", has_text="Schorsch").evaluate(one_line)
         assert schorsch == wrap.locator("tbody th", has_text="Nandl").evaluate(one_line), width
+    # A name of long words: each whole, on a line of its own at most.
+    obermueller = tournaments.add_guest(tournament, "Maximilian Obermüller")
+    for width in (320, 360, 390):
+        page.set_viewport_size({"width": width, "height": 640})
+        page.goto(f"/turnier/{tournament.pk}/rangliste/")
+        name = page.locator("tbody th .name", has_text=obermueller.player.name)
+        assert lines(name) <= 2, width
+        assert name.evaluate(WORDS_WHOLE), width
     expect(wrap.get_by_role("columnheader", name="Gesamt", exact=True)).to_be_visible()
     after = "th => getComputedStyle(th, '::after').content"
     assert wrap.locator("thead .total").evaluate(after) == "none"  # 390 px: "Gesamt"
