@@ -23,6 +23,7 @@ import json
 import uuid
 from collections import defaultdict
 from collections.abc import Sequence
+from itertools import pairwise
 
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Exists, OuterRef, Q, Sum
@@ -1127,27 +1128,47 @@ def restorable(evening: Evening) -> Change | None:
         Change.Kind.CORRECT,
     ):
         return None
+    if latest.kind == Change.Kind.CORRECT and taken_back(latest):
+        return None  # not offered to take back the taking back (walk 41: it flipped)
     return latest
+
+
+def taken_back(change: Change) -> bool:
+    """Whether the correction `change` took back the one before it of the same game (the
+    same two states, the other way round), and that one was no taking back itself: of a
+    run of such corrections every other one is (corrected, taken back, corrected again)."""
+    history = Change.objects.filter(game_id=change.game_id, pk__lte=change.pk).order_by("-pk")
+    runs = 0
+    for newer, older in pairwise(history.values_list("kind", "before", "after")):
+        mirrored = (newer[1], newer[2]) == (older[2], older[1])
+        if not (newer[0] == older[0] == Change.Kind.CORRECT and mirrored):
+            break
+        runs += 1
+    return runs % 2 == 1
 
 
 @transaction.atomic
 def undo_correction(evening_id: int, change_id: int, by) -> Game:
-    """Take back a correction right after it ("Rückgängig", walk 38): the game as it was
-    before, as a correction of its own on the record, the later games rescored. Refused
-    (EveningError) once anything else changed the evening's games since."""
+    """Take back a correction ("Rückgängig", walk 38): the game as it was before, as a
+    correction of its own on the record, the later games rescored. Refused (EveningError)
+    once the game was changed again since; games booked meanwhile do not matter (a phone
+    may still show the word after another phone booked)."""
     evening = _locked(evening_id)
     _require_open(evening)
-    latest = restorable(evening)
-    if latest is None or latest.pk != change_id or latest.kind != Change.Kind.CORRECT:
+    change = evening.changes.filter(pk=change_id, kind=Change.Kind.CORRECT).first()
+    latest = (
+        evening.changes.filter(game_id=change.game_id).order_by("-pk").first() if change else None
+    )
+    if change is None or latest is None or latest.pk != change.pk or taken_back(change):
         raise EveningError(
             _(
-                "Nichts zurückgenommen: seit der Korrektur hat sich am Abend etwas geändert. "
-                "Das Spiel lässt sich in seiner Zeile wieder korrigieren."
+                "Nichts zurückgenommen: das Spiel wurde seit der Korrektur wieder geändert. "
+                "Es lässt sich in seiner Zeile korrigieren."
             )
         )
-    after = GameInput.from_json(latest.after)
+    after = GameInput.from_json(change.after)
     return correct_game(
-        evening_id, latest.game_id, GameInput.from_json(latest.before), by, seen=after.fingerprint()
+        evening_id, change.game_id, GameInput.from_json(change.before), by, seen=after.fingerprint()
     )
 
 

@@ -1471,13 +1471,13 @@ def uncorrect(request: HttpRequest, evening_id: int, change_id: int) -> HttpResp
     Sent twice (a double tap), the second finds its own undo the latest change and says so."""
     evening, _membership = scored_evening_of(request, evening_id)
     change = get_object_or_404(evening.changes, pk=change_id, kind=Change.Kind.CORRECT)
-    latest = services.restorable(evening)
+    latest = evening.changes.filter(game_id=change.game_id).select_related("game").last()
     if (
         latest is not None
         and latest.pk > change.pk
         and latest.by_id == request.user.pk
-        and (latest.game_id, latest.before, latest.after)
-        == (change.game_id, change.after, change.before)
+        and latest.kind == Change.Kind.CORRECT
+        and (latest.before, latest.after) == (change.after, change.before)
     ):
         what = wording.told(latest.game, _names(evening))
         messages.info(request, _("Schon zurückgenommen: %(game)s") % {"game": what})

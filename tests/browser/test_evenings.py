@@ -1781,6 +1781,8 @@ def test_a_correction_is_taken_back_in_one_tap(page, log_in, runde, schreiber, a
 
     expect(flash(page)).to_contain_text("Korrektur zurückgenommen: Spiel 1, Sauspiel Vroni")
     expect(flash(page)).not_to_contain_text("Kontra")
+    # Nothing offered to take the taking back back (walk 41: it flipped on each tap).
+    expect(page.locator(".restore-bar")).to_have_count(0)
     first.refresh_from_db()
     assert first.kontra == 0
     assert amounts(first) == {"Vroni": 10, "Resi": 10, "Sepp": -10, "Hias": -10}

@@ -351,6 +351,10 @@ def test_the_director_s_page_says_when_the_tables_moved_on(page, log_in, club, a
 
     expect(bar).to_contain_text("An den Tischen hat sich etwas getan.")
     expect(bar).to_be_in_viewport()
+    # The page's last button stays above it, scrolled to the end (walk 41).
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    last = page.locator("main :is(a, button, summary):visible:not(.news-bar a)").last
+    assert last.bounding_box()["y"] + last.bounding_box()["height"] <= bar.bounding_box()["y"]
     bar.get_by_role("link", name="Neu laden").tap()
     expect(counter).to_have_text("Spiel 2 von 40")
     expect(bar).to_have_count(0)

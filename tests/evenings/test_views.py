@@ -1845,11 +1845,20 @@ def test_a_correction_is_taken_back_once_whatever_the_taps(
     game.refresh_from_db()
     assert game.kontra == 0
     assert Change.objects.filter(kind="correct").count() == 2
-    # Another game booked since: the first correction is no longer to be taken back.
-    services.book_game(evening.pk, uuid.uuid4(), sauspiel, admin)
+    # The taking back is not offered to be taken back in turn (walk 41: it flipped), and
+    # the first correction, undone, is not taken back twice.
+    assert services.restorable(evening) is None
     with pytest.raises(services.EveningError, match="Nichts zurückgenommen"):
         services.undo_correction(evening.pk, change.pk, admin)
     assert Change.objects.filter(kind="correct").count() == 2
+    # A game booked after a correction (on another phone, whose word stays): it is taken
+    # back all the same, as long as its own game was not changed again.
+    services.correct_game(evening.pk, game.pk, dataclasses.replace(sauspiel, kontra=1), admin)
+    later = Change.objects.filter(kind="correct").last()
+    services.book_game(evening.pk, uuid.uuid4(), sauspiel, admin)
+    client.post(reverse("evenings:uncorrect", args=[evening.pk, later.pk]))
+    game.refresh_from_db()
+    assert game.kontra == 0 and Change.objects.filter(kind="correct").count() == 4
 
 
 def test_a_correction_of_a_game_struck_meanwhile_says_so(client, scorekeeper, evening, players):
