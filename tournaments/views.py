@@ -298,9 +298,10 @@ def _page(request, tournament: Tournament, membership: Membership, **forms) -> H
         "big_tables": _big_tables(active := sum(p.withdrawn_at is None for p in participants)),
         "active": active,
         "cannot_seat": _cannot_seat(active) if directing else "",
-        # At a table of five each plays four games of five (the dealer sits out): of a
-        # round of 6, most play 5, so "etwa" the nearest whole number.
-        "big_table_games": ((games * 4 + 2) // 5, games % 5 == 0),
+        # At a table of five the dealer sits out each game, so each sits out a fifth of
+        # the round, rounded down or up: of 40 everyone plays 32, of 6 four play 5 and
+        # one 4, of 2 three play 2 and two 1 (walk 41: "etwa 2 von 2").
+        "big_table_games": _big_table_games(games),
         "finished": finished,
         "directing": directing,
         # While the tournament runs, the page asks every HALL_REFRESH seconds whether it
@@ -321,6 +322,21 @@ def _page(request, tournament: Tournament, membership: Membership, **forms) -> H
         )
         context |= {"hall_url": url, "hall_qr": qr_svg(url)}
     return render(request, "tournaments/detail.html", context)
+
+
+def _big_table_games(games: int) -> str:
+    """How many of a round's `games` each plays at a table of five: "32", or "4 bis 5"."""
+    sits_out_least, sits_out_most = games // BIG_TABLE, -(-games // BIG_TABLE)
+    fewest, most = games - sits_out_most, games - sits_out_least
+    return (
+        str(most)
+        if fewest == most
+        else _("%(fewest)s bis %(most)s")
+        % {
+            "fewest": fewest,
+            "most": most,
+        }
+    )
 
 
 def _seats(progresses: list[services.RoundProgress]) -> list[tuple[Round, Table, TableSeat]]:

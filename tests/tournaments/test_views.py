@@ -467,7 +467,14 @@ def test_nine_participants_sit_at_a_table_of_five_and_the_page_says_how_points_c
     # A round of 6: four of the five play 5 games, the one who deals twice 4.
     tournament.games_per_round = 6
     tournament.save(update_fields=["games_per_round"])
-    assert "jeder spielt etwa 5 von 6 Spielen" in director.get(url("detail", tournament.pk)).text
+    assert (
+        "jeder spielt 5 bis 6 von 6 Spielen" not in director.get(url("detail", tournament.pk)).text
+    )
+    assert "jeder spielt 4 bis 5 von 6 Spielen" in director.get(url("detail", tournament.pk)).text
+    # A round of 2: three play both, the two who deal one (walk 41: "etwa 2 von 2").
+    tournament.games_per_round = 2
+    tournament.save(update_fields=["games_per_round"])
+    assert "jeder spielt 1 bis 2 von 2 Spielen" in director.get(url("detail", tournament.pk)).text
 
 
 def test_two_players_of_different_tables_swap_before_the_round_starts(
