@@ -132,10 +132,13 @@ def test_with_large_text_each_player_s_games_read_as_lines_as_large_as_the_text(
         expect(farbsolo.locator("td")).to_have_text(["1", "1", "0", "100 %"])
         labels = [td.get_attribute("data-label") for td in farbsolo.locator("td").all()]
         assert labels == ["Spiele", "gew.", "verl.", "Quote"]
-        before = farbsolo.locator("td").first.evaluate(
-            "el => getComputedStyle(el, '::before').content"
+        # Once the card's container query has taken the new text size (a fresh style
+        # pass; read at once, it was now and then still the old one).
+        page.wait_for_function(
+            "el => getComputedStyle(el, '::before').content === '\"Spiele\\u00a0\"'",
+            arg=farbsolo.locator("td").first.element_handle(),
+            timeout=5000,
         )
-        assert before == '"Spiele\u00a0"'
         cells = [c.bounding_box() for c in farbsolo.locator(":is(th, td)").all()]
         assert cells[1]["y"] >= cells[0]["y"] + cells[0]["height"] - 1  # below the name
         text = float(card.evaluate("el => parseFloat(getComputedStyle(el).fontSize)"))
