@@ -266,14 +266,7 @@ def _page(request, tournament: Tournament, membership: Membership, **forms) -> H
     progresses = services.rounds_progress(rounds, participants)
     seats = _seats(progresses)
     played = {seat.participant_id for round_, _table, seat in seats if round_.is_started}
-    playing_now = {
-        seat.participant_id: t.table.number
-        for progress in progresses
-        if progress.round.is_started
-        for t in progress.tables
-        if not t.complete
-        for seat in t.table.seats.all()
-    }
+    playing_now = _playing_now(progresses)
     members, spieler = _members(membership) if directing else (None, frozenset[int]())
     _name_scorekeepers(membership.club, [t.table for p in progresses for t in p.tables], members)
     views = [
@@ -542,16 +535,20 @@ def _playing_at(participant: Participant) -> int | None:
     round_ = participant.tournament.rounds.filter(started_at__isnull=False).last()
     if round_ is None:
         return None
-    progress = services.round_progress(round_)
-    return next(
-        (
-            t.table.number
-            for t in progress.tables
-            if not t.complete
-            and any(seat.participant_id == participant.pk for seat in t.table.seats.all())
-        ),
-        None,
-    )
+    return _playing_now([services.round_progress(round_)]).get(participant.pk)
+
+
+def _playing_now(progresses: list[services.RoundProgress]) -> dict[int, int]:
+    """{participant id: the number of the table still playing they sit at} over the
+    started rounds among `progresses`."""
+    return {
+        seat.participant_id: t.table.number
+        for progress in progresses
+        if progress.round.is_started
+        for t in progress.tables
+        if not t.complete
+        for seat in t.table.seats.all()
+    }
 
 
 @require_POST
