@@ -808,6 +808,12 @@ def test_a_correction_link_of_a_finished_tournament_says_to_open_the_tournament_
     shown = director.get(correction, follow=True)
     posted = director.post(correction, {"k-spiel": "wenz"}, follow=True)
 
+    # The table's note gives no time: the tournament's end is not when this table
+    # played its last game (walk 40), which its Verlauf says.
+    assert (
+        '<p class="alert closed-note">Dieser Tisch ist beendet.</p>'
+        in director.get(reverse("evenings:detail", args=[table.evening_id])).text
+    )
     for answer in (shown, posted):
         assert answer.redirect_chain == [(reverse("evenings:detail", args=[table.evening_id]), 302)]
         assert (
@@ -892,6 +898,12 @@ def test_the_director_ends_a_table_early_and_the_page_says_so(
     assert poll["HX-Refresh"] == "true"
     table_page = director.get(reverse("evenings:detail", args=[second.evening_id])).text
     assert "Die Turnierleitung hat den Tisch beendet: hier wird nichts mehr gebucht." in table_page
+    # Its note says when and how it ended (walk 40: it said only "beendet").
+    ended_at = timezone.localtime(second.ended_early_at).strftime("%H:%M")
+    assert (
+        f'Dieser Tisch ist beendet. <span class="muted">Von der Turnierleitung um {ended_at} '
+        "vorzeitig beendet; die Spiele bis dahin zählen.</span>"
+    ) in table_page
 
     # Opened again for a correction, the table offers no entry form: it books nothing new.
     reopened = director.post(reverse("evenings:reopen", args=[second.evening_id]), follow=True)
