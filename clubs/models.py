@@ -467,6 +467,35 @@ class Departure(models.Model):
         return self.by_id == self.user_id
 
 
+class RoleChange(models.Model):
+    """A member given another role by an admin: from which to which, when, by whom. The
+    members page lists them, so a club can tell who made whom an admin."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="role_changes")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    before = models.CharField(max_length=12, choices=Membership.Role.choices)
+    after = models.CharField(max_length=12, choices=Membership.Role.choices)
+    at = models.DateTimeField(default=timezone.now)
+    # None once that login is gone.
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.club}: {self.before} to {self.after}"
+
+    @property
+    def before_label(self) -> str:
+        return str(Membership.Role(self.before).label)
+
+    @property
+    def after_label(self) -> str:
+        return str(Membership.Role(self.after).label)
+
+
 class ResetRequest(models.Model):
     """A password reset asked for, kept for throttling per address and per client
     (clubs.throttle)."""

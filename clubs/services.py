@@ -13,6 +13,7 @@ from clubs.models import (
     Membership,
     Player,
     ResetRequest,
+    RoleChange,
     Runde,
     Session,
     Tariff,
@@ -280,11 +281,22 @@ def _link(player: Player, user) -> None:
 
 
 @transaction.atomic
-def change_role(membership: Membership, role: str) -> Membership:
-    """Give a member another role; a club never loses its last admin."""
+def change_role(membership: Membership, role: str, by) -> Membership:
+    """Give a member another role (`by` an admin), on the club's record; a club never
+    loses its last admin. The role it has already (the form sent twice) changes nothing."""
     Club.objects.select_for_update().get(pk=membership.club_id)
+    membership.refresh_from_db(fields=["role"])
+    if membership.role == role:
+        return membership
     if role != Membership.Role.ADMIN:
         _keep_an_admin(membership)
+    RoleChange.objects.create(
+        club_id=membership.club_id,
+        user_id=membership.user_id,
+        before=membership.role,
+        after=role,
+        by=by,
+    )
     membership.role = role
     membership.save(update_fields=["role"])
     return membership

@@ -633,6 +633,7 @@ def members(request: HttpRequest, club_id: int) -> HttpResponse:
         .values("pk")
     )
     departures = club.departures.filter(pk__in=newest).select_related("user", "player", "by")[:20]
+    role_changes = club.role_changes.select_related("user", "by")[:20]
     return render(
         request,
         "clubs/members.html",
@@ -641,6 +642,7 @@ def members(request: HttpRequest, club_id: int) -> HttpResponse:
             "club": club,
             "members": members,
             "departures": departures,
+            "role_changes": role_changes,
             # The club's one admin cannot give up the role nor leave: not offered.
             "only_admin": sum(m.role == Membership.Role.ADMIN for m in members) == 1,
             "roles": Membership.Role.choices,
@@ -658,7 +660,7 @@ def member_role(request: HttpRequest, club_id: int, membership_id: int) -> HttpR
     form = RoleForm(request.POST)
     if form.is_valid():
         try:
-            services.change_role(member, form.cleaned_data["role"])
+            services.change_role(member, form.cleaned_data["role"], by=request.user)
         except services.ClubError as error:
             messages.error(request, str(error))
         else:

@@ -39,10 +39,10 @@ transactional = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture
 def history(club, runde, admin, scorekeeper):
-    """A year of the club in small: Vroni joins by an invitation for her player, Wastl
-    joins and leaves, Hias plays too; the first evening has four games, one corrected and
-    one struck, and a payment, and is closed; then the Sauspiel costs 0,20 and a second
-    evening plays at the new tariff."""
+    """A year of the club in small: Vroni joins by an invitation for her player and keeps
+    the score for a while, Wastl joins and leaves, Hias plays too; the first evening has
+    four games, one corrected and one struck, and a payment, and is closed; then the
+    Sauspiel costs 0,20 and a second evening plays at the new tariff."""
     resi = club.players.get(user=admin)
     hias = Player.objects.create(club=club, name="Hias", user=scorekeeper)
     sepp = Player.objects.create(club=club, name="Sepp")
@@ -56,6 +56,9 @@ def history(club, runde, admin, scorekeeper):
     for_anyone = Invitation.objects.create(club=club, role="spieler", created_by=admin)
     club_services.accept_invitation(for_anyone, wastl, name="Wastl")
     club_services.remove_member(club.memberships.get(user=wastl), by=wastl)
+    # Vroni keeps the score for a while, on the club's record.
+    club_services.change_role(club.memberships.get(user__username="vroni"), "schreiber", admin)
+    club_services.change_role(club.memberships.get(user__username="vroni"), "spieler", admin)
 
     first = services.start_evening(runde, [sepp, vroni, hias, resi], 0, admin)
     opening = book(first, sauspiel(vroni, resi), admin)

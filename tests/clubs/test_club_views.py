@@ -1020,6 +1020,57 @@ def test_a_role_change_says_whose_role_it_is_now(client, admin, club):
     assert member.role == "schreiber"
 
 
+def test_role_changes_are_on_the_club_s_record_on_the_members_page(client, admin, club):
+    """Who made whom an admin stays known: each change, its roles, when and by whom; the
+    form sent twice records it once, and a refused change not at all."""
+    sepp = make_user("sepp", "Sepp")
+    member = Membership.objects.create(user=sepp, club=club, role=Membership.Role.PLAYER)
+    own = Membership.objects.get(user=admin, club=club)
+    client.force_login(admin)
+    role_url = reverse("clubs:member_role", args=[club.pk, member.pk])
+
+    client.post(role_url, {"role": "schreiber"})
+    client.post(role_url, {"role": "schreiber"})  # a double tap
+    client.post(role_url, {"role": "admin"})
+    client.force_login(sepp)  # the new admin takes the founder's role, then gives up his
+    client.post(reverse("clubs:member_role", args=[club.pk, own.pk]), {"role": "spieler"})
+    client.post(role_url, {"role": "spieler"})  # refused: the club's last admin
+    client.force_login(admin)  # ... who is no admin any more: the page is not theirs
+    assert client.get(reverse("clubs:members", args=[club.pk])).status_code == 404
+    client.force_login(sepp)
+    page = client.get(reverse("clubs:members", args=[club.pk])).text
+
+    changes = club.role_changes.order_by("pk")
+    assert [(c.user, c.before, c.after, c.by) for c in changes] == [
+        (sepp, "spieler", "schreiber", admin),
+        (sepp, "schreiber", "admin", admin),
+        (admin, "admin", "spieler", sepp),
+    ]
+    member.refresh_from_db()
+    assert member.role == "admin"
+    today = date_format(timezone.localdate(), "j. F Y")
+    section = page[page.index("<h2>Rollen geändert</h2>") : page.index('id="einladungen"')]
+    assert [re.sub(r"<[^>]+>", "", li).strip() for li in re.findall(r"<li>.*?</li>", section)] == [
+        f"{admin.first_name}: am {today} von Sepp zum Spieler gemacht (vorher Admin)",
+        f"Sepp: am {today} von {admin.first_name} zum Admin gemacht (vorher Schreiber)",
+        f"Sepp: am {today} von {admin.first_name} zum Schreiber gemacht (vorher Spieler)",
+    ]
+
+
+def test_an_admin_who_gives_up_their_own_role_is_on_the_record_as_themself(client, admin, club):
+    Membership.objects.create(user=make_user("sepp", "Sepp"), club=club, role="admin")
+    own = Membership.objects.get(user=admin, club=club)
+    client.force_login(admin)
+    client.post(reverse("clubs:member_role", args=[club.pk, own.pk]), {"role": "schreiber"})
+    client.force_login(Membership.objects.get(club=club, role="admin").user)
+
+    page = client.get(reverse("clubs:members", args=[club.pk])).text
+
+    assert (
+        f" hat sich am {date_format(timezone.localdate(), 'j. F Y')} selbst zum Schreiber " in page
+    )
+
+
 def test_an_admin_who_steps_down_lands_on_the_club_page_not_a_404(client, admin, club):
     second = Membership.objects.create(
         user=make_user("sepp", "Sepp"), club=club, role=Membership.Role.ADMIN
