@@ -84,14 +84,19 @@ def _page_of_the_form(request) -> str | None:
 def fresh_pages(get_response):
     """A page shown to someone logged in is asked for anew on Back, not shown from the
     browser's memory: after booking a game, Back to the Runde page showed the balances
-    from before it. (The evening's pages carry form keys and were never_cache already.)"""
+    from before it. (The evening's pages carry form keys and were never_cache already.)
+    Nor is a download kept (the club's backup, a CSV): the backup holds emails and open
+    links, and a shared computer's cache would keep them."""
 
     def middleware(request):
         response = get_response(request)
         if (
             request.method == "GET"
-            and response.get("Content-Type", "").startswith("text/html")
             and request.user.is_authenticated
+            and (
+                response.get("Content-Type", "").startswith("text/html")
+                or response.get("Content-Disposition", "").startswith("attachment")
+            )
         ):
             add_never_cache_headers(response)
         return response

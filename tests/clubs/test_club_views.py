@@ -1002,6 +1002,15 @@ def test_a_logged_in_page_is_asked_for_anew_on_back(client, admin, club, runde):
 
     for url in (runde_page, reverse("start"), reverse("clubs:rules_default")):
         assert "no-store" in client.get(url)["Cache-Control"], url
+    # Nor are downloads kept: the backup holds emails and open links (walk 43).
+    for url in (
+        reverse("clubs:backup", args=[club.pk]),
+        reverse("evenings:runde_csv", args=[club.pk, runde.pk]),
+        reverse("evenings:runde_payments_csv", args=[club.pk, runde.pk]),
+    ):
+        answer = client.get(url)
+        assert answer["Content-Disposition"].startswith("attachment"), url
+        assert "no-store" in answer["Cache-Control"], url
 
 
 def test_a_role_change_says_whose_role_it_is_now(client, admin, club):
