@@ -127,6 +127,11 @@ def _evenings(plan, players, admin, rng: random.Random) -> None:
         )
         for game in games
     )
+    # Each evening closed on its record, as close_evening leaves it.
+    Change.objects.bulk_create(
+        Change(evening=evening, kind=Change.Kind.CLOSE, by=admin, at=evening.closed_at)
+        for evening in evenings
+    )
     change_of = {change.game_id: change for change in changes}
     entries = []
     for evening, played in dealt:

@@ -313,6 +313,23 @@ def test_a_balanced_but_wrong_amount_in_the_file_fails_verification_and_keeps_no
 
 
 @transactional
+def test_a_closed_evening_opened_in_the_file_is_refused(history, tmp_path):
+    """Walk 43: set open by hand, it was restored as running, taking games after its
+    trail's "Abend abgeschlossen"."""
+    path = tmp_path / "au.json"
+    data = export(history, path)
+    closed = next(r for r in data["tables"]["evenings.evening"] if r["status"] == "closed")
+    closed["status"], closed["closed_at"] = "open", None
+
+    message = refusal_of(data, path)
+
+    assert message == (
+        f"The restored ledger does not verify: evening {closed['id']}: stored as open, its "
+        "changes say it is closed"
+    )
+
+
+@transactional
 def test_payments_that_do_not_sum_to_zero_are_refused_by_the_database(history, tmp_path):
     path = tmp_path / "au.json"
     data = export(history, path)

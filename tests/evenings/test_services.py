@@ -246,6 +246,35 @@ def test_verify_ledger_names_an_evening_whose_state_lost_its_last_game(evening, 
         call_command("verify_ledger")
 
 
+def test_verify_ledger_names_an_evening_opened_or_closed_behind_its_trail(
+    evening, players, admin, runde
+):
+    """Walk 43: a closed evening set open by hand (in a backup's file, say) took new games
+    while its trail ended "Abend abgeschlossen"; a reopened one is open, an Ausgleich made
+    closed; and an open evening closed by hand is named too."""
+    book(evening, sauspiel(players[1], players[3]), admin)
+    services.close_evening(evening.pk, admin)
+    call_command("verify_ledger")  # closed by its trail
+    services.reopen_evening(evening.pk, admin)
+    call_command("verify_ledger")  # open again by its trail
+    services.close_evening(evening.pk, admin)
+    services.start_ausgleich(runde, admin)  # an Ausgleich: closed, with no closing
+    call_command("verify_ledger")
+
+    Evening.objects.filter(pk=evening.pk).update(status=Evening.Status.OPEN, closed_at=None)
+    with pytest.raises(
+        CommandError, match=rf"evening {evening.pk}: stored as open, its changes say it is closed"
+    ):
+        call_command("verify_ledger")
+    other = services.start_evening(runde, players[:4], 0, admin)
+    Evening.objects.filter(pk=evening.pk).update(status=Evening.Status.CLOSED)
+    Evening.objects.filter(pk=other.pk).update(status=Evening.Status.CLOSED)
+    with pytest.raises(
+        CommandError, match=rf"evening {other.pk}: stored as closed, its changes say it is open"
+    ):
+        call_command("verify_ledger")
+
+
 @pytest.mark.django_db(transaction=True)
 def test_verify_ledger_catches_an_entry_changed_with_the_trigger_switched_off(
     evening, players, admin

@@ -6,8 +6,9 @@ Per evening:
 2. every payment entry against its change (payer and payee, the amount);
 3. each game as stored against what its changes say it is (booked, corrected, voided,
    undone, restored);
-4. the evening totals against the sum of the ledger, and its last game's number against
-   the one its state keeps (Evening.last_number).
+4. the evening totals against the sum of the ledger, its last game's number against
+   the one its state keeps (Evening.last_number), and whether it is open against its
+   latest closing or reopening.
 Over all evenings:
 5. entries that point at a game or a change of another evening, and game entries made by
    a payment or payment entries made by anything else;
@@ -16,7 +17,7 @@ Over all evenings:
 Every finding is printed, named by evening, game or change, player and cents; the exit
 status is non-zero if there is any. The whole run reads one snapshot of the database, so
 a booking committed meanwhile is either wholly seen or not at all. Evenings are read in
-batches (nine queries for each BATCH of them), not one by one.
+batches (ten queries for each BATCH of them), not one by one.
 """
 
 import contextlib
@@ -115,6 +116,7 @@ def findings_of(evenings: list[Evening]) -> dict[int, list[str]]:
             + _change_findings(games, read.game_changes[pk], where)
             + _totals_findings(evening, read.sums[pk], read.totals[pk], where)
             + _state_findings(evening, games, read.last_numbers[pk])
+            + _status_findings(evening, read.statuses[pk], read.closings.get(pk))
         )
     return out
 
@@ -139,12 +141,19 @@ def _by_evening(rows) -> defaultdict[int, list]:
 
 
 class _Read:
-    """What the checks read of some evenings, each by evening id, in nine queries."""
+    """What the checks read of some evenings, each by evening id, in ten queries."""
 
     def __init__(self, ids: list[int]):
         # as stored now, not as the caller's evening was read
-        self.last_numbers = dict(
-            Evening.objects.filter(pk__in=ids).values_list("pk", "last_number")
+        stored = Evening.objects.filter(pk__in=ids).values_list("pk", "last_number", "status")
+        self.last_numbers = {pk: last for pk, last, _status in stored}
+        self.statuses = {pk: status for pk, _last, status in stored}
+        # the kind of each evening's latest closing or reopening, where it has one
+        self.closings = dict(
+            Change.objects.filter(evening_id__in=ids, kind__in=_CLOSINGS)
+            .order_by("evening_id", "-pk")
+            .distinct("evening_id")
+            .values_list("evening_id", "kind")
         )
         games = Game.objects.filter(evening_id__in=ids).order_by("evening_id", "number")
         self.games = _by_evening((game.evening_id, game) for game in games)
@@ -283,6 +292,23 @@ def _state_findings(evening: Evening, games: list[Game], last_number: int) -> li
     if last_number == last:
         return []
     return [f"evening {evening.pk}: its last game is {last}, its state says {last_number}"]
+
+
+_CLOSINGS = (Change.Kind.CLOSE, Change.Kind.REOPEN)
+
+
+def _status_findings(evening: Evening, status: str, closing: str | None) -> list[str]:
+    """The evening is open or closed as its trail says: closed by its latest closing
+    (CLOSE), open after a reopening (REOPEN) or without either, but a Runde's Ausgleich,
+    which is made closed. An evening opened by hand would take games its trail says
+    were never to come."""
+    if closing is None:
+        closing = Change.Kind.CLOSE if evening.settles_runde else Change.Kind.REOPEN
+    is_open = status == Evening.Status.OPEN
+    if is_open == (closing == Change.Kind.REOPEN):
+        return []
+    says = "closed" if closing == Change.Kind.CLOSE else "open"
+    return [f"evening {evening.pk}: stored as {status}, its changes say it is {says}"]
 
 
 def _change_findings(games: list[Game], changes: list, where: _Where) -> list[str]:
