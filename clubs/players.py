@@ -339,6 +339,7 @@ class HistoryRow:
     caption: str  # "Sauspiel Sepp mit Hias"
     details: str  # "gewonnen · 3 Laufende"
     amount: int  # the player's sum of the game's ledger entries, in cents
+    corrected: bool = False  # ever: the evening's history says how
 
 
 def games_of(player: Player) -> QuerySet[Game]:
@@ -432,7 +433,7 @@ def history_rows(player: Player, ids: list[int]) -> list[HistoryRow]:
     The page is chosen by id alone (games_of(...).values_list("pk")), so the database
     sorts the player's thousands of games as narrow rows; only the page's games are read
     whole."""
-    by_id = Game.objects.select_related("evening__runde").in_bulk(ids)
+    by_id = Game.objects.select_related("evening__runde").with_corrected().in_bulk(ids)
     games = [by_id[pk] for pk in ids if pk in by_id]
     amounts = dict(
         LedgerEntry.objects.filter(game__in=ids, player=player, kind=GAME)
@@ -456,7 +457,11 @@ def history_rows(player: Player, ids: list[int]) -> list[HistoryRow]:
         details = wording.details(data, names, against, bock=game.bock)
         rows.append(
             HistoryRow(
-                game, wording.caption(data, names), " · ".join(details), amounts.get(game.pk, 0)
+                game,
+                wording.caption(data, names),
+                " · ".join(details),
+                amounts.get(game.pk, 0),
+                game.corrected,
             )
         )
     return rows
@@ -479,8 +484,10 @@ def history_html(rows: list[HistoryRow]) -> SafeString:
             f" · {escape(nth % {'n': game.number})}"
         )
         what = f"<strong>{escape(row.caption)}</strong>"
-        if row.details:
-            what += f' <span class="muted">{escape(row.details)}</span>'
+        details = [row.details] if row.details else []
+        details += [gettext("korrigiert")] if row.corrected else []
+        if details:
+            what += f' <span class="muted">{escape(" · ".join(details))}</span>'
         cents = row.amount
         html.append(
             f'<li><a class="card game-line" href="{link}{game.evening_id}/#game-{game.number}">'

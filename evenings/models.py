@@ -237,6 +237,12 @@ class GameQuerySet(models.QuerySet):
         )
         return self.annotate(taken_back_kind=models.Subquery(last))
 
+    def with_corrected(self):
+        """Each game with `corrected`: whether it was ever corrected (its sheet row and
+        the player's history say so; the evening's history says how)."""
+        corrections = Change.objects.filter(game=models.OuterRef("pk"), kind=Change.Kind.CORRECT)
+        return self.annotate(corrected=models.Exists(corrections))
+
 
 class Game(models.Model):
     """One game as the table decided it, in the scoring contract's terms.

@@ -52,6 +52,7 @@ class Row:
     cells: list[Cell] = field(default_factory=list)
     # Why a game no longer counts: Change.Kind.VOID or UNDO; "" while it counts.
     taken_back: str = ""
+    corrected: bool = False  # ever, as the evening's history tells
 
     @property
     def taken_back_label(self) -> str:
@@ -190,6 +191,7 @@ def rows_html(
     oob = ' hx-swap-oob="true"' if replace else ""
     out = f'<span class="delta">{escape(gettext("setzt aus"))}</span></td>'
     bock = f" · <strong>{escape(gettext('Bock'))}</strong>"
+    corrected = f' · <span class="corrected">{escape(gettext("korrigiert"))}</span>'
     edit = (
         '<span class="edit"><span aria-hidden="true">✎</span>'
         f'<span class="visually-hidden">{escape(gettext("korrigieren"))}</span></span></a>'
@@ -223,6 +225,7 @@ def rows_html(
         what = f"<bdi>{caption}</bdi> · {amount(row.unit, points).replace(' ', NBSP)}"
         what += f" · {escape(row.details)}" if row.details else ""
         what += bock if row.bock else ""
+        what += corrected if row.corrected else ""
         title = f'<span class="num">{n}.</span> <span class="what">{what}</span>'
         if correct:
             title = _link(f"{link}{row.game.pk}/", title + edit)
@@ -257,6 +260,7 @@ def print_rows_html(sheet: Sheet) -> SafeString:
             gettext("Noch kein Spiel gebucht."),
         )
     bock = f" <strong>{escape(gettext('Bock'))}</strong>"
+    corrected = f" · {escape(gettext('korrigiert'))}"
     html = []
     for row in sheet.rows:
         n, caption = row.game.number, escape(row.caption)
@@ -268,6 +272,7 @@ def print_rows_html(sheet: Sheet) -> SafeString:
             continue
         unit = escape(gettext("Wert %(unit)s") % {"unit": amount_plain(row.unit, points)})
         what = caption + (f" · {escape(row.details)}" if row.details else "")
+        what += corrected if row.corrected else ""
         what += f' <span class="unit">{unit}</span>' + (bock if row.bock else "")
         cells = "".join(
             f'<td class="num"><span class="total">{amount_plain(cell.total, points)}</span> '
@@ -298,7 +303,9 @@ def _row(game: Game, names: dict[int, str]) -> Row:
     """A game's row with its caption and details, before its amounts."""
     data = services.GameInput.of(game)
     details = wording.details(data, names, quiet_win=True)
-    return Row(game, wording.caption(data, names), " · ".join(details))
+    row = Row(game, wording.caption(data, names), " · ".join(details))
+    row.corrected = getattr(game, "corrected", False)  # read with_corrected
+    return row
 
 
 def booked(evening: Evening, booking: services.Booking) -> Sheet:
@@ -333,7 +340,7 @@ def build(evening: Evening, first: int = 1, seats: list | None = None) -> Sheet:
     """
     players = [seat.player for seat in (seats if seats is not None else seats_of(evening))]
     names = {p.pk: p.name for p in players}
-    games = list(evening.games.filter(number__gte=first).with_taken_back())
+    games = list(evening.games.filter(number__gte=first).with_taken_back().with_corrected())
     later = {game.pk for game in games if game.number > evening.last_number}
     games = [game for game in games if game.pk not in later]
     booked = [g for g in games if g.is_booked]

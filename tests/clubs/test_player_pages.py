@@ -484,9 +484,10 @@ def test_the_history_lists_every_game_played_newest_first_with_the_ledger_amount
     # Vroni sat against Sepp and Resi, who lost, and against Resi's solo, which she won:
     # the result is told as hers, as the amount is; her own games are told as they were.
     details = [details for _, _, _, details, _ in history_of(response)]
+    # The corrected game says so (walk 42: it read as if always booked so).
     assert details == [
         "gewonnen",
-        "als Gegenspieler gewonnen",
+        "als Gegenspieler gewonnen · korrigiert",
         "als Gegenspieler verloren",
         "gewonnen",
     ]
@@ -863,7 +864,8 @@ def test_the_print_view_is_the_paper_block_with_totals_payments_and_a_line_to_si
     ]
     assert "<s>Sauspiel Hias mit Vroni</s> · gestrichen" in text
     # What to check at the table, as on the screen's sheet (a plain win says no more).
-    assert '<td class="game">Sauspiel Sepp mit Resi · verloren <span' in text
+    # ... and that it was corrected (walk 42).
+    assert '<td class="game">Sauspiel Sepp mit Resi · verloren · korrigiert <span' in text
     assert '<td class="game">Herz-Solo Resi <span' in text
     foot = text.split("<tfoot>")[1].split("</tfoot>")[0]
     assert "Zahlungen (+ gezahlt, - erhalten)" in foot

@@ -1625,6 +1625,12 @@ def test_a_correction_from_the_evening_screen_answers_with_the_rows_that_changed
     # Games 4 to 6 changed (the Ramsch, then two Bock games); 1 to 3 are not sent.
     assert re.findall(r'<tbody id="game-(\d+)"', answer.text) == ["4", "5", "6"]
     assert re.search(r'<span id="restore-word">Korrigiert: Spiel 4, Ramsch', answer.text)
+    # The corrected game's row says so, there and on the page loaded anew; the games it
+    # made Bock games do not (they were not corrected, their history says why they moved).
+    corrected = '<span class="corrected">korrigiert</span>'
+    for text in (answer.text, client.get(reverse("evenings:detail", args=[evening.pk])).text):
+        rows = {m[1]: m[0] for m in re.finditer(r'<tbody id="game-(\d+)".*?</tbody>', text, re.S)}
+        assert [n for n, row in rows.items() if corrected in row] == ["4"]
     # Nothing but out-of-band parts: the panel it was sent from closes.
     assert answer.text.lstrip().startswith(
         '<div id="flash" role="status" tabindex="-1" hx-swap-oob="innerHTML">'
