@@ -1119,9 +1119,17 @@ def _changes_context(seen: str, evening: Evening, membership, deal) -> dict:
     heard = None
     if first is None:
         rows = sheet.whole(evening, membership)
+        heard = _heard_closing(evening, rewritten)
     else:
         rows = sheet.parts(sheet.build(evening, first=first), membership, known)
-        heard = _heard(rows["sheet"].rows, known, rewritten)
+        correction = None
+        if rewritten == {Change.Kind.CORRECT}:
+            correction = (
+                evening.changes.filter(kind=Change.Kind.CORRECT, version__gt=_version(seen))
+                .order_by("-pk")
+                .first()
+            )
+        heard = _heard(rows["sheet"], known, rewritten, correction)
     return rows | {
         "heard": heard,
         "evening": evening,
@@ -1144,11 +1152,16 @@ HEARD = {
 }
 
 
-def _heard(rows: list[sheet.Row], known: int, rewritten: frozenset[str]) -> str | None:
+def _heard(
+    built: sheet.Sheet, known: int, rewritten: frozenset[str], correction: Change | None = None
+) -> str | None:
     """What a following phone is told, and its screen reader reads out, of what changed
-    elsewhere: "Neu gebucht: Spiel 8, Sauspiel Sepp mit Hias", "Gestrichen: Spiel 5, …",
-    or "Geändert: Spiel 5, … · gestrichen" after several kinds of change. None when no
-    game changed (a payment)."""
+    elsewhere: "Neu gebucht: Spiel 8, Sauspiel Sepp mit Hias" ("Neu gebucht: Spiele 7, 8,
+    zuletzt …" where it missed one), "Gestrichen: Spiel 5, …", or "Geändert: Spiel 5, … ·
+    gestrichen" after several kinds of change. A `correction` (the one change since)
+    says what the game was and which games it scored anew. None when no game changed (a
+    payment)."""
+    rows = built.rows
     new = [row for row in rows if row.game.number > known and not row.taken_back]
     details = []
     if rewritten and rows and rows[0].game.number <= known:
@@ -1157,13 +1170,39 @@ def _heard(rows: list[sheet.Row], known: int, rewritten: frozenset[str]) -> str 
             said = HEARD[next(iter(rewritten))]
         else:
             said, details = _("Geändert: Spiel %(n)s, %(game)s"), [str(row.taken_back_label)]
+    elif len(new) > 1:
+        row, said = new[-1], _("Neu gebucht: Spiele %(games)s, zuletzt %(game)s")
     elif new:
         row, said = new[-1], _("Neu gebucht: Spiel %(n)s, %(game)s")
     else:
         return None
     bock = _("Bock") if row.bock else ""
     game = " · ".join(filter(None, [row.caption, row.details, bock, *details]))
-    return said % {"n": row.game.number, "game": game}
+    if correction is not None and correction.game_id == row.game.pk and correction.before:
+        names = {p.pk: p.name for p in built.players}
+        before = wording.caption(services.GameInput.from_json(correction.before), names)
+        game = _("%(before)s → %(after)s") % {"before": before, "after": game}
+        later = [n for _c, _g, n in _later_games(LedgerEntry.objects.filter(change=correction))]
+        if later:
+            game += "; " + ngettext(
+                "dazu neu gewertet: Spiel %(games)s",
+                "dazu neu gewertet: Spiele %(games)s",
+                len(later),
+            ) % {"games": _runs(later)}
+    games = _runs([r.game.number for r in new])
+    return said % {"n": row.game.number, "game": game, "games": games}
+
+
+def _heard_closing(evening: Evening, kinds: frozenset[str]) -> str | None:
+    """A following phone's word when the evening was closed or opened again elsewhere:
+    the word before (of the last game booked) would stand on above a closed sheet."""
+    if Change.Kind.CLOSE in kinds and not evening.is_open:
+        return (
+            _("Der Tisch ist beendet.") if evening.is_table else _("Der Abend ist abgeschlossen.")
+        )
+    if Change.Kind.REOPEN in kinds and evening.is_open:
+        return _("Der Abend ist wieder offen.")
+    return None
 
 
 REWRITING = {Change.Kind.CORRECT, Change.Kind.VOID, Change.Kind.UNDO, Change.Kind.RESTORE}
@@ -1181,8 +1220,10 @@ def _first_changed(evening: Evening, seen: str) -> tuple[int | None, int, frozen
         return None, 0, frozenset()
     since = evening.changes.filter(version__gt=shown)
     kinds = set(since.values_list("kind", flat=True))
-    if since.count() != evening.version - shown or kinds & WHOLE:
-        return None, 0, frozenset()  # versions from before they were recorded, or a new state
+    if since.count() != evening.version - shown:
+        return None, 0, frozenset()  # versions from before they were recorded
+    if kinds & WHOLE:  # a new state (said as such), a new name or tariff
+        return None, 0, frozenset(kinds & {Change.Kind.CLOSE, Change.Kind.REOPEN})
     first = since.aggregate(n=Min("game__number"))["n"]
     known = (
         evening.changes.filter(kind=Change.Kind.BOOK, version__lte=shown).aggregate(

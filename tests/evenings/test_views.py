@@ -1384,6 +1384,53 @@ def test_a_poll_tells_a_following_phone_what_changed_elsewhere(
     assert "· verloren · gestrichen</li>" in said
 
 
+def test_a_following_phone_hears_what_a_correction_changed_what_it_missed_and_the_close(
+    client, scorekeeper, admin, evening, players, tariff_with_bock
+):
+    """Walk 42: a correction was told without what the game had been or which games it
+    made Bock games; a phone back from a gap heard of its last missed game only; and after
+    the close the word of the last game stood on above the closed sheet."""
+    evening = services.start_evening(evening.runde, players[:4], 0, admin)
+    names = {player.pk: player.name for player in players}
+    client.force_login(scorekeeper)
+    poll = reverse("evenings:sheet", args=[evening.pk])
+    evening.refresh_from_db()
+    before_games = evening.version
+    captions = []
+    for _ in range(6):
+        p = [x.pk for x in services.next_deal(evening).playing]
+        services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+            "sauspiel", declarer=p[0], partner=p[2]), admin)  # fmt: skip
+        captions.append(f"Sauspiel {names[p[0]]} mit {names[p[2]]}")
+    evening.refresh_from_db()
+    missed = client.get(poll, {"v": before_games}, headers=HTMX).text
+    seen = evening.version
+    fourth = evening.games.get(number=4)
+    services.correct_game(evening.pk, fourth.pk, services.GameInput(
+        "ramsch", loser=fourth.seating[1], won=False), admin)  # fmt: skip
+    corrected = client.get(poll, {"v": seen}, headers=HTMX).text
+    evening.refresh_from_db()
+    seen = evening.version
+    services.close_evening(evening.pk, admin)
+    closed = client.get(poll, {"v": seen}, headers=HTMX).text
+    evening.refresh_from_db()
+    seen = evening.version
+    services.reopen_evening(evening.pk, admin)
+    reopened = client.get(poll, {"v": seen}, headers=HTMX).text
+
+    def heard(text: str) -> str:
+        return re.search(r'<li class="message info">(.*?)</li>', text)[1]
+
+    assert heard(missed) == f"Neu gebucht: Spiele 1–6, zuletzt {captions[5]}"
+    loser = names[fourth.seating[1]]
+    assert heard(corrected) == (
+        f"Korrigiert: Spiel 4, {captions[3]} → Ramsch: {loser} verliert; dazu neu gewertet: "
+        "Spiele 5, 6"
+    )
+    assert heard(closed) == "Der Abend ist abgeschlossen."
+    assert heard(reopened) == "Der Abend ist wieder offen."
+
+
 @pytest.fixture
 def five(client, scorekeeper, admin, runde, players):
     """An evening of five (Sepp deals and sits out game 1), the Schreiber logged in."""
