@@ -506,7 +506,10 @@ def test_played_on_after_an_ausgleich_with_payments_open_both_pages_say_why_they
     assert "Seit diesem Ausgleich wurde weitergespielt" in client.get(its_page).text
     # The later evening's own Abrechnung points to the Ausgleich that is still open.
     evening_page = client.get(reverse("evenings:settlement", args=[later.pk])).text
-    assert f"Im Ausgleich vom {day} ist noch etwas offen: das wird dort bezahlt" in evening_page
+    assert (
+        f"Im Ausgleich vom {day} ist noch etwas offen. Was dort offen ist, wird dort bezahlt; "
+        "was an diesem Abend offen ist, hier."
+    ) in evening_page
     assert f'<a href="{its_page}">Zum Ausgleich vom {day}</a>' in evening_page
     # A new Ausgleich takes over: the notes go, and the old one says what it shows.
     services.start_ausgleich(runde, admin)
