@@ -819,7 +819,7 @@ def test_who_left_or_was_removed_is_told_on_their_start_page_with_what_is_still_
 
     start = page_text(client.get(reverse("start")))
 
-    today = date_format(timezone.localdate(), "j. F Y")
+    today = date_format(timezone.localdate(), "d.m.Y")
     assert "Früher dabei" in start
     assert (
         f"<strong>Schafkopffreunde Au</strong>: ein Admin hat deinen Zugang am {today} entfernt."
@@ -1057,7 +1057,7 @@ def test_role_changes_are_on_the_club_s_record_on_the_members_page(client, admin
     ]
     member.refresh_from_db()
     assert member.role == "admin"
-    today = date_format(timezone.localdate(), "j. F Y")
+    today = date_format(timezone.localdate(), "d.m.Y")
     section = page[page.index("<h2>Rollen geändert</h2>") : page.index('id="einladungen"')]
     assert [re.sub(r"<[^>]+>", "", li).strip() for li in re.findall(r"<li>.*?</li>", section)] == [
         f"{admin.first_name}: am {today} von Sepp zum Spieler gemacht (vorher Admin)",
@@ -1076,7 +1076,7 @@ def test_an_admin_who_gives_up_their_own_role_is_on_the_record_as_themself(clien
     page = client.get(reverse("clubs:members", args=[club.pk])).text
 
     assert (
-        f" hat sich am {date_format(timezone.localdate(), 'j. F Y')} selbst zum Schreiber " in page
+        f" hat sich am {date_format(timezone.localdate(), 'd.m.Y')} selbst zum Schreiber " in page
     )
 
 

@@ -527,7 +527,7 @@ def test_a_removal_is_recorded_with_who_removed_whom_as_which_player(
     )
     assert not departure.left_themself
     members = client.get(reverse("clubs:members", args=[club.pk])).text
-    today = date_format(timezone.localdate(), "j. F Y")
+    today = date_format(timezone.localdate(), "d.m.Y")
     assert "Nicht mehr dabei</h2>" in members
     assert (
         '<strong title="Sepp">Sepp</strong> (spielte als Hias): '
