@@ -66,6 +66,7 @@ backup: $(VENV)/.installed var/secret_key
 # directory of its own, empty until now; then `make run DATA=...` serves it.
 restore: $(VENV)/.installed var/secret_key
 	@[ -n "$(file)" ] || { echo "usage: make restore file=club.json DATA=var/restored" >&2; exit 2; }
+	@$(PY) -m clubs.export_file "$(file)"  # an unreadable file makes no data directory
 	@$(LOCAL) $(SHELL) -c '$(PY) manage.py migrate --verbosity 0 && $(PY) manage.py import_club "$(file)"'
 
 # Any manage.py command on the embedded database: make manage cmd="verify_ledger".

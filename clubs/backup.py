@@ -257,7 +257,8 @@ def _require_empty() -> None:
         raise BackupError(
             f"import_club restores into an empty database only (after migrate), but this "
             f"one already holds rows: {found}. Create a new database and import there "
-            "(on the embedded server: make restore file=club.json DATA=var/restored)."
+            "(on the embedded server, into a data directory not used yet: make restore "
+            "file=club.json DATA=var/restored-2)."
         )
 
 

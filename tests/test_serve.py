@@ -108,9 +108,13 @@ def test_a_new_password_for_admin_works_once_printed_and_unlocks_the_account(db,
 
 
 def test_a_new_password_for_another_account_by_any_spelling_of_its_name(admin, capsys):
-    call_command("new_password", "RESI")
+    call_command("new_password", "RESI", port="8277")  # make password PORT=8277
 
-    password = capsys.readouterr().out.split("password: ")[1].split()[0]
+    out = capsys.readouterr().out
+    # The link names the port it was given, and says it is only that (walk 43: a restore
+    # served on 8277 was sent to 8000).
+    assert "  http://127.0.0.1:8277/konto/login/  (served on another port: that port)\n" in out
+    password = out.split("password: ")[1].split()[0]
     admin.refresh_from_db()
     assert admin.check_password(password)
 

@@ -12,7 +12,10 @@ since import_club switches to the owner's connection.
 """
 
 import json
+import os
 import re
+import subprocess
+from pathlib import Path
 
 import pytest
 from django.apps import apps
@@ -349,6 +352,39 @@ def test_a_file_that_is_no_club_export_is_refused(tmp_path):
 
     with pytest.raises(CommandError, match="not a club export"):
         call_command("import_club", str(path))
+
+
+def test_a_file_cut_off_says_so_and_keeps_nothing(history, tmp_path):
+    path = tmp_path / "au.json"
+    text = json.dumps(export(history, path))
+    path.write_text(text[: len(text) // 2], encoding="utf-8")  # a download broken off
+
+    with pytest.raises(CommandError, match=r"The file ends early: it was cut off\.$"):
+        call_command("import_club", str(path))
+
+
+def test_make_restore_of_a_file_it_cannot_read_makes_no_data_directory(tmp_path):
+    """Walk 43: a missing or cut-off file made and migrated a data directory first."""
+    root = Path(__file__).parents[2]
+    cut = tmp_path / "cut.json"
+    cut.write_text('{"format": "schafkopf-club", "tables": {"clubs.club": [', encoding="utf-8")
+
+    for file, said in ((tmp_path / "nope.json", "No such file"), (cut, "cut off")):
+        data = tmp_path / f"data-{file.stem}"
+        done = subprocess.run(
+            ["make", "-s", "-o", ".venv/.installed", "restore", f"file={file}", f"DATA={data}"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            # as on a laptop: the embedded server, at DATA
+            env={
+                **{k: v for k, v in os.environ.items() if not k.startswith("DATABASE_")},
+                "SECRET_KEY": "t",
+            },
+        )
+
+        assert done.returncode != 0 and said in done.stderr, done.stderr
+        assert not data.exists()
 
 
 def test_every_model_of_the_club_is_in_the_file_or_rebuilt_by_the_database():

@@ -1,10 +1,9 @@
-import json
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from clubs import backup
+from clubs import backup, export_file
 from clubs.account_forms import sends_mail
 from config.roles import as_owner
 
@@ -25,9 +24,9 @@ class Command(BaseCommand):
 
     def handle(self, *args, file, **options):
         try:
-            data = json.loads(file.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-            raise CommandError(f"Cannot read {file}: {error}") from error
+            data = export_file.read(file)
+        except export_file.UnreadableExport as error:
+            raise CommandError(str(error)) from error
         try:
             with as_owner():
                 club = backup.restore(data)

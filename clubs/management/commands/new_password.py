@@ -34,5 +34,6 @@ class Command(BaseCommand):
         self.stdout.write(
             self.style.SUCCESS("New password set. Log in with it, then change it under Konto:")
         )
-        self.stdout.write(f"  {login_url(host, port)}")
+        # The port is make run's only if it was given the same PORT (walk 43).
+        self.stdout.write(f"  {login_url(host, port)}  (served on another port: that port)")
         self.stdout.write(f"  user: {user.get_username()}   password: {password}")
