@@ -1058,7 +1058,8 @@ def _changes_since(request, evening: Evening, membership, token=None) -> HttpRes
         return _reloaded()
     if evening.is_open and "closed" in request.GET:
         # The phone shows the evening closed, and an admin opened it again: the page
-        # again, with the entry form and the links to correct for who may.
+        # again, with the entry form and the links to correct for who may, and why.
+        messages.info(request, _reopened_word(evening))
         return _reloaded()
     if "full" in request.GET and not evening.play_over:
         # The phone shows a played-out table, without the entry form, and a game of it
@@ -1116,10 +1117,13 @@ def _changes_context(seen: str, evening: Evening, membership, deal) -> dict:
     """The sheet's rows that changed since version `seen` (all of them if that says
     nothing usable), for an answer that sends them out of band."""
     first, known, rewritten = _first_changed(evening, seen)
-    heard = None
+    heard, quiet = None, False
     if first is None:
         rows = sheet.whole(evening, membership)
         heard = _heard_closing(evening, rewritten)
+        # The closed sheet says so where it stands: the word is for the screen reader
+        # only (walk 44: it read twice on a small screen).
+        quiet = heard is not None and not evening.is_open
     else:
         rows = sheet.parts(sheet.build(evening, first=first), membership, known)
         correction = None
@@ -1132,6 +1136,7 @@ def _changes_context(seen: str, evening: Evening, membership, deal) -> dict:
         heard = _heard(rows["sheet"], known, rewritten, correction)
     return rows | {
         "heard": heard,
+        "heard_quietly": quiet,
         "evening": evening,
         "membership": membership,
         "deal": deal,
@@ -1158,39 +1163,70 @@ def _heard(
     """What a following phone is told, and its screen reader reads out, of what changed
     elsewhere: "Neu gebucht: Spiel 8, Sauspiel Sepp mit Hias" ("Neu gebucht: Spiele 7, 8,
     zuletzt …" where it missed one), "Gestrichen: Spiel 5, …", or "Geändert: Spiel 5, … ·
-    gestrichen" after several kinds of change. A `correction` (the one change since)
-    says what the game was and which games it scored anew. None when no game changed (a
-    payment)."""
+    gestrichen" after several kinds of change, then the games booked meanwhile. A
+    `correction` (the one change since) says what the game was, and which games it scored
+    anew. None when no game changed (a payment)."""
     rows = built.rows
     new = [row for row in rows if row.game.number > known and not row.taken_back]
-    details = []
+    said = []
     if rewritten and rows and rows[0].game.number <= known:
         row = rows[0]
-        if len(rewritten) == 1:
-            said = HEARD[next(iter(rewritten))]
+        if correction is not None and correction.game_id == row.game.pk and correction.before:
+            said.append(_heard_correction(built, row, correction))
         else:
-            said, details = _("Geändert: Spiel %(n)s, %(game)s"), [str(row.taken_back_label)]
-    elif len(new) > 1:
-        row, said = new[-1], _("Neu gebucht: Spiele %(games)s, zuletzt %(game)s")
+            details = []
+            if len(rewritten) == 1:
+                word = HEARD[next(iter(rewritten))]
+            else:
+                word, details = _("Geändert: Spiel %(n)s, %(game)s"), [str(row.taken_back_label)]
+            game = " · ".join(filter(None, [_row_words(row), *details]))
+            said.append(word % {"n": row.game.number, "game": game})
+    if len(new) > 1:
+        said.append(
+            _("Neu gebucht: Spiele %(games)s, zuletzt %(game)s")
+            % {"games": _runs([r.game.number for r in new]), "game": _row_words(new[-1])}
+        )
     elif new:
-        row, said = new[-1], _("Neu gebucht: Spiel %(n)s, %(game)s")
-    else:
-        return None
-    bock = _("Bock") if row.bock else ""
-    game = " · ".join(filter(None, [row.caption, row.details, bock, *details]))
-    if correction is not None and correction.game_id == row.game.pk and correction.before:
-        names = {p.pk: p.name for p in built.players}
-        before = wording.caption(services.GameInput.from_json(correction.before), names)
-        game = _("%(before)s → %(after)s") % {"before": before, "after": game}
-        later = [n for _c, _g, n in _later_games(LedgerEntry.objects.filter(change=correction))]
-        if later:
-            game += "; " + ngettext(
-                "dazu neu gewertet: Spiel %(games)s",
-                "dazu neu gewertet: Spiele %(games)s",
-                len(later),
-            ) % {"games": _runs(later)}
-    games = _runs([r.game.number for r in new])
-    return said % {"n": row.game.number, "game": game, "games": games}
+        said.append(
+            _("Neu gebucht: Spiel %(n)s, %(game)s")
+            % {"n": new[0].game.number, "game": _row_words(new[0])}
+        )
+    return ". ".join(said) or None
+
+
+def _row_words(row: sheet.Row, bock: bool = True) -> str:
+    """A sheet row as words: "Sauspiel Sepp mit Hias · verloren · Bock"."""
+    return " · ".join(
+        filter(None, [row.caption, row.details, _("Bock") if row.bock and bock else ""])
+    )
+
+
+def _heard_correction(built: sheet.Sheet, row: sheet.Row, correction: Change) -> str:
+    """ "Korrigiert: Spiel 4, Bockspiel: Sauspiel Sepp mit Hias → … · verloren; dazu neu
+    gewertet: Spiele 5–8": the game before and after (a correction does not make the
+    game itself a Bock game or none: its Bock stands first, as in the evening's history),
+    or "Korrektur zurückgenommen: …" for its taking back."""
+    names = {p.pk: p.name for p in built.players}
+    data = services.GameInput.from_json(correction.before)
+    before = " · ".join(
+        [wording.caption(data, names), *wording.details(data, names, quiet_win=True)]
+    )
+    game = _("%(before)s → %(after)s") % {"before": before, "after": _row_words(row, bock=False)}
+    if row.bock:
+        game = f"{_('Bockspiel')}: {game}"
+    later = [n for _c, _g, n in _later_games(LedgerEntry.objects.filter(change=correction))]
+    if later:
+        game += "; " + ngettext(
+            "dazu neu gewertet: Spiel %(games)s",
+            "dazu neu gewertet: Spiele %(games)s",
+            len(later),
+        ) % {"games": _runs(later)}
+    word = (
+        _("Korrektur zurückgenommen: Spiel %(n)s, %(game)s")
+        if services.taken_back(correction)
+        else HEARD[Change.Kind.CORRECT]
+    )
+    return word % {"n": row.game.number, "game": game}
 
 
 def _heard_closing(evening: Evening, kinds: frozenset[str]) -> str | None:
@@ -1201,8 +1237,14 @@ def _heard_closing(evening: Evening, kinds: frozenset[str]) -> str | None:
             _("Der Tisch ist beendet.") if evening.is_table else _("Der Abend ist abgeschlossen.")
         )
     if Change.Kind.REOPEN in kinds and evening.is_open:
-        return _("Der Abend ist wieder offen.")
+        return _reopened_word(evening)
     return None
+
+
+def _reopened_word(evening: Evening) -> str:
+    return (
+        _("Der Tisch ist wieder offen.") if evening.is_table else _("Der Abend ist wieder offen.")
+    )
 
 
 REWRITING = {Change.Kind.CORRECT, Change.Kind.VOID, Change.Kind.UNDO, Change.Kind.RESTORE}
