@@ -473,6 +473,10 @@ class RoleChange(models.Model):
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="role_changes")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    # Their player then: named by it once the login is deleted (as a Departure is).
+    player = models.ForeignKey(
+        Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     before = models.CharField(max_length=12, choices=Membership.Role.choices)
     after = models.CharField(max_length=12, choices=Membership.Role.choices)
     at = models.DateTimeField(default=timezone.now)

@@ -293,6 +293,9 @@ def change_role(membership: Membership, role: str, by) -> Membership:
     RoleChange.objects.create(
         club_id=membership.club_id,
         user_id=membership.user_id,
+        player=Player.objects.filter(
+            club_id=membership.club_id, user_id=membership.user_id
+        ).first(),
         before=membership.role,
         after=role,
         by=by,

@@ -633,7 +633,7 @@ def members(request: HttpRequest, club_id: int) -> HttpResponse:
         .values("pk")
     )
     departures = club.departures.filter(pk__in=newest).select_related("user", "player", "by")[:20]
-    role_changes = club.role_changes.select_related("user", "by")[:20]
+    role_changes = club.role_changes.select_related("user", "by", "player")[:20]
     return render(
         request,
         "clubs/members.html",
@@ -659,6 +659,7 @@ def member_role(request: HttpRequest, club_id: int, membership_id: int) -> HttpR
     member = get_object_or_404(membership.club.memberships, pk=membership_id)
     form = RoleForm(request.POST)
     if form.is_valid():
+        was = member.role
         try:
             services.change_role(member, form.cleaned_data["role"], by=request.user)
         except services.ClubError as error:
@@ -671,7 +672,11 @@ def member_role(request: HttpRequest, club_id: int, membership_id: int) -> HttpR
                 name = _("%(name)s (spielt als %(player)s)") % {"name": name, "player": player}
             messages.success(
                 request,
-                _("%(name)s ist jetzt %(role)s.")
+                (
+                    _("%(name)s ist jetzt %(role)s.")
+                    if member.role != was
+                    else _("%(name)s ist schon %(role)s; nichts geändert.")
+                )
                 % {"name": name, "role": member.get_role_display()},
             )
             if member.pk == membership.pk and member.role != Membership.Role.ADMIN:

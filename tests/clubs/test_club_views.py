@@ -1066,6 +1066,44 @@ def test_role_changes_are_on_the_club_s_record_on_the_members_page(client, admin
     ]
 
 
+def test_role_changes_of_a_deleted_login_name_its_player_in_german(client, admin, club):
+    """Walk 44: "von gelöschtes Konto", and no word of who it was."""
+    berta = make_user("berta", "Berta")
+    member = Membership.objects.create(user=berta, club=club, role=Membership.Role.PLAYER)
+    Player.objects.create(club=club, name="Berta B.", user=berta)
+    hias = make_user("hias", "Hias")
+    other = Membership.objects.create(user=hias, club=club, role=Membership.Role.PLAYER)
+    client.force_login(admin)
+    client.post(reverse("clubs:member_role", args=[club.pk, member.pk]), {"role": "admin"})
+    client.force_login(berta)
+    client.post(reverse("clubs:member_role", args=[club.pk, other.pk]), {"role": "schreiber"})
+    services.delete_account(berta)
+    client.force_login(admin)
+
+    html = client.get(reverse("clubs:members", args=[club.pk])).text
+    page = re.sub(r"<[^>]+>", "", html)
+
+    today = date_format(timezone.localdate(), "d.m.Y")
+    assert f"Hias: am {today} von einem gelöschten Konto zum Schreiber gemacht" in page
+    assert (
+        f"gelöschtes Konto (spielte als Berta B.): am {today} von {admin.first_name} zum Admin "
+        "gemacht (vorher Spieler)"
+    ) in page
+
+
+def test_a_role_sent_as_it_is_says_nothing_changed(client, admin, club):
+    sepp = make_user("sepp", "Sepp")
+    member = Membership.objects.create(user=sepp, club=club, role=Membership.Role.PLAYER)
+    client.force_login(admin)
+
+    answer = client.post(
+        reverse("clubs:member_role", args=[club.pk, member.pk]), {"role": "spieler"}, follow=True
+    )
+
+    assert "Sepp ist schon Spieler; nichts geändert." in answer.text
+    assert not club.role_changes.exists()
+
+
 def test_an_admin_who_gives_up_their_own_role_is_on_the_record_as_themself(client, admin, club):
     Membership.objects.create(user=make_user("sepp", "Sepp"), club=club, role="admin")
     own = Membership.objects.get(user=admin, club=club)
