@@ -503,3 +503,32 @@ def test_every_choice_of_the_tariff_form_reads_whole_on_a_small_phone(
             }"""
         )
         assert width <= room, (select.get_attribute("name"), width, room)
+
+
+def test_at_a_laptop_what_can_be_clicked_shows_it_under_the_mouse(
+    browser, app_url, admin, club, runde
+):
+    """Walk 45: with a mouse nothing changed under it, and the buttons made of a summary
+    showed the arrow. A phone (no hover) keeps its plain look."""
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 800}, locale="de-DE", base_url=app_url
+    )
+    try:
+        page = log_in_on(context.new_page(), admin, app_url)
+        page.goto(f"/verein/{club.pk}/")
+        button = page.locator("a.button").first
+        card = page.locator("a.card", has_text=runde.name)
+        plain = [button.evaluate("e => getComputedStyle(e).filter")]
+        plain.append(card.evaluate("e => getComputedStyle(e).borderColor"))
+
+        button.hover()
+        hovered = [button.evaluate("e => getComputedStyle(e).filter")]
+        card.hover()
+        hovered.append(card.evaluate("e => getComputedStyle(e).borderColor"))
+
+        assert plain[0] == "none" and hovered[0] == "brightness(0.93)"
+        assert hovered[1] != plain[1]
+        summary = page.locator("summary", has_text="Verein löschen")  # before a first evening
+        assert summary.evaluate("e => getComputedStyle(e).cursor") == "pointer"
+    finally:
+        context.close()
