@@ -2269,8 +2269,11 @@ def evening_print(request: HttpRequest, evening_id: int) -> HttpResponse:
 @require_GET
 @login_required
 def evening_csv(request: HttpRequest, evening_id: int) -> HttpResponse:
-    """The evening's games as CSV for a German spreadsheet (evenings.export)."""
+    """The evening's games as CSV for a German spreadsheet (evenings.export). An Ausgleich
+    has no games (its payments are in the Runde's payments CSV): none of its own."""
     evening, _membership = evening_of(request, evening_id)
+    if evening.settles_runde:
+        raise Http404
     return HttpResponse(
         "".join(export.evening_lines(evening)).encode(),
         content_type=export.CONTENT_TYPE,

@@ -108,6 +108,23 @@ def test_a_player_s_home_lists_the_ausgleich_among_the_last_evenings(
     assert "Ausgleich der Runde" in card and "gezahlt 0,80 €" in card and "Spiele" not in card
 
 
+def test_an_ausgleich_has_no_games_csv_of_its_own_its_payments_are_the_runde_s(
+    client, club, runde, players, admin, two_evenings
+):
+    """Walk 45: its CSV was a header and empty sums, none of its payments."""
+    hias, vroni = players[2], players[1]
+    ausgleich = services.start_ausgleich(runde, admin)
+    services.record_payment(ausgleich.pk, hias.pk, vroni.pk, 80, admin)
+    client.force_login(admin)
+
+    own = client.get(reverse("evenings:csv", args=[ausgleich.pk]))
+    payments = client.get(reverse("evenings:runde_payments_csv", args=[club.pk, runde.pk]))
+
+    assert own.status_code == 404
+    assert "0,80" in payments.content.decode("utf-8-sig")
+    assert client.get(reverse("evenings:csv", args=[two_evenings[0].pk])).status_code == 200
+
+
 def test_a_payment_taken_back_at_the_ausgleich_leaves_no_card(
     client, club, runde, players, admin, two_evenings
 ):
