@@ -8,7 +8,8 @@ column with the cents as an integer, for whoever computes with the file.
 
 One row per game that counts (struck games are left out): its number in its evening, the
 evening ("Abend": the day and hour it started, so two evenings of one day stay apart),
-the game in words ("· Bock" for a Bock game), each player's amount (empty where they sat
+the game in words ("· Bock" for a Bock game, "· korrigiert" for one corrected since it
+was booked), each player's amount (empty where they sat
 out), then the same amounts in cents. A player's amount is the sum of their ledger
 entries for the game, corrections included. Last come the sums: of the games, and if
 anything was paid, the payments and the balance after them. A Runde's history is read
@@ -230,6 +231,7 @@ def lines(
         games = (
             Game.objects.booked()
             .filter(evening__in=chunk)
+            .with_corrected()
             .order_by("evening__started_at", "evening_id", "number")
         )
         for game in games:
@@ -241,7 +243,8 @@ def lines(
                 [
                     game.number,
                     dates[game.evening_id],
-                    wording.line(GameInput.of(game), names, bock=game.bock),
+                    wording.line(GameInput.of(game), names, bock=game.bock)
+                    + (" · " + _("korrigiert") if game.corrected else ""),
                     *(
                         "" if amount is None else amount if points else decimal_comma(amount)
                         for amount in cents

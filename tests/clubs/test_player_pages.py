@@ -920,8 +920,8 @@ def test_the_evening_csv_opens_in_a_german_spreadsheet_byte_for_byte(client, fiv
         "Sepp (Cent);Vroni (Cent);Hias (Cent);Resi (Cent);Wastl (Cent)\r\n"
         "1;12.03.2026 19:30;Sauspiel Vroni mit Wastl · gewonnen;;0,10;-0,10;-0,10;0,10;"
         ";10;-10;-10;10\r\n"
-        "2;12.03.2026 19:30;Herz-Solo Resi · verloren · Schneider;0,60;;0,60;-1,80;0,60;"
-        "60;;60;-180;60\r\n"
+        "2;12.03.2026 19:30;Herz-Solo Resi · verloren · Schneider · korrigiert;0,60;;0,60;"
+        "-1,80;0,60;60;;60;-180;60\r\n"
         "4;12.03.2026 19:30;Ramsch: Sepp verliert;-0,30;0,10;;0,10;0,10;-30;10;;10;10\r\n"
         # The sums, as the sheet's standing (game 3, struck, counts nothing): no payments.
         ";;Summe der Spiele;0,30;0,20;0,50;-1,80;0,80;30;20;50;-180;80\r\n"
@@ -952,8 +952,10 @@ def test_the_runde_csv_streams_every_game_oldest_first(client, history, five, pl
         *((n, five_day) for n in ("1", "2", "4")),
         ("1", second_day),
     ]
+    # The corrected game says so, as the printed block does (walk 45).
     assert lines[3] == (
-        f"3;{first_day};Sauspiel Sepp mit Resi · verloren;0,10;-0,10;-0,10;0,10;;10;-10;-10;10;"
+        f"3;{first_day};Sauspiel Sepp mit Resi · verloren · korrigiert;0,10;-0,10;-0,10;0,10;;"
+        "10;-10;-10;10;"
     )
     assert lines[-5].endswith(";-0,50;-0,50;;1,50;-0,50;-50;-50;;150;-50")
     # Then the sums of the Runde, as its balances page has them: games, payments (Sepp
