@@ -214,7 +214,9 @@ def test_the_start_form_first_says_that_an_evening_runs_in_the_runde(
 
 def test_a_message_on_a_page_sent_to_a_part_of_itself_keeps_the_focus(page, log_in, club, admin):
     """ "Einladungslink erzeugen" leads to the new link (#einladung-N): Chromium's scroll
-    there took the focus off the message, which a screen reader then never read."""
+    there took the focus off the message, which a screen reader then never read. At a
+    laptop's width, where the card's line has room beside it."""
+    page.set_viewport_size({"width": 1280, "height": 800})
     log_in(admin).goto(f"/verein/{club.pk}/mitglieder/")
     button = page.get_by_role("button", name="Einladungslink erzeugen")
     button.focus()
@@ -227,3 +229,12 @@ def test_a_message_on_a_page_sent_to_a_part_of_itself_keeps_the_focus(page, log_
     expect(box).to_be_focused()
     # Still at the new link, not scrolled back to the message.
     expect(page.get_by_label("Einladungslink")).to_be_in_viewport()
+    # The word takes the card's width, above the card's own line (walk 45: at a laptop it
+    # squeezed in beside "als Spieler, gültig bis …").
+    card, word = (
+        page.locator(".card.invitation").first.bounding_box(),
+        box.bounding_box(),
+    )
+    line = page.locator(".card.invitation").first.get_by_text("gültig bis").bounding_box()
+    assert word["width"] >= card["width"] - 30
+    assert line["y"] >= word["y"] + word["height"]
