@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from clubs.models import Membership
+from evenings import services
 from tests.browser.axe import assert_accessible
 from tests.browser.evening_screen import (
     PASSWORD,
@@ -180,6 +181,31 @@ def test_on_a_laptop_the_runde_s_page_keeps_to_the_size_of_its_words(
     assert page.locator("table.runde-balances").bounding_box()["width"] <= 40 * 16
     plot = page.locator("svg.balance-plot").bounding_box()
     assert plot["width"] <= 36 * 16  # its 11-unit words about 17 px, not 32
+
+
+def test_on_a_laptop_the_last_evenings_line_their_game_amounts_up(
+    page, log_in, club, runde, players, vroni, schreiber, evening
+):
+    """Walk 45: an evening with a payment put its "Spiele" amount mid-card, one without at
+    the card's edge, so the evenings' results could not be read down a column."""
+    p = {name: player.pk for name, player in players.items()}
+    services.record_payment(evening.pk, p["Vroni"], p["Resi"], 40, schreiber)
+    later = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    book(later, schreiber, type="sauspiel", declarer=p["Vroni"], partner=p["Hias"])
+    page.set_viewport_size({"width": 1280, "height": 800})
+
+    log_in(vroni).goto(f"/verein/{club.pk}/spieler/{p['Vroni']}/uebersicht/")
+
+    cards = page.locator(".evening-result")
+    expect(cards).to_have_count(2)
+    expect(cards.nth(1).locator(".amount.muted")).to_have_text("gezahlt 0,40 €")
+    edges = [
+        box["x"] + box["width"]
+        for box in (cards.nth(n).locator(".amount:not(.muted)").bounding_box() for n in range(2))
+    ]
+    assert edges[0] == edges[1]
+    page.set_viewport_size({"width": 320, "height": 568})
+    no_horizontal_scroll(page)
 
 
 def test_a_spieler_sees_their_balance_their_row_their_history_a_csv_and_the_print_view(
