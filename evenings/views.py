@@ -2270,10 +2270,11 @@ def evening_print(request: HttpRequest, evening_id: int) -> HttpResponse:
 @login_required
 def evening_csv(request: HttpRequest, evening_id: int) -> HttpResponse:
     """The evening's games as CSV for a German spreadsheet (evenings.export). An Ausgleich
-    has no games (its payments are in the Runde's payments CSV): none of its own."""
+    has no games: its CSV is the Runde's payments', as its screen is its Abrechnung."""
     evening, _membership = evening_of(request, evening_id)
     if evening.settles_runde:
-        raise Http404
+        runde = evening.runde
+        return redirect("evenings:runde_payments_csv", club_id=runde.club_id, runde_id=runde.pk)
     return HttpResponse(
         "".join(export.evening_lines(evening)).encode(),
         content_type=export.CONTENT_TYPE,
