@@ -1207,11 +1207,13 @@ def _heard_correction(built: sheet.Sheet, row: sheet.Row, correction: Change) ->
     game itself a Bock game or none: its Bock stands first, as in the evening's history),
     or "Korrektur zurückgenommen: …" for its taking back."""
     names = {p.pk: p.name for p in built.players}
-    data = services.GameInput.from_json(correction.before)
-    before = " · ".join(
-        [wording.caption(data, names), *wording.details(data, names, quiet_win=True)]
-    )
-    game = _("%(before)s → %(after)s") % {"before": before, "after": _row_words(row, bock=False)}
+
+    def words(data: services.GameInput) -> str:
+        # "gewonnen" said too: the result is often what was corrected (walk 46).
+        return " · ".join([wording.caption(data, names), *wording.details(data, names)])
+
+    before, after = services.GameInput.from_json(correction.before), services.GameInput.of(row.game)
+    game = _("%(before)s → %(after)s") % {"before": words(before), "after": words(after)}
     if row.bock:
         game = f"{_('Bockspiel')}: {game}"
     later = [n for _c, _g, n in _later_games(LedgerEntry.objects.filter(change=correction))]
@@ -1414,6 +1416,12 @@ def game_edit(request: HttpRequest, evening_id: int, game_id: int) -> HttpRespon
                 messages.info(
                     request, _("Das Spiel steht schon so, wie eingegeben: nichts zu ändern.")
                 )
+            elif services.taken_back(game.changes.order_by("-pk").first()):
+                # Set back as it was before its last correction: that is taking it back,
+                # which the bar does not offer to take back in turn, so the word says it
+                # (walk 46: nothing was said).
+                what = wording.told(evening.games.get(pk=game.pk), _names(evening))
+                messages.success(request, _("Korrektur zurückgenommen: %(game)s") % {"game": what})
             # Else the bar at the top says which game, what it is now, and offers
             # "Rückgängig" (services.restorable).
             if request.htmx:

@@ -1427,8 +1427,8 @@ def test_a_following_phone_hears_what_a_correction_changed_what_it_missed_and_th
     assert heard(missed) == f"Neu gebucht: Spiele 1–6, zuletzt {captions[5]}"
     loser = names[fourth.seating[1]]
     assert heard(corrected) == (
-        f"Korrigiert: Spiel 4, {captions[3]} → Ramsch: {loser} verliert; dazu neu gewertet: "
-        "Spiele 5, 6"
+        f"Korrigiert: Spiel 4, {captions[3]} · gewonnen → Ramsch: {loser} verliert; dazu neu "
+        "gewertet: Spiele 5, 6"
     )
     # Closed, the sheet says so where it stands; the word is for the screen reader (walk
     # 44: it read twice).
@@ -1480,10 +1480,11 @@ def test_a_following_phone_hears_a_correction_whole_its_taking_back_and_what_cam
     fourth = book_next()
     taken_back = heard_since(seen)
 
-    assert lost == f"Korrigiert: Spiel 2, Bockspiel: {second} → {second} · verloren"
+    # Both sides say the result: it is often what was corrected (walk 46).
+    assert lost == f"Korrigiert: Spiel 2, Bockspiel: {second} · gewonnen → {second} · verloren"
     assert taken_back == (
-        f"Korrektur zurückgenommen: Spiel 2, Bockspiel: {second} · verloren → {second}. "
-        f"Neu gebucht: Spiele 3, 4, zuletzt {fourth} · Bock"
+        f"Korrektur zurückgenommen: Spiel 2, Bockspiel: {second} · verloren → {second} · "
+        f"gewonnen. Neu gebucht: Spiele 3, 4, zuletzt {fourth} · Bock"
     )
 
 
@@ -1968,6 +1969,28 @@ def test_a_correction_is_taken_back_once_whatever_the_taps(
     client.post(reverse("evenings:uncorrect", args=[evening.pk, later.pk]))
     game.refresh_from_db()
     assert game.kontra == 0 and Change.objects.filter(kind="correct").count() == 4
+
+
+def test_a_correction_set_back_by_hand_says_it_took_the_correction_back(
+    client, scorekeeper, admin, evening, players
+):
+    """Walk 46: corrected won → lost, then set back to won in the correction form, the bar
+    went (it does not offer to take back a taking back) and nothing said what happened."""
+    vroni, resi = players[1], players[3]
+    sauspiel = services.GameInput("sauspiel", declarer=vroni.pk, partner=resi.pk)
+    game, _ = services.book_game(evening.pk, uuid.uuid4(), sauspiel, admin)
+    url = reverse("evenings:game", args=[evening.pk, game.pk])
+    client.force_login(scorekeeper)
+    players_of = {"declarer": vroni.pk, "partner": resi.pk}
+
+    lost = client.post(url, correction(evening, game, won="0", **players_of), follow=True)
+    game.refresh_from_db()
+    won = client.post(url, correction(evening, game, **players_of), follow=True)
+
+    assert "Korrektur zurückgenommen" not in page_text(lost)
+    assert "Korrektur zurückgenommen: Spiel 1, Sauspiel Vroni mit Resi" in page_text(won)
+    game.refresh_from_db()
+    assert game.won and Change.objects.filter(kind="correct").count() == 2
 
 
 def test_a_correction_of_a_game_struck_meanwhile_says_so(client, scorekeeper, evening, players):
