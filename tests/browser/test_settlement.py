@@ -290,3 +290,19 @@ def test_an_evening_started_by_mistake_is_closed_out_of_the_runde_list(
     mistake.refresh_from_db()
     assert mistake.status == "empty"
     assert change_kinds(mistake)[-1] == "close"
+
+
+def test_an_evening_s_abrechnung_prints_who_pays_whom(page, log_in, runde, schreiber, players):
+    """Walk 45: the Ausgleich's Abrechnung could be printed, an evening's not."""
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    book(evening, schreiber, type="farbsolo", suit="herz", declarer=players["Hias"].pk)
+    log_in(schreiber).goto(f"/abend/{evening.pk}/abrechnung/")
+    page.evaluate("window.print = () => { window.printed = true; }")
+
+    page.get_by_role("button", name="Drucken").tap()
+
+    assert page.evaluate("window.printed") is True
+    page.emulate_media(media="print")
+    expect(page.locator("li.transfer > span").first).to_have_text("Sepp zahlt Hias 0,50 €")
+    for control in page.locator("main :is(form, button, details, p.links)").all():
+        expect(control).to_be_hidden()
