@@ -485,7 +485,7 @@ def history_html(rows: list[HistoryRow]) -> SafeString:
         )
         what = f"<strong>{escape(row.caption)}</strong>"
         details = [row.details] if row.details else []
-        details += [gettext("korrigiert")] if row.corrected else []
+        details += [str(wording.CORRECTED)] if row.corrected else []
         if details:
             what += f' <span class="muted">{escape(" · ".join(details))}</span>'
         cents = row.amount

@@ -244,7 +244,7 @@ def lines(
                     game.number,
                     dates[game.evening_id],
                     wording.line(GameInput.of(game), names, bock=game.bock)
-                    + (" · " + _("korrigiert") if game.corrected else ""),
+                    + (f" · {wording.CORRECTED}" if game.corrected else ""),
                     *(
                         "" if amount is None else amount if points else decimal_comma(amount)
                         for amount in cents

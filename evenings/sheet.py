@@ -191,7 +191,7 @@ def rows_html(
     oob = ' hx-swap-oob="true"' if replace else ""
     out = f'<span class="delta">{escape(gettext("setzt aus"))}</span></td>'
     bock = f" · <strong>{escape(gettext('Bock'))}</strong>"
-    corrected = f' · <span class="corrected">{escape(gettext("korrigiert"))}</span>'
+    corrected = f' · <span class="corrected">{escape(str(wording.CORRECTED))}</span>'
     edit = (
         '<span class="edit"><span aria-hidden="true">✎</span>'
         f'<span class="visually-hidden">{escape(gettext("korrigieren"))}</span></span></a>'
@@ -260,7 +260,7 @@ def print_rows_html(sheet: Sheet) -> SafeString:
             gettext("Noch kein Spiel gebucht."),
         )
     bock = f" <strong>{escape(gettext('Bock'))}</strong>"
-    corrected = f" · {escape(gettext('korrigiert'))}"
+    corrected = f" · {escape(str(wording.CORRECTED))}"
     html = []
     for row in sheet.rows:
         n, caption = row.game.number, escape(row.caption)

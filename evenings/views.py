@@ -1258,7 +1258,8 @@ WHOLE = {Change.Kind.CLOSE, Change.Kind.REOPEN, Change.Kind.RENAME, Change.Kind.
 def _first_changed(evening: Evening, seen: str) -> tuple[int | None, int, frozenset[str]]:
     """The first game whose row changed after version `seen`, the last game the phone
     had a row for then, and the kinds of change made to games after their booking
-    (REWRITING; empty if none); (None, 0, empty) when only the whole sheet will do."""
+    (REWRITING; empty if none). (None, 0, kinds) when only the whole sheet will do: the
+    kinds then are its closing or reopening, if it was (for the phone's word)."""
     shown = _version(seen)
     if shown is None or shown > evening.version:
         return None, 0, frozenset()
@@ -1420,8 +1421,7 @@ def game_edit(request: HttpRequest, evening_id: int, game_id: int) -> HttpRespon
                 # Set back as it was before its last correction: that is taking it back,
                 # which the bar does not offer to take back in turn, so the word says it
                 # (walk 46: nothing was said).
-                what = wording.told(evening.games.get(pk=game.pk), _names(evening))
-                messages.success(request, _("Korrektur zurückgenommen: %(game)s") % {"game": what})
+                _say_taken_back(request, evening, game.pk)
             # Else the bar at the top says which game, what it is now, and offers
             # "Rückgängig" (services.restorable).
             if request.htmx:
@@ -1578,9 +1578,15 @@ def uncorrect(request: HttpRequest, evening_id: int, change_id: int) -> HttpResp
     except services.EveningError as error:
         messages.error(request, str(error))
     else:
-        what = wording.told(evening.games.get(pk=game.pk), _names(evening))
-        messages.success(request, _("Korrektur zurückgenommen: %(game)s") % {"game": what})
+        _say_taken_back(request, evening, game.pk)
     return redirect("evenings:detail", evening_id=evening.pk)
+
+
+def _say_taken_back(request: HttpRequest, evening: Evening, game_id: int) -> None:
+    """The word after a correction was taken back, by "Rückgängig" or by hand: the game
+    as it counts again."""
+    what = wording.told(evening.games.get(pk=game_id), _names(evening))
+    messages.success(request, _("Korrektur zurückgenommen: %(game)s") % {"game": what})
 
 
 @require_POST

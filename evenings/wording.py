@@ -15,6 +15,9 @@ from scoring import format_cents
 from scoring.settlement import Transfer
 
 GAME_NAMES = dict(Game.Type.choices)
+# A game corrected since it was booked, said so beside it on every page and file that
+# lists it (the sheet, the print, a player's history, the CSVs).
+CORRECTED = gettext_lazy("korrigiert")
 SUIT_NAMES = dict(Game.SuitChoice.choices)
 
 
