@@ -317,6 +317,11 @@ class TariffForm(forms.ModelForm):
                 "Für die Abrechnung der Abende mit diesem Tarif; die Konten der Runde "
                 "rechnen schon beim Speichern so."
             ),
+            "bock": _(
+                "Nach einem Auslöser zählen die nächsten 4 Spiele doppelt. Ein Auslöser in "
+                "einer Bockrunde beginnt die 4 von vorn, gestapelt wird nicht. Eine Bockrunde "
+                "gilt nur am laufenden Abend."
+            ),
             "jungfrau": _(
                 "Nur beim Ramsch: wer keinen Stich macht (eine Jungfrau), verdoppelt den "
                 "Ramsch, höchstens zweimal."

@@ -42,9 +42,11 @@ def one_line(text: str) -> str:
     into it would make a name that looks like another's, and a cell of two lines in the
     CSV. Without invisible format characters either, which a name copied from a chat can
     carry: a zero-width space makes a second "Hias", and a right-to-left override turns
-    the line it stands in backwards ("Ab€ 04,0 relleuM tlhaz")."""
+    the line it stands in backwards ("Ab€ 04,0 relleuM tlhaz"). Composed (NFC): an "ë"
+    typed as "e" and a combining diaeresis is the "ë" a phone's keyboard types, and the
+    same name (walk 47: a second "Zoë" Runde, a "Zoë" not found at the table)."""
     shown = "".join(c for c in text if c in _JOINERS or unicodedata.category(c) != "Cf")
-    return " ".join(shown.split())
+    return unicodedata.normalize("NFC", " ".join(shown.split()))
 
 
 def german_key(name: str) -> str:

@@ -80,15 +80,27 @@ def create_prohof_runde(club: Club, name: str, by) -> Runde:
     return runde
 
 
+class NewerTariff(ClubError):
+    """The tariff form was filled in from a version the Runde has replaced since (another
+    admin saved meanwhile): saved, it would undo their change unseen (walk 47)."""
+
+    def __init__(self, current: Tariff):
+        super().__init__(current)
+        self.current = current
+
+
 @transaction.atomic
-def change_tariff(runde: Runde, proposed: Tariff, by) -> Tariff | None:
+def change_tariff(runde: Runde, proposed: Tariff, by, shown: int | None = None) -> Tariff | None:
     """Add `proposed` as the Runde's newest tariff version, valid from now on.
 
     Versions are never edited, so an evening that recorded an older version keeps
-    its amounts. Returns None when nothing changed.
+    its amounts. Returns None when nothing changed. `shown`: the version the form showed;
+    NewerTariff if the Runde has another since.
     """
     Runde.objects.select_for_update().get(pk=runde.pk)
     current = runde.tariffs.latest()
+    if shown is not None and shown != current.pk:
+        raise NewerTariff(current)
     if proposed.same_rules_as(current):
         return None
     proposed.pk = None

@@ -34,7 +34,7 @@ from clubs.forms import (
     TariffForm,
     save_unless_taken,
 )
-from clubs.models import Departure, Invitation, Membership, Player, Runde, german_order
+from clubs.models import Departure, Invitation, Membership, Player, Runde, Tariff, german_order
 from clubs.players import (
     empty_evenings,
     evenings_page,
@@ -454,8 +454,14 @@ def tariff_edit(request: HttpRequest, club_id: int, runde_id: int) -> HttpRespon
             "Nur solange der Ausgleich der Runde vom %(day)s Uhr ihr letzter Abend ist, "
             "zeigen sie seinen Vorschlag: nach dem Tarif, mit dem er begann."
         ) % {"day": began}
+    # The version the form's values come from: kept while the admin corrects a typo.
+    shown = int(request.POST["stand"]) if request.POST.get("stand", "").isdigit() else None
     if form.is_valid():
-        if services.change_tariff(runde, form.save(commit=False), request.user):
+        try:
+            saved = services.change_tariff(runde, form.save(commit=False), request.user, shown)
+        except services.NewerTariff as newer:
+            return _tariff_again(request, membership, runde, form, shown, newer.current)
+        if saved:
             said = _("Der neue Tarif gilt ab dem nächsten Spielabend.")
             for evening in runde.evenings.playing().order_by("started_at"):
                 said += " " + _(
@@ -477,7 +483,53 @@ def tariff_edit(request: HttpRequest, club_id: int, runde_id: int) -> HttpRespon
     return render(
         request,
         "clubs/tariff_edit.html",
-        {"membership": membership, "runde": runde, "form": form, "examples": examples},
+        {
+            "membership": membership,
+            "runde": runde,
+            "form": form,
+            "examples": examples,
+            "stand": shown if form.is_bound and shown else current.pk,
+        },
+    )
+
+
+def _tariff_again(request, membership, runde, form, shown, current: Tariff) -> HttpResponse:
+    """The tariff form once more, nothing saved: another admin saved a newer version since
+    this one's page was made from version `shown`. It shows the newer one with what this
+    admin changed on top, and says what the other changed (walk 47: a stale page saved
+    undid their change unseen, and the Tarifverlauf blamed this admin for it)."""
+    base = runde.tariffs.filter(pk=shown).first() or current
+    values = {
+        name: value if value != getattr(base, name) else getattr(current, name)
+        for name, value in form.cleaned_data.items()
+    }
+    who = current.created_by
+    messages.error(
+        request,
+        _(
+            "Nicht gespeichert: inzwischen hat %(who)s den Tarif geändert (%(changes)s). "
+            "Unten steht er jetzt, mit deinen Änderungen; bitte prüfen und noch einmal "
+            "speichern."
+        )
+        % {
+            "who": services.display_name(who, services.names_played_as(runde.club, {who.pk}))
+            if who
+            else _("jemand"),
+            "changes": "; ".join(
+                f"{label}: {was} → {now}" for label, was, now in current.changed_from(base)
+            ),
+        },
+    )
+    return render(
+        request,
+        "clubs/tariff_edit.html",
+        {
+            "membership": membership,
+            "runde": runde,
+            "form": TariffForm(instance=current, initial=values),
+            "examples": worked_examples(Tariff(**values).rules),
+            "stand": current.pk,
+        },
     )
 
 
@@ -549,7 +601,27 @@ def player_edit(request: HttpRequest, club_id: int, player_id: int) -> HttpRespo
         evening_services.record_rename(renamed, player.name, request.user)
         return renamed
 
-    if form.is_valid() and save_unless_taken(
+    now = _player_as(player.name, player.active, player.user_id)
+    # As the page showed the player: kept while the admin corrects a typo.
+    shown = _player_shown(request.POST) if form.is_bound else now
+    if form.is_valid() and shown not in (None, now):
+        # Another admin saved since this page was made: saved as it is, it would undo
+        # their change unseen (walk 47). The form again, nothing saved.
+        data = form.cleaned_data
+        mine = _player_as(data["name"], data["active"], data["user"] and data["user"].pk)
+        values = {key: mine[key] if mine[key] != shown[key] else now[key] for key in now}
+        form = PlayerEditForm(instance=copy.copy(player), initial=values, club=membership.club)
+        messages.error(
+            request,
+            _(
+                "Nicht gespeichert: inzwischen wurde %(name)s geändert (%(changes)s). Unten "
+                "steht, wie es jetzt ist, mit deinen Änderungen; bitte prüfen und noch einmal "
+                "speichern."
+            )
+            % {"name": shown["name"], "changes": _player_changes(form, shown, now)},
+        )
+        shown = now
+    elif form.is_valid() and save_unless_taken(
         form, save, "player_name_unique_in_club", "name", form.duplicate_message
     ):
         messages.success(request, _("Gespeichert."))
@@ -572,7 +644,39 @@ def player_edit(request: HttpRequest, club_id: int, player_id: int) -> HttpRespo
             "kept": kept,
             "entered": entered,
             "back": back,
+            "shown": shown or now,
         },
+    )
+
+
+def _player_as(name: str, active: bool, user: int | None) -> dict:
+    """A player's editable fields, as the edit page sends them back (`was_…`)."""
+    return {"name": name, "active": active, "user": user}
+
+
+def _player_shown(post) -> dict | None:
+    """The player as the page showed them (its `was_…` fields); None if it sent none."""
+    if not {"was_name", "was_active", "was_user"} <= post.keys():
+        return None
+    user = post["was_user"]
+    return _player_as(
+        post["was_name"], post["was_active"] == "1", int(user) if user.isdigit() else None
+    )
+
+
+def _player_changes(form, before: dict, after: dict) -> str:
+    """What changed between `before` and `after`, as the form's labels say it."""
+    users = dict(form.fields["user"].choices)
+
+    def say(key: str, value) -> str:
+        if key == "active":
+            return _("ja") if value else _("nein")
+        return str(users.get(value, _("kein Konto")) if key == "user" else value)
+
+    return "; ".join(
+        f"{form.fields[key].label}: {say(key, before[key])} → {say(key, after[key])}"
+        for key in after
+        if before[key] != after[key]
     )
 
 
@@ -658,18 +762,26 @@ def member_role(request: HttpRequest, club_id: int, membership_id: int) -> HttpR
     membership = admin_of(request, club_id)
     member = get_object_or_404(membership.club.memberships, pk=membership_id)
     form = RoleForm(request.POST)
-    if form.is_valid():
+    # as the members page shows them: the login's name, and who they play as
+    name = services.display_name(member.user)
+    player = membership.club.players.filter(user=member.user).first()
+    if player is not None and player.name != name:
+        name = _("%(name)s (spielt als %(player)s)") % {"name": name, "player": player}
+    # The role the page showed: another admin may have changed it since (walk 47).
+    shown = request.POST.get("was", member.role)
+    if form.is_valid() and shown != member.role != form.cleaned_data["role"]:
+        messages.error(
+            request,
+            _("Nichts geändert: %(name)s ist inzwischen %(role)s. Bitte noch einmal wählen.")
+            % {"name": name, "role": member.get_role_display()},
+        )
+    elif form.is_valid():
         was = member.role
         try:
             services.change_role(member, form.cleaned_data["role"], by=request.user)
         except services.ClubError as error:
             messages.error(request, str(error))
         else:
-            # as the members page shows them: the login's name, and who they play as
-            name = services.display_name(member.user)
-            player = membership.club.players.filter(user=member.user).first()
-            if player is not None and player.name != name:
-                name = _("%(name)s (spielt als %(player)s)") % {"name": name, "player": player}
             messages.success(
                 request,
                 (

@@ -426,6 +426,14 @@ class StartForm(forms.Form):
                 # up (the players sit in the order of their places).
                 required=False,
                 empty_value=None,
+                # Deleted or retired by another admin while the form was open (walk 47:
+                # "21 ist keine gültige Auswahl").
+                error_messages={
+                    "invalid_choice": _(
+                        "Wer hier gewählt war, ist inzwischen gelöscht oder auf inaktiv "
+                        "gesetzt: bitte den Platz neu wählen."
+                    )
+                },
             )
             self.seat_names.append(name)
         self.players = {p.pk: p for p in players}

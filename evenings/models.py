@@ -194,6 +194,12 @@ class Evening(models.Model):
         return table.round.gone_by()
 
     @property
+    def retariffed(self) -> bool:
+        """Whether it took the Runde's newer tariff after it began (apply_tariff): every
+        game scored anew with it. A new evening begins with the tariff of the moment."""
+        return self.tariff.valid_from > self.started_at
+
+    @property
     def entry_kind(self) -> str:
         """The kind of ledger entry its games make: cents, or a tournament's points."""
         return LedgerEntry.Kind.POINTS if self.tariff.is_prohof else LedgerEntry.Kind.GAME

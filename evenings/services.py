@@ -29,7 +29,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Exists, OuterRef, Q, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from clubs.models import Player, Runde, Tariff
 from evenings.models import Change, Evening, EveningTotal, Game, LedgerEntry, Seat
@@ -42,6 +42,7 @@ from scoring import (
     format_cents,
     score_after,
     score_evening,
+    validate_game,
 )
 from scoring.settlement import Settlement, settle, settle_after, settle_paid
 
@@ -499,6 +500,15 @@ def score(
         seated = list(evening.seats.values_list("player_id", flat=True))
     players = [str(p) for p in seated]
     return score_evening(evening.tariff.rules, [g.for_engine() for g in games], players)
+
+
+def bock_open(evening: Evening) -> int:
+    """How many Bock games the evening's next game would begin with (0 without Bock):
+    said before it closes, as they lapse with it."""
+    if not evening.tariff.plays_bock:
+        return 0
+    before = [g.for_engine() for g in games_before(evening)]
+    return score_after(evening.tariff.rules, before, []).bock_remaining
 
 
 def games_before(evening: Evening, number: int | None = None) -> list[Game]:
@@ -974,11 +984,43 @@ def tariff_refusal(evening: Evening, live: list[Change] | None = None) -> str:
     if not evening.is_open:
         return _("Der Abend ist abgeschlossen: zum Umstellen erst wieder öffnen.")
     if _live(payments(evening) if live is None else live):
-        return _(
-            "An diesem Abend ist schon bezahlt worden: erst die Zahlungen in der Abrechnung "
-            "stornieren, dann den Tarif umstellen."
-        )
+        return str(PAID_BEFORE_TARIFF)
     return ""
+
+
+PAID_BEFORE_TARIFF = gettext_lazy(
+    "An diesem Abend ist schon bezahlt worden: erst die Zahlungen in der Abrechnung "
+    "stornieren, dann den Tarif umstellen."
+)
+
+
+def tariff_misfits(tariff: Tariff, games: Sequence[Game]) -> str:
+    """Which of the evening's booked `games` `tariff` cannot score, and why, in German
+    (a Jungfrau where it plays none), with what to do; "" if it takes them all. Not only
+    the first such game, as the engine would say: the admin corrects them all (walk 48)."""
+    misfits: dict[str, list[str]] = defaultdict(list)
+    for game in games:
+        try:
+            validate_game(tariff.rules, game.for_engine())
+        except ScoringError as error:
+            misfits[error.message_de].append(str(game.number))
+    said = [
+        ngettext(
+            "Spiel %(games)s passt nicht zum neuen Tarif: %(why)s",
+            "Die Spiele %(games)s passen nicht zum neuen Tarif: %(why)s",
+            len(numbers),
+        )
+        % {"games": ", ".join(numbers), "why": why}
+        for why, numbers in misfits.items()
+    ]
+    if said:
+        said.append(
+            _(
+                "Erst korrigieren, oder den Tarif der Runde so ändern, dass er sie nimmt; "
+                "dann übernehmen."
+            )
+        )
+    return " ".join(said)
 
 
 def retariffed_since(evening: Evening, seen: int | None) -> bool:
@@ -1010,6 +1052,8 @@ def apply_tariff(evening_id: int, tariff_id: int, by) -> Retariffed:
     before = evening.tariff
     evening.tariff = current
     games = list(evening.games.booked())
+    if misfits := tariff_misfits(current, games):
+        raise EveningError(misfits)
     try:
         result = score(evening, games)
     except ScoringError as error:  # a game the new rules do not take

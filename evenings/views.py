@@ -22,7 +22,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from clubs import players as player_pages
 from clubs.access import login_required_keep_form, membership_of, money_runde_of, scorekeeper_of
 from clubs.forms import PlayerForm, euro_input, save_unless_taken
-from clubs.models import Runde, german_key, one_line
+from clubs.models import Runde, Tariff, german_key, one_line
 from clubs.services import display_name, names_played_as
 from clubs.stats import kept, named
 from clubs.templatetags.money import amount
@@ -1661,10 +1661,24 @@ def _history_html(evening: Evening, names: dict[int, str]) -> SafeString:
     ):
         rescored[change_id].append(number)
         shifts[game_id].append(change_id)
-    for change in changes:
-        if change.kind == Change.Kind.TARIFF:
-            for game_id in change.after["bock_flipped"]:
-                shifts[game_id].append(change.pk)
+    notes = {}
+    retariffed = [change for change in changes if change.kind == Change.Kind.TARIFF]
+    flipped = {game_id for change in retariffed for game_id in change.after["bock_flipped"]}
+    numbers = (
+        dict(evening.games.filter(pk__in=flipped).values_list("pk", "number")) if flipped else {}
+    )
+    for change in retariffed:
+        for game_id in change.after["bock_flipped"]:
+            shifts[game_id].append(change.pk)
+        if change.after["bock_flipped"]:
+            # Which games the new Bock rule made Bock games or none (walk 48).
+            said = ngettext(
+                "Dabei Bock anders als vorher: Spiel %(games)s",
+                "Dabei Bock anders als vorher: Spiele %(games)s",
+                len(change.after["bock_flipped"]),
+            )
+            games = sorted(numbers[game_id] for game_id in change.after["bock_flipped"])
+            notes[change.pk] = said % {"games": ", ".join(map(str, games))}
     # A game's own changes (booked, corrected, struck, taken back, restored) moved its
     # amounts as a Bock game if it was one then: each later game scored anew flipped its
     # Bock, so it was one if it is now and flipped an even number of times since.
@@ -1679,7 +1693,6 @@ def _history_html(evening: Evening, names: dict[int, str]) -> SafeString:
     authors = names_played_as(evening.runde.club, changes.values("by"))
     # Closed because someone joined or left: that "Abend abgeschlossen" says so, the one
     # as the new table began (not a close after a correction since, walk 27).
-    notes = {}
     if (went_on := services.continued_at(evening)) is not None:
         closes = [change for change in changes if change.kind == Change.Kind.CLOSE]
         if closes:
@@ -1837,6 +1850,11 @@ def _settlement_page(request, evening: Evening, membership, typed: dict | None =
             "counts_nothing": evening.is_open
             and membership.can_score
             and services.counts_nothing(evening),
+            # A Bock round counts only at its own evening: closed, its games lapse (walk 48).
+            "bock_open": evening.is_open
+            and membership.can_score
+            and not evening.settles_runde
+            and services.bock_open(evening),
             "open": []
             if settled_by
             else sorted(left.items(), key=lambda line: order.get(line[0], len(order))),
@@ -2129,18 +2147,57 @@ def evening_tariff(request: HttpRequest, evening_id: int) -> HttpResponse:
         now = services.standing(evening)
         trial = Evening(pk=evening.pk, tariff=current)
         games = list(evening.games.booked())
-        try:
-            after = services.score(trial, games, list(now)).totals
-        except ScoringError as error:
-            context["refusal"] = error.message_de
-        else:
-            context["lines"] = [(names[pid], cents, after[str(pid)]) for pid, cents in now.items()]
+        refusals = [services.tariff_refusal(evening), services.tariff_misfits(current, games)]
+        if not refusals[1]:
+            try:
+                after = services.score(trial, games, list(now)).totals
+            except ScoringError as error:
+                refusals[1] = error.message_de
+            else:
+                context["lines"] = [
+                    (names[pid], cents, after[str(pid)]) for pid, cents in now.items()
+                ]
         context |= {
             "changes": current.changed_from(evening.tariff),
             "games": len(games),
-            "refusal": context.get("refusal") or services.tariff_refusal(evening),
+            "refusals": [refusal for refusal in refusals if refusal],
+            # Only a payment's refusal is undone at the Abrechnung.
+            "to_settlement": refusals[0] == str(services.PAID_BEFORE_TARIFF),
+            "unrecorded": _laufende_unrecorded(evening.tariff, current) if games else [],
         }
     return render(request, "evenings/tariff.html", context)
+
+
+def _laufende_unrecorded(before: Tariff, after: Tariff) -> list[str]:
+    """What a lowered Laufende threshold does not score anew: a game's Laufende below the
+    old one were booked as "keine" (the entry form offers no fewer), and stay so (walk 48)."""
+    said = []
+    for field, what in (
+        ("laufende_min", _("Laufende zählen jetzt ab %(now)s statt ab %(was)s.")),
+        ("laufende_min_wenz", _("Beim Wenz zählen Laufende jetzt ab %(now)s statt ab %(was)s.")),
+    ):
+        was, now = getattr(before, field), getattr(after, field)
+        if now < was:
+            fewer = (
+                str(now)
+                if now == was - 1
+                else _("%(low)s bis %(high)s")
+                % {
+                    "low": now,
+                    "high": was - 1,
+                }
+            )
+            said.append(
+                what % {"now": now, "was": was}
+                + " "
+                + _(
+                    "Spiele mit %(fewer)s Laufenden sind mit „keine“ gebucht (sie zählten "
+                    "bisher nicht) und bleiben so: nach dem Übernehmen bitte prüfen und "
+                    "korrigieren."
+                )
+                % {"fewer": fewer}
+            )
+    return said
 
 
 def _minute(moment) -> str:

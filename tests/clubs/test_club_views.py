@@ -3,6 +3,7 @@ import uuid
 from html import unescape
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
@@ -10,6 +11,7 @@ from django.utils.formats import date_format
 from clubs import services
 from clubs.models import Club, Invitation, Membership, Player, Runde, Tariff
 from evenings import services as evening_services
+from tests.clubs.test_tariff_editor import TARIFF as EDITOR_TARIFF
 from tests.conftest import make_user, page_text
 from tournaments import services as tournament_services
 
@@ -1378,3 +1380,142 @@ def test_a_guest_who_played_a_tournament_only_is_told_of_points_not_payments(cli
 
     assert "Löschen geht nicht: A saß schon am Tisch, und die Punkte bleiben." in page
     assert "Abrechnung" not in page and "Zu den Teilnehmern" not in page
+
+
+@pytest.fixture
+def second_admin(club):
+    """Another admin of the club, on their own phone."""
+    hias = make_user("hias2", "Hias")
+    Membership.objects.create(user=hias, club=club, role=Membership.Role.ADMIN)
+    Player.objects.create(club=club, name="Hias", user=hias)
+    return hias
+
+
+# The Runde's first tariff as its form sends it.
+TARIFF_FORM = EDITOR_TARIFF | {"sauspiel": "0,10"}
+
+
+def test_a_tariff_saved_from_a_page_made_before_another_admin_s_save_undoes_nothing(
+    client, admin, second_admin, club, runde
+):
+    """Walk 47: Hias, from a page opened before Resi's save, saved Farbsolo 0,60 € and
+    silently put her Sauspiel of 0,20 € back to 0,10 €; the Tarifverlauf blamed him."""
+    url = reverse("clubs:tariff", args=[club.pk, runde.pk])
+    client.force_login(second_admin)
+    page = client.get(url).text
+    shown = re.search(r'name="stand" value="(\d+)"', page)[1]
+    assert shown == str(runde.tariff.pk)
+    resi = Client()
+    resi.force_login(admin)
+    form = TARIFF_FORM | {"sauspiel": "0,20", "stand": shown}
+    assert resi.post(url, form).status_code == 302
+
+    again = client.post(url, TARIFF_FORM | {"farbsolo": "0,60", "stand": shown})
+
+    text = unescape(page_text(again))
+    assert "Nicht gespeichert: inzwischen hat Resi den Tarif geändert (Sauspiel: 0,10 € → " in text
+    assert "0,20 €). Unten steht er jetzt, mit deinen Änderungen; bitte prüfen und noch " in text
+    newer = runde.tariffs.latest()
+    assert (newer.sauspiel, newer.farbsolo, runde.tariffs.count()) == (20, 50, 2)
+    form = again.context["form"]
+    assert (form["sauspiel"].value(), form["farbsolo"].value()) == ("0,20", "0,60")
+    assert f'name="stand" value="{newer.pk}"' in again.text
+    # Saved once seen: both changes stand, each under its own author.
+    saved = client.post(url, TARIFF_FORM | {"sauspiel": "0,20", "farbsolo": "0,60",
+                                            "stand": str(newer.pk)})  # fmt: skip
+    assert saved.status_code == 302
+    latest = runde.tariffs.latest()
+    assert (latest.sauspiel, latest.farbsolo, latest.created_by) == (20, 60, second_admin)
+    assert latest.changed_from(newer) == [("Farbsolo", "0,50 €", "0,60 €")]
+
+
+def test_a_player_saved_from_a_page_made_before_another_admin_s_rename_keeps_it(
+    client, admin, second_admin, club
+):
+    """Walk 47: Hias unticked "Aktiv" on a page opened before Resi renamed Wastl to
+    Sebastian, and the name was Wastl again."""
+    wastl = Player.objects.create(club=club, name="Wastl")
+    url = reverse("clubs:player", args=[club.pk, wastl.pk])
+    client.force_login(second_admin)
+    page = client.get(url).text
+    assert '<input type="hidden" name="was_name" value="Wastl">' in page
+    shown = {"was_name": "Wastl", "was_active": "1", "was_user": ""}
+    resi = Client()
+    resi.force_login(admin)
+    assert (
+        resi.post(url, {"name": "Sebastian", "active": "on", "user": ""} | shown).status_code == 302
+    )
+
+    again = client.post(url, {"name": "Wastl", "user": ""} | shown)
+
+    text = unescape(page_text(again))
+    assert "Nicht gespeichert: inzwischen wurde Wastl geändert (Anzeigename: Wastl → " in text
+    assert "Sebastian). Unten steht, wie es jetzt ist, mit deinen Änderungen" in text
+    wastl.refresh_from_db()
+    assert (wastl.name, wastl.active) == ("Sebastian", True)
+    form = again.context["form"]
+    assert (form["name"].value(), form["active"].value()) == ("Sebastian", False)
+    assert '<input type="hidden" name="was_name" value="Sebastian">' in again.text
+    now = {"was_name": "Sebastian", "was_active": "1", "was_user": ""}
+    assert client.post(url, {"name": "Sebastian", "user": ""} | now).status_code == 302
+    wastl.refresh_from_db()
+    assert (wastl.name, wastl.active) == ("Sebastian", False)
+
+
+def test_a_role_changed_from_a_page_made_before_another_admin_s_change_is_asked_again(
+    client, admin, second_admin, club
+):
+    """Walk 47 (observation): Hias made Resi an admin from a page that still showed her a
+    Spielerin; Anton had made her Schreiberin since."""
+    resi = make_user("resi2", "Resi")
+    member = Membership.objects.create(user=resi, club=club, role=Membership.Role.PLAYER)
+    url = reverse("clubs:member_role", args=[club.pk, member.pk])
+    client.force_login(admin)
+    assert 'name="was" value="spieler"' in client.get(reverse("clubs:members", args=[club.pk])).text
+    client.post(url, {"role": "schreiber", "was": "spieler"})
+    hias = Client()
+    hias.force_login(second_admin)
+
+    stale = hias.post(url, {"role": "admin", "was": "spieler"}, follow=True)
+    twice = client.post(url, {"role": "schreiber", "was": "spieler"}, follow=True)
+
+    assert "Nichts geändert: Resi ist inzwischen Schreiber. Bitte noch einmal wählen." in (
+        unescape(stale.text)
+    )
+    assert "Resi ist schon Schreiber; nichts geändert." in unescape(twice.text)
+    member.refresh_from_db()
+    assert member.role == "schreiber"
+
+
+def test_a_name_typed_decomposed_is_the_name_a_phone_types(client, admin, club, runde):
+    """Walk 47: "Zoë" with a combining diaeresis made a second "Zoë" Runde, and a "Zoë"
+    typed on a phone was not found at the table."""
+    client.force_login(admin)
+    decomposed, composed = "Zoe\u0308", "Zo\u00eb"
+
+    client.post(reverse("clubs:players", args=[club.pk]), {"name": decomposed})
+    client.post(reverse("clubs:runde_create", args=[club.pk]), {"name": f"{composed} Runde"})
+    twice = client.post(
+        reverse("clubs:runde_create", args=[club.pk]), {"name": f"{decomposed} Runde"}
+    )
+
+    assert Player.objects.get(club=club, name=composed)
+    assert "Diese Runde gibt es im Verein schon." in unescape(twice.text)
+    assert club.runden.filter(name__startswith="Zo").count() == 1
+
+
+def test_names_stored_decomposed_are_composed_unless_another_has_that_name(club):
+    from importlib import import_module
+
+    from django.apps import apps
+
+    compose = import_module("clubs.migrations.0011_names_composed").compose
+    lone = Player.objects.create(club=club, name="Zoe\u0308")
+    pair = [Player.objects.create(club=club, name=n) for n in ("Rene\u0301", "Ren\u00e9")]
+
+    compose(apps, None)
+
+    lone.refresh_from_db()
+    pair[0].refresh_from_db()
+    assert lone.name == "Zo\u00eb"
+    assert pair[0].name == "Rene\u0301"  # "René" is taken: the two stay told apart

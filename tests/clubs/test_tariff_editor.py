@@ -208,3 +208,16 @@ def test_a_whole_number_that_may_mean_cents_is_asked_about_not_refused(client, a
     # Euros, as the form says: saved as typed.
     client.post(reverse("clubs:tariff", args=[club.pk, runde.pk]), TARIFF | {"schwarz": "10"})
     assert runde.tariffs.latest().schwarz == 1000
+
+
+def test_bock_and_laufende_are_explained_at_their_fields(client, admin, club, runde):
+    """Walk 48: only Jungfrau had a word of help; how long a Bock round lasts, that it
+    restarts, and that at the threshold every Laufender counts were not said."""
+    client.force_login(admin)
+
+    page = client.get(reverse("clubs:tariff", args=[club.pk, runde.pk])).text
+
+    assert '<fieldset class="choices" aria-describedby="id_bock_helptext">' in page
+    assert "zählen die nächsten 4 Spiele doppelt. Ein Auslöser in einer Bockrunde" in page
+    assert '<fieldset aria-describedby="laufende-help">' in page
+    assert "ab ihr zählt jeder Laufende (3 Laufende zahlen dreimal), darunter keiner." in page

@@ -342,3 +342,93 @@ def test_the_page_of_an_evening_with_payments_says_why_and_leads_to_the_abrechnu
         f'<a href="{reverse("evenings:settlement", args=[evening.pk])}">Zur Abrechnung</a>' in page
     )
     assert "Neuen Tarif übernehmen</button>" not in page
+
+
+def test_a_tariff_that_cannot_score_some_games_names_them_and_what_to_do(
+    client, admin, runde, evening, players, set_tariff
+):
+    """Walk 48: Jungfrau switched off for an evening with Jungfrau games was refused with
+    the engine's word for one game ("Diese Runde spielt ohne Jungfrau.") and a link to the
+    Abrechnung, which has nothing to do with it."""
+    with_jungfrau = set_tariff(runde, jungfrau=True)
+    Evening.objects.filter(pk=evening.pk).update(tariff=with_jungfrau)
+    evening.refresh_from_db()
+    book(evening, admin)
+    for _ in range(2):
+        playing = services.next_deal(evening).playing
+        ramsch = services.GameInput(
+            "ramsch", won=False, loser=playing[0].pk, jungfrauen=(playing[1].pk,)
+        )
+        services.book_game(evening.pk, uuid.uuid4(), ramsch, admin)
+    without = set_tariff(runde, jungfrau=False)
+    before = list(LedgerEntry.objects.values_list("pk", flat=True))
+    client.force_login(admin)
+
+    page = client.get(reverse("evenings:tariff", args=[evening.pk]))
+    with pytest.raises(services.EveningError) as refused:
+        services.apply_tariff(evening.pk, without.pk, admin)
+
+    said = (
+        "Die Spiele 2, 3 passen nicht zum neuen Tarif: Diese Runde spielt ohne Jungfrau. "
+        "Erst korrigieren, oder den Tarif der Runde so ändern, dass er sie nimmt; dann "
+        "übernehmen."
+    )
+    assert said in text_of(page)
+    assert "Zur Abrechnung" not in text_of(page)
+    assert "Neuen Tarif übernehmen</button>" not in page.text
+    assert str(refused.value) == said
+    assert list(LedgerEntry.objects.values_list("pk", flat=True)) == before
+    assert Evening.objects.get(pk=evening.pk).tariff == with_jungfrau
+
+
+def test_a_lowered_laufende_threshold_says_the_games_below_the_old_one_stay_without(
+    client, admin, runde, evening, players, typo, set_tariff
+):
+    """Walk 48: a game's Laufende below the old threshold were booked as "keine" (the
+    entry form offers no fewer); the new tariff cannot count them by itself."""
+    lower = set_tariff(runde, sauspiel=20, laufende_min=1, laufende_min_wenz=2)
+    assert (typo.laufende_min, typo.laufende_min_wenz) == (3, 3)
+    client.force_login(admin)
+
+    text = text_of(client.get(reverse("evenings:tariff", args=[evening.pk])))
+
+    assert (
+        "Laufende zählen jetzt ab 1 statt ab 3. Spiele mit 1 bis 2 Laufenden sind mit „keine“ "
+        "gebucht (sie zählten bisher nicht) und bleiben so: nach dem Übernehmen bitte prüfen "
+        "und korrigieren." in text
+    )
+    assert "Beim Wenz zählen Laufende jetzt ab 2 statt ab 3. Spiele mit 2 Laufenden" in text
+    assert "Neuen Tarif übernehmen" in text
+    # Raised again: nothing to say.
+    set_tariff(runde, laufende_min=lower.laufende_min + 3, laufende_min_wenz=3)
+    assert "statt ab" not in text_of(client.get(reverse("evenings:tariff", args=[evening.pk])))
+
+
+def test_a_switched_evening_says_so_on_its_sheet_rules_and_history(
+    client, admin, club, runde, evening, players, set_tariff
+):
+    """Walk 48: after the one message, only the history told that the evening was scored
+    anew with another tariff, and not which games the new Bock rule moved."""
+    book(evening, admin, ramsch=True)
+    book(evening, admin, times=2)
+    client.force_login(admin)
+    url = reverse("evenings:detail", args=[evening.pk])
+    assert "umgestellt" not in text_of(client.get(url))
+    # Saved as the tariff form saves it: valid from now, after the evening began.
+    bock = set_tariff(runde, bock="ramsch", valid_from=timezone.now())
+
+    services.apply_tariff(evening.pk, bock.pk, admin)
+
+    when = timezone.localtime(bock.valid_from).strftime("%d.%m.%Y, %H:%M")
+    assert (
+        f"Nach Beginn auf den Tarif der Runde vom {when} Uhr umgestellt: alle Spiele damit "
+        "neu gewertet. Was vorher galt, steht im Verlauf." in text_of(client.get(url))
+    )
+    rules = text_of(
+        client.get(reverse("clubs:rules", args=[club.pk, runde.pk]), {"abend": evening.pk})
+    )
+    assert f"mit dem Tarif vom {when} Uhr, auf den der Abend nach seinem Beginn umgestellt" in (
+        rules
+    )
+    history = text_of(client.get(reverse("evenings:history", args=[evening.pk])))
+    assert "alle Spiele neu gewertet Dabei Bock anders als vorher: Spiele 2, 3" in history

@@ -187,6 +187,25 @@ def test_someone_new_sits_down_before_the_first_game_of_an_evening(
     assert evening.seats.count() == 4  # seated once the form is saved
 
 
+def test_a_player_deleted_while_the_start_form_was_open_is_said_so_at_the_place(
+    client, scorekeeper, club, runde, players
+):
+    """Walk 47: "Bitte eine gültige Auswahl treffen. 21 ist keine gültige Auswahl." """
+    client.force_login(scorekeeper)
+    franzi = Player.objects.create(club=club, name="Franzi")
+    seats = {f"seat{i}": p.pk for i, p in enumerate([franzi, *players[:3]])}
+    franzi.delete()
+
+    response = client.post(
+        reverse("evenings:start", args=[club.pk, runde.pk]), seats | {"first_dealer": "1"}
+    )
+
+    text = unescape(page_text(response))
+    assert "Wer hier gewählt war, ist inzwischen gelöscht oder auf inaktiv gesetzt: bitte " in text
+    assert "keine gültige Auswahl" not in text
+    assert not Evening.objects.exists()
+
+
 def test_the_start_page_points_a_second_phone_to_the_evening_that_runs(
     client, scorekeeper, admin, club, runde, players
 ):
@@ -2511,3 +2530,24 @@ def test_andere_zahlung_chooses_the_only_one_who_owes(client, scorekeeper, eveni
         (str(hias.pk), " selected"),
     ]
     assert " selected" not in payee
+
+
+def test_closing_with_bock_games_open_says_they_lapse(
+    client, scorekeeper, admin, evening, players, tariff_with_bock
+):
+    """Walk 48: "Abend abschließen …" did not say that the Bock games still open lapse
+    with it, as "Sitzordnung ändern" does; the seed's "gilt nur für den laufenden Abend"
+    is what players argue about when a table stops one game early."""
+    evening, _ramsch = ramsch_then_bock_sauspiel(evening.runde, players, admin)
+    url = reverse("evenings:settlement", args=[evening.pk])
+    client.force_login(scorekeeper)
+
+    confirm = page_text(client.get(url)).split('<details class="confirm">')[-1]
+
+    lapse = "Noch 3 Bockspiele sind offen. Eine Bockrunde gilt nur am laufenden Abend: mit "
+    assert lapse + "dem Abschluss verfallen sie." in confirm
+    for _ in range(3):
+        playing = services.next_deal(evening).playing
+        sauspiel = services.GameInput("sauspiel", declarer=playing[0].pk, partner=playing[1].pk)
+        services.book_game(evening.pk, uuid.uuid4(), sauspiel, admin)
+    assert "Bockspiel" not in page_text(client.get(url)).split('<details class="confirm">')[-1]
