@@ -423,7 +423,14 @@ def _tariff_history(runde) -> list:
                 "evenings",
                 filter=Q(evenings__settles_runde=False)
                 & Q(evenings__status__in=[Evening.Status.OPEN, Evening.Status.CLOSED]),
-            )
+            ),
+            # Of those, begun before it and switched to it (Evening.retariffed, walk 48).
+            switched_count=Count(
+                "evenings",
+                filter=Q(evenings__settles_runde=False)
+                & Q(evenings__status__in=[Evening.Status.OPEN, Evening.Status.CLOSED])
+                & Q(evenings__started_at__lt=F("valid_from")),
+            ),
         )
         .order_by("-valid_from", "-pk")
     )
@@ -494,32 +501,48 @@ def tariff_edit(request: HttpRequest, club_id: int, runde_id: int) -> HttpRespon
 
 
 def _tariff_again(request, membership, runde, form, shown, current: Tariff) -> HttpResponse:
-    """The tariff form once more, nothing saved: another admin saved a newer version since
-    this one's page was made from version `shown`. It shows the newer one with what this
-    admin changed on top, and says what the other changed (walk 47: a stale page saved
-    undid their change unseen, and the Tarifverlauf blamed this admin for it)."""
+    """The tariff form once more, nothing saved: the Runde saved a newer version since this
+    admin's page was made from version `shown`. It shows the newer one with what this
+    admin changed on top, and says who changed what since, and where both changed the
+    same value (walk 47: a stale page saved undid another's change unseen, and the
+    Tarifverlauf blamed this admin for it; walk 49: each change under its own name)."""
     base = runde.tariffs.filter(pk=shown).first() or current
     values = {
         name: value if value != getattr(base, name) else getattr(current, name)
         for name, value in form.cleaned_data.items()
     }
-    who = current.created_by
-    messages.error(
-        request,
-        _(
-            "Nicht gespeichert: inzwischen hat %(who)s den Tarif geändert (%(changes)s). "
-            "Unten steht er jetzt, mit deinen Änderungen; bitte prüfen und noch einmal "
-            "speichern."
-        )
-        % {
-            "who": services.display_name(who, services.names_played_as(runde.club, {who.pk}))
+    since = [base, *runde.tariffs.filter(pk__gt=base.pk).select_related("created_by")]
+    played_as = services.names_played_as(runde.club, {v.created_by_id for v in since})
+    said = []
+    for older, newer in itertools.pairwise(sorted(since, key=lambda version: version.pk)):
+        who = newer.created_by
+        author = (
+            _("du")
+            if newer.created_by_id == request.user.pk
+            else services.display_name(who, played_as)
             if who
-            else _("jemand"),
-            "changes": "; ".join(
-                f"{label}: {was} → {now}" for label, was, now in current.changed_from(base)
-            ),
-        },
-    )
+            else _("jemand")
+        )
+        changes = ", ".join(
+            f"{label} {was} → {now}" for label, was, now in newer.changed_from(older)
+        )
+        said.append(f"{author}: {changes}")
+    message = _(
+        "Nicht gespeichert: der Tarif wurde inzwischen geändert (%(changes)s). Unten steht "
+        "er so, mit deinen Änderungen darüber; bitte prüfen und noch einmal speichern."
+    ) % {"changes": "; ".join(said)}
+    # Where both changed a value: this admin's stands in the form, the saved one is said.
+    both = {
+        str(Tariff._meta.get_field(name).verbose_name)
+        for name, value in values.items()
+        if value != getattr(current, name) != getattr(base, name)
+    }
+    for label, saved, typed in Tariff(**values).changed_from(current):
+        if label in both:
+            message += " " + _(
+                "%(label)s: gespeichert ist %(saved)s, unten steht deine Eingabe %(typed)s."
+            ) % {"label": label, "saved": saved, "typed": typed}
+    messages.error(request, message)
     return render(
         request,
         "clubs/tariff_edit.html",
@@ -770,11 +793,24 @@ def member_role(request: HttpRequest, club_id: int, membership_id: int) -> HttpR
     # The role the page showed: another admin may have changed it since (walk 47).
     shown = request.POST.get("was", member.role)
     if form.is_valid() and shown != member.role != form.cleaned_data["role"]:
-        messages.error(
-            request,
-            _("Nichts geändert: %(name)s ist inzwischen %(role)s. Bitte noch einmal wählen.")
-            % {"name": name, "role": member.get_role_display()},
+        # By whom, as "Rollen geändert" says (walk 49).
+        last = membership.club.role_changes.filter(user=member.user).select_related("by").first()
+        by = (
+            last
+            and last.by
+            and services.display_name(
+                last.by, services.names_played_as(membership.club, {last.by_id})
+            )
         )
+        said = (
+            _(
+                "Nichts geändert: %(name)s ist inzwischen %(role)s (von %(by)s geändert). "
+                "Bitte noch einmal wählen."
+            )
+            if by
+            else _("Nichts geändert: %(name)s ist inzwischen %(role)s. Bitte noch einmal wählen.")
+        )
+        messages.error(request, said % {"name": name, "role": member.get_role_display(), "by": by})
     elif form.is_valid():
         was = member.role
         try:

@@ -997,29 +997,44 @@ PAID_BEFORE_TARIFF = gettext_lazy(
 def tariff_misfits(tariff: Tariff, games: Sequence[Game]) -> str:
     """Which of the evening's booked `games` `tariff` cannot score, and why, in German
     (a Jungfrau where it plays none), with what to do; "" if it takes them all. Not only
-    the first such game, as the engine would say: the admin corrects them all (walk 48)."""
-    misfits: dict[str, list[str]] = defaultdict(list)
+    the first such game, as the engine would say: the admin corrects them all (walk 48),
+    and a Jungfrau's game says whose it is (walk 49)."""
+    misfits: dict[str, list[Game]] = defaultdict(list)
     for game in games:
         try:
             validate_game(tariff.rules, game.for_engine())
         except ScoringError as error:
-            misfits[error.message_de].append(str(game.number))
+            why = _("er spielt ohne Jungfrau.") if error.key == "jungfrauen" else error.message_de
+            misfits[why].append(game)
+    if not misfits:
+        return ""
+    names = dict(
+        Player.objects.filter(
+            pk__in={pk for found in misfits.values() for game in found for pk in game.jungfrauen}
+        ).values_list("pk", "name")
+    )
+
+    def named(game: Game) -> str:
+        if not game.jungfrauen:
+            return str(game.number)
+        who = ", ".join(names.get(pk, "?") for pk in game.jungfrauen)
+        return _("%(n)s (Jungfrau: %(who)s)") % {"n": game.number, "who": who}
+
     said = [
         ngettext(
             "Spiel %(games)s passt nicht zum neuen Tarif: %(why)s",
             "Die Spiele %(games)s passen nicht zum neuen Tarif: %(why)s",
-            len(numbers),
+            len(found),
         )
-        % {"games": ", ".join(numbers), "why": why}
-        for why, numbers in misfits.items()
+        % {"games": ", ".join(named(game) for game in found), "why": why}
+        for why, found in misfits.items()
     ]
-    if said:
-        said.append(
-            _(
-                "Erst korrigieren, oder den Tarif der Runde so ändern, dass er sie nimmt; "
-                "dann übernehmen."
-            )
+    said.append(
+        _(
+            "Erst korrigieren (die Zeile im Blatt antippen), oder den Tarif der Runde so "
+            "ändern, dass er sie nimmt; dann übernehmen."
         )
+    )
     return " ".join(said)
 
 

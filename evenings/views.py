@@ -2161,6 +2161,7 @@ def evening_tariff(request: HttpRequest, evening_id: int) -> HttpResponse:
             "changes": current.changed_from(evening.tariff),
             "games": len(games),
             "refusals": [refusal for refusal in refusals if refusal],
+            "misfits": bool(refusals[1]),
             # Only a payment's refusal is undone at the Abrechnung.
             "to_settlement": refusals[0] == str(services.PAID_BEFORE_TARIFF),
             "unrecorded": _laufende_unrecorded(evening.tariff, current) if games else [],

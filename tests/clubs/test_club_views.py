@@ -1413,8 +1413,11 @@ def test_a_tariff_saved_from_a_page_made_before_another_admin_s_save_undoes_noth
     again = client.post(url, TARIFF_FORM | {"farbsolo": "0,60", "stand": shown})
 
     text = unescape(page_text(again))
-    assert "Nicht gespeichert: inzwischen hat Resi den Tarif geändert (Sauspiel: 0,10 € → " in text
-    assert "0,20 €). Unten steht er jetzt, mit deinen Änderungen; bitte prüfen und noch " in text
+    assert (
+        "Nicht gespeichert: der Tarif wurde inzwischen geändert (Resi: Sauspiel 0,10 € → " in text
+    )
+    assert "0,20 €). Unten steht er so, mit deinen Änderungen darüber; bitte prüfen und " in text
+    assert "gespeichert ist" not in text
     newer = runde.tariffs.latest()
     assert (newer.sauspiel, newer.farbsolo, runde.tariffs.count()) == (20, 50, 2)
     form = again.context["form"]
@@ -1427,6 +1430,30 @@ def test_a_tariff_saved_from_a_page_made_before_another_admin_s_save_undoes_noth
     latest = runde.tariffs.latest()
     assert (latest.sauspiel, latest.farbsolo, latest.created_by) == (20, 60, second_admin)
     assert latest.changed_from(newer) == [("Farbsolo", "0,50 €", "0,60 €")]
+
+
+def test_a_stale_tariff_page_names_each_change_s_author_and_a_value_both_changed(
+    client, admin, second_admin, club, runde
+):
+    """Walk 49: the word credited every change since to the last one who saved (Hias's
+    own included, in the third person), and said nothing of a value both changed."""
+    url = reverse("clubs:tariff", args=[club.pk, runde.pk])
+    client.force_login(second_admin)
+    shown = str(runde.tariff.pk)
+    resi = Client()
+    resi.force_login(admin)
+    resi.post(url, TARIFF_FORM | {"sauspiel": "0,30", "stand": shown})
+    newer = str(runde.tariffs.latest().pk)
+    client.post(url, TARIFF_FORM | {"sauspiel": "0,30", "wenz": "0,70", "stand": newer})
+
+    again = client.post(url, TARIFF_FORM | {"sauspiel": "0,40", "stand": shown})
+
+    text = unescape(page_text(again))
+    assert "(Resi: Sauspiel 0,10 € → 0,30 €; du: Wenz 0,50 € → 0,70 €)" in text
+    assert "Sauspiel: gespeichert ist 0,30 €, unten steht deine Eingabe 0,40 €." in text
+    form = again.context["form"]
+    assert (form["sauspiel"].value(), form["wenz"].value()) == ("0,40", "0,70")
+    assert runde.tariffs.count() == 3
 
 
 def test_a_player_saved_from_a_page_made_before_another_admin_s_rename_keeps_it(
@@ -1479,7 +1506,7 @@ def test_a_role_changed_from_a_page_made_before_another_admin_s_change_is_asked_
     stale = hias.post(url, {"role": "admin", "was": "spieler"}, follow=True)
     twice = client.post(url, {"role": "schreiber", "was": "spieler"}, follow=True)
 
-    assert "Nichts geändert: Resi ist inzwischen Schreiber. Bitte noch einmal wählen." in (
+    assert "Nichts geändert: Resi ist inzwischen Schreiber (von Resi geändert). Bitte noch " in (
         unescape(stale.text)
     )
     assert "Resi ist schon Schreiber; nichts geändert." in unescape(twice.text)

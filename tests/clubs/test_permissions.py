@@ -817,7 +817,7 @@ def test_a_form_sent_after_a_demotion_is_told_nothing_was_saved(
     nowhere = client.post(reverse("evenings:undo", args=[evening.pk + 1000]), {"v": "1"})
     opened = client.get(reverse("evenings:seats", args=[evening.pk]))
 
-    said = "Nichts gespeichert: das ist hier nicht (mehr) für dich. Vielleicht wurde deine "
+    said = "Nichts gespeichert: das gibt es nicht mehr, oder es ist nicht mehr für dich. "
     assert undone.status_code == nowhere.status_code == opened.status_code == 404
     assert said in undone.text and said in nowhere.text
     assert "Diese Seite gibt es nicht, oder sie ist nicht für dich. Vielleicht" in opened.text

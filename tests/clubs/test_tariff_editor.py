@@ -220,4 +220,6 @@ def test_bock_and_laufende_are_explained_at_their_fields(client, admin, club, ru
     assert '<fieldset class="choices" aria-describedby="id_bock_helptext">' in page
     assert "zählen die nächsten 4 Spiele doppelt. Ein Auslöser in einer Bockrunde" in page
     assert '<fieldset aria-describedby="laufende-help">' in page
-    assert "ab ihr zählt jeder Laufende (3 Laufende zahlen dreimal), darunter keiner." in page
+    assert (
+        "Ab der Schwelle zählt jeder Laufende (3 Laufende zahlen dreimal), darunter keiner." in page
+    )

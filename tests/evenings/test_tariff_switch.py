@@ -12,6 +12,7 @@ from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
 
+from clubs.models import Player
 from evenings import services
 from evenings.models import Change, Evening, LedgerEntry
 from tests.conftest import page_text
@@ -368,13 +369,18 @@ def test_a_tariff_that_cannot_score_some_games_names_them_and_what_to_do(
     with pytest.raises(services.EveningError) as refused:
         services.apply_tariff(evening.pk, without.pk, admin)
 
+    jungfrauen = [evening.games.get(number=n).jungfrauen[0] for n in (2, 3)]
+    first, second = (Player.objects.get(pk=pk).name for pk in jungfrauen)
     said = (
-        "Die Spiele 2, 3 passen nicht zum neuen Tarif: Diese Runde spielt ohne Jungfrau. "
-        "Erst korrigieren, oder den Tarif der Runde so ändern, dass er sie nimmt; dann "
-        "übernehmen."
+        f"Die Spiele 2 (Jungfrau: {first}), 3 (Jungfrau: {second}) passen nicht zum neuen "
+        "Tarif: er spielt ohne Jungfrau. Erst korrigieren (die Zeile im Blatt antippen), oder "
+        "den Tarif der Runde so ändern, dass er sie nimmt; dann übernehmen."
     )
     assert said in text_of(page)
     assert "Zur Abrechnung" not in text_of(page)
+    assert f'<a href="{reverse("clubs:tariff", args=[runde.club_id, runde.pk])}">Tarif der ' in (
+        page.text
+    )
     assert "Neuen Tarif übernehmen</button>" not in page.text
     assert str(refused.value) == said
     assert list(LedgerEntry.objects.values_list("pk", flat=True)) == before
@@ -424,11 +430,16 @@ def test_a_switched_evening_says_so_on_its_sheet_rules_and_history(
         f"Nach Beginn auf den Tarif der Runde vom {when} Uhr umgestellt: alle Spiele damit "
         "neu gewertet. Was vorher galt, steht im Verlauf." in text_of(client.get(url))
     )
-    rules = text_of(
-        client.get(reverse("clubs:rules", args=[club.pk, runde.pk]), {"abend": evening.pk})
-    )
-    assert f"mit dem Tarif vom {when} Uhr, auf den der Abend nach seinem Beginn umgestellt" in (
-        rules
-    )
+    rules_url = reverse("clubs:rules", args=[club.pk, runde.pk])
+    rules = text_of(client.get(rules_url, {"abend": evening.pk}))
+    switched = "Auf diesen Tarif wurde der Abend nach seinem Beginn umgestellt: alle seine "
+    assert f"mit dem Tarif vom {when} Uhr. {switched}" in rules
     history = text_of(client.get(reverse("evenings:history", args=[evening.pk])))
     assert "alle Spiele neu gewertet Dabei Bock anders als vorher: Spiele 2, 3" in history
+    runde_page = text_of(client.get(reverse("clubs:runde", args=[club.pk, runde.pk])))
+    assert "aktuell · 1 Abend (1 davon nach Beginn umgestellt)" in runde_page
+    # The Runde's tariff changed once more (walk 49): the evening's rules still say it.
+    set_tariff(runde, sauspiel=30, valid_from=timezone.now())
+    rules = text_of(client.get(rules_url, {"abend": evening.pk}))
+    assert f"mit dem Tarif vom {when} Uhr, mit dem dieser Abend spielt." in rules
+    assert switched in rules
