@@ -107,6 +107,11 @@ class Account:
         return self.games + self.payments
 
     @property
+    def moved_money(self) -> bool:
+        """Whether money changed hands at the evenings listed (their net may be 0)."""
+        return any(result.paid or result.received for result in self.last)
+
+    @property
     def left_over(self) -> int:
         """What rounding leaves open, without its sign (left_open's says who owes it)."""
         return abs(self.left_open)

@@ -22,7 +22,7 @@ import hashlib
 import json
 import uuid
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from itertools import pairwise
 
 from django.db import IntegrityError, connection, transaction
@@ -1196,14 +1196,27 @@ def taken_back(change: Change) -> bool:
     """Whether the correction `change` took back the one before it of the same game (the
     same two states, the other way round), and that one was no taking back itself: of a
     run of such corrections every other one is (corrected, taken back, corrected again)."""
-    history = Change.objects.filter(game_id=change.game_id, pk__lte=change.pk).order_by("-pk")
-    runs = 0
-    for newer, older in pairwise(history.values_list("kind", "before", "after")):
-        mirrored = (newer[1], newer[2]) == (older[2], older[1])
-        if not (newer[0] == older[0] == Change.Kind.CORRECT and mirrored):
-            break
-        runs += 1
-    return runs % 2 == 1
+    history = Change.objects.filter(game_id=change.game_id, pk__lte=change.pk)
+    return change.pk in taken_back_ids(history.only("pk", "kind", "game_id", "before", "after"))
+
+
+def taken_back_ids(changes: Iterable[Change]) -> set[int]:
+    """Of `changes` (with all the earlier changes of their games), the corrections that
+    took back the one before them (taken_back), read at once: for a history or an
+    Abrechnung's note of what changed after paying (walk 50)."""
+    by_game: dict[int, list[Change]] = defaultdict(list)
+    for change in sorted(changes, key=lambda change: change.pk):
+        if change.game_id is not None:
+            by_game[change.game_id].append(change)
+    found = set()
+    for history in by_game.values():
+        run = 0  # the mirrored corrections in a row up to `newer`
+        for older, newer in pairwise(history):
+            mirrored = (newer.before, newer.after) == (older.after, older.before)
+            run = run + 1 if newer.kind == older.kind == Change.Kind.CORRECT and mirrored else 0
+            if run % 2 == 1:
+                found.add(newer.pk)
+    return found
 
 
 @transaction.atomic
@@ -1590,7 +1603,7 @@ def record_payment(
     if evening.tariff.is_prohof:
         raise EveningError(_("Bei einem Turnier wird nicht bezahlt: es zählen nur Punkte."))
     if (later := settled_by(evening)) is not None:
-        raise EveningError(settled_message(later))
+        raise EveningError(settled_message(later, evening))
     # A payment settles what is open, read from the ledger under the evening's lock: it
     # never makes a new debt, and a second tap on "bezahlt" finds nothing left to pay.
     balance = balances(evening)
@@ -1804,7 +1817,14 @@ def settled_by(evening: Evening) -> Evening | None:
     )
 
 
-def settled_message(ausgleich: Evening) -> str:
+def settled_message(ausgleich: Evening, evening: Evening) -> str:
+    """Why `evening` takes no payment: the Runde's later Ausgleich `ausgleich` settles it
+    (an Ausgleich too, walk 50: not "an diesem Abend")."""
+    if evening.settles_runde:
+        return _(
+            "Die Runde wurde am %(date)s wieder ausgeglichen: was bei diesem Ausgleich offen "
+            "war, wird im neuen bezahlt."
+        ) % {"date": _day(ausgleich)}
     return _(
         "Die Runde wurde am %(date)s ausgeglichen: was an diesem Abend offen war, wird "
         "im Ausgleich der Runde bezahlt."
@@ -1841,7 +1861,10 @@ def start_ausgleich(runde: Runde, by, key: uuid.UUID | None = None) -> Evening:
         return newest
     if (running := runde.evenings.open().order_by("started_at").first()) is not None:
         raise EveningError(
-            _("Der Abend vom %(date)s läuft noch: ausgeglichen wird, wenn er abgeschlossen ist.")
+            _(
+                "Der Abend vom %(date)s ist noch offen: ausgeglichen wird, wenn er "
+                "abgeschlossen ist."
+            )
             % {"date": _day(running)}
         )
     tariff = runde.tariffs.latest()

@@ -402,6 +402,9 @@ def detail(request: HttpRequest, evening_id: int) -> HttpResponse:
         # The reopen's confirmation says that it would take corrections only; open so,
         # the page leads to where the table plays now.
         context["newer_evening"] = services.newer_evening(evening)
+        if not evening.is_open and not evening.is_table:
+            # Said at closing to lapse: opened again for play, they count again (walk 50).
+            context["bock_open"] = services.bock_open(evening)
     if membership.can_score and evening.share_token:
         url = request.build_absolute_uri(reverse("evenings:live", args=[evening.share_token]))
         context["share_url"] = url
@@ -1360,6 +1363,9 @@ def _closed_for_corrections(evening: Evening) -> str:
             "Dieser Tisch ist beendet – nichts geändert. Korrigieren lässt sich ein Spiel "
             "erst, wenn die Turnierleitung den Tisch wieder öffnet."
         )
+    if (ausgleich := services.settled_by(evening)) is not None:
+        # It cannot be opened again: not "erst, wenn ein Admin … wieder öffnet" (walk 50).
+        return _("Nichts geändert.") + " " + services.settled_for_good(ausgleich)
     return _(
         "Der Abend ist abgeschlossen – nichts geändert. Korrigieren lässt sich ein Spiel "
         "erst, wenn ein Admin den Abend wieder öffnet."
@@ -1702,7 +1708,9 @@ def _history_html(evening: Evening, names: dict[int, str]) -> SafeString:
                 "Die Sitzordnung hat sich geändert: der Abend geht an einem neuen Tisch "
                 "weiter (seit %(time)s)."
             ) % {"time": began}
-    return _changes_html(evening, changes, names, moved, rescored, authors, bock_then, notes)
+    # A correction that took back the one before is headed so (walk 50).
+    back = services.taken_back_ids(changes)
+    return _changes_html(evening, changes, names, moved, rescored, authors, bock_then, notes, back)
 
 
 def _later_games(entries):
@@ -1719,7 +1727,7 @@ def _later_games(entries):
 
 
 def _changes_html(
-    evening: Evening, changes, names, moved, rescored, authors, bock_then, notes
+    evening: Evening, changes, names, moved, rescored, authors, bock_then, notes, back
 ) -> SafeString:
     """The history's list items, built here as the sheet's rows are (an evening's sixty
     changes were most of the page's time as a template). Names, lines and authors are
@@ -1728,12 +1736,14 @@ def _changes_html(
     `moved`: per change, what it moved (name, cents); `rescored`: per change, the later
     games it scored anew; `authors`: the club's names of the users who made changes;
     `bock_then`: the changes of a game that was a Bock game at the time; `notes`: a line
-    more for a change (why the evening was closed)."""
+    more for a change (why the evening was closed); `back`: the corrections that took
+    back the one before them."""
     points = evening.tariff.is_prohof
     game = _("Spiel %(n)s")
     html = []
     for change in changes:
-        head = f"<strong>{escape(wording.heading(change, evening.is_table))}</strong>"
+        said = _("Korrektur zurückgenommen") if change.pk in back else None
+        head = f"<strong>{escape(said or wording.heading(change, evening.is_table))}</strong>"
         if change.game_id is not None:
             head += f" · {escape(game % {'n': change.game.number})}"
         item = f'<li class="change {escape(change.kind)}">\n<div>{head}</div>'
@@ -1911,6 +1921,9 @@ CHANGED = {
     Change.Kind.UNDO: gettext_lazy("Spiel %(n)s zurückgenommen"),
     Change.Kind.RESTORE: gettext_lazy("Spiel %(n)s wiederhergestellt"),
 }
+BACK = "back"  # a correction that took back the one before it (services.taken_back)
+BACK_SAID = gettext_lazy("Korrektur von Spiel %(n)s zurückgenommen")
+UNDONE = gettext_lazy("Spiel %(n)s korrigiert und die Korrektur zurückgenommen")
 
 
 def _changed_after_paying(evening: Evening, live: list[Change]) -> list[str]:
@@ -1926,19 +1939,41 @@ def _changed_after_paying(evening: Evening, live: list[Change]) -> list[str]:
     later = evening.changes.filter(
         kind__in=[Change.Kind.BOOK, *CHANGED], version__gt=first
     ).order_by("version")
-    changes = [(pk, kind, n) for pk, kind, n in later.values_list("pk", "kind", "game__number")]
-    booked = [n for _pk, kind, n in changes if kind == Change.Kind.BOOK]
+    changes = list(later.values_list("pk", "kind", "game__number", "game_id", "before", "after"))
+    booked = [change[2] for change in changes if change[1] == Change.Kind.BOOK]
     changes = [change for change in changes if change[1] != Change.Kind.BOOK]
     rescored: dict[int, set[int]] = defaultdict(set)
     for change_id, _game_id, number in _later_games(
-        LedgerEntry.objects.filter(change_id__in=[pk for pk, _kind, _n in changes])
+        LedgerEntry.objects.filter(change_id__in=[change[0] for change in changes])
     ):
         rescored[change_id].add(number)
-    # Each once: a game corrected twice is "Spiel 16 korrigiert", not that twice.
+    # A correction taken back ("Rückgängig", or set back by hand) is said so (walk 50: the
+    # note named the correction only); a game so back as it was, with its correction.
+    corrected = {change[3] for change in changes if change[1] == Change.Kind.CORRECT}
+    back = services.taken_back_ids(
+        evening.changes.filter(game_id__in=corrected).only(
+            "pk", "kind", "game_id", "before", "after"
+        )
+    )
+    # Each once: a game corrected twice is "Spiel 16 korrigiert", not that twice; its
+    # corrections said by what they came to: back as it was ("… und die Korrektur
+    # zurückgenommen", nothing rescored), a correction from before taken back, or not.
     said: dict[tuple[str, int], set[int]] = {}
-    for pk, kind, number in changes:
-        if number is not None:
-            said.setdefault((kind, number), set()).update(rescored[pk])
+    # per game corrected: (its state before, its last correction, the state after that)
+    states: dict[int, tuple] = {}
+    for pk, kind, number, _game, before, after in changes:
+        if number is None:
+            continue
+        if kind == Change.Kind.CORRECT:
+            states[number] = (states.get(number, (before,))[0], pk, after)
+        said.setdefault((kind, number), set()).update(rescored[pk])
+    undone = set()
+    for number, (first_state, last, last_after) in states.items():
+        if first_state == last_after:
+            undone.add(number)
+            said[Change.Kind.CORRECT, number] = set()  # its rescoring taken back with it
+        elif last in back:
+            said[BACK, number] = said.pop((Change.Kind.CORRECT, number))
     return [
         *(
             [
@@ -1949,7 +1984,10 @@ def _changed_after_paying(evening: Evening, live: list[Change]) -> list[str]:
             else []
         ),
         *(
-            str(CHANGED[kind] % {"n": number})
+            str(
+                (UNDONE if number in undone else BACK_SAID if kind == BACK else CHANGED[kind])
+                % {"n": number}
+            )
             + (
                 _(" (dazu neu gewertet: Spiel %(games)s)")
                 % {"games": ", ".join(str(n) for n in sorted(more))}

@@ -63,10 +63,13 @@ def paid_or_received(cents: int | None) -> str:
 
 
 @register.filter
-def net_payments(cents: int | None) -> SafeString:
+def net_payments(cents: int | None, moved: bool = False) -> SafeString:
     """A Runde's payments of a player, which are kept as their net: "netto gezahlt
     0,30 €", so that it is not taken for what they handed over (0,80 €, and 0,50 € came
-    back); 0 -> "keine Zahlungen". Only the amount is kept on one line."""
+    back); 0 -> "keine Zahlungen", or "Zahlungen netto 0,00 €" where money was `moved`
+    (3,00 € paid, 3,00 € received: walk 50). Only the amount is kept on one line."""
+    if cents == 0 and moved:
+        return format_html("{} {}", _("Zahlungen netto"), unbroken(format_cents(0)))
     if isinstance(cents, bool) or not isinstance(cents, int) or not cents:
         return unbroken(paid_or_received(cents))
     words = _("netto gezahlt") if cents > 0 else _("netto erhalten")

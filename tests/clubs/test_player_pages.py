@@ -356,10 +356,10 @@ def test_what_rounding_leaves_open_is_said_as_owed_or_to_get(
     others = client.get(home_url(history.runde.club_id, history.hias)).text
 
     # Vroni gets 1,00 € of her 1,20 €; Hias pays 0,50 € of his 0,80 €.
-    assert "Nach dem Abrunden bekommst du noch 0,20 €; es bleibt auf dem Konto der Runde." in own
+    assert "Im Vorschlag offen: du bekommst noch 0,20 €; es bleibt auf dem Konto der Runde." in own
     # A Spieler enters no payment: the page says who does.
     assert "Ein Schreiber oder Admin trägt es im Ausgleich der Runde ein:" in own
-    assert "Nach dem Abrunden schuldet Hias noch 0,30 €; es bleibt" in others
+    assert "Im Vorschlag offen: Hias schuldet noch 0,30 €; es bleibt" in others
 
 
 @pytest.fixture
@@ -1110,3 +1110,30 @@ def test_the_kept_accounts_show_every_change_at_once(client, history, player_use
             assert shows in "".join(after)
         cache.clear()
         assert shown() == after
+
+
+def test_payments_that_net_to_nothing_are_not_called_none(client, club, runde, admin):
+    """Walk 50: Sepp paid 3,00 € and was paid 3,00 €; his card said "keine Zahlungen",
+    which reads as if his payment had been lost."""
+    sepp, vroni, hias = (
+        Player.objects.create(club=club, name=n) for n in ("Sepp", "Vroni", "Hias")
+    )
+    resi = club.players.get(user=admin)
+    lost = evening_services.start_evening(runde, [sepp, vroni, hias, resi], 0, admin)
+    book(lost, admin, type="sauspiel", declarer=vroni.pk, partner=hias.pk)
+    evening_services.record_payment(lost.pk, sepp.pk, vroni.pk, 10, admin)
+    evening_services.close_evening(lost.pk, admin)
+    won = evening_services.start_evening(runde, [sepp, vroni, hias, resi], 0, admin)
+    book(won, admin, type="sauspiel", declarer=sepp.pk, partner=resi.pk)
+    evening_services.record_payment(won.pk, vroni.pk, sepp.pk, 10, admin)
+    client.force_login(admin)
+
+    text = unescape(page_text(client.get(home_url(club.pk, sepp))))
+    nobody = unescape(page_text(client.get(home_url(club.pk, hias))))
+
+    assert (
+        'Spiele <span class="amount">0,00 €</span> · Zahlungen netto <span class="amount">0,00 €'
+        in (text)
+    )
+    assert "keine Zahlungen" not in text
+    assert "keine Zahlungen" in nobody

@@ -279,7 +279,7 @@ def test_no_ausgleich_while_an_evening_runs_or_when_nothing_is_open(runde, playe
     evening = services.start_evening(runde, players[:4], 0, admin)
     sauspiel(evening, players[1], players[3], admin)
     day = timezone.localtime(evening.started_at).strftime("%d.%m.%Y")
-    with pytest.raises(EveningError, match=f"Der Abend vom {day} läuft noch"):
+    with pytest.raises(EveningError, match=f"Der Abend vom {day} ist noch offen"):
         services.start_ausgleich(runde, admin)
 
     services.record_payment(evening.pk, players[0].pk, players[1].pk, 40, admin)
@@ -470,7 +470,7 @@ def test_the_ausgleich_is_refused_with_the_reason_at_the_accounts(
         (reverse("evenings:runde_balances", args=[club.pk, runde.pk]), 302)
     ]
     day = timezone.localtime(evening.started_at).strftime("%d.%m.%Y")
-    assert f"Der Abend vom {day} läuft noch: ausgeglichen wird, wenn er" in answer.text
+    assert f"Der Abend vom {day} ist noch offen: ausgeglichen wird, wenn er" in answer.text
     assert not Evening.objects.filter(settles_runde=True).exists()
 
 
@@ -483,7 +483,7 @@ def test_while_an_evening_runs_the_accounts_lead_to_it_instead_of_the_ausgleich(
 
     page = page_text(client.get(url))
 
-    assert "Ein Abend läuft noch: ausgeglichen wird, wenn er abgeschlossen ist." in page
+    assert "Ein Abend ist noch offen: ausgeglichen wird, wenn er abgeschlossen ist." in page
     when = timezone.localtime(running.started_at).strftime("%d.%m.%Y · %H:%M")
     link = reverse("evenings:detail", args=[running.pk])
     assert f'<a href="{link}">Zum Abend vom {when}</a>' in page
@@ -491,7 +491,7 @@ def test_while_an_evening_runs_the_accounts_lead_to_it_instead_of_the_ausgleich(
     # Another table of the Runde plays too: each is named, with a way to it.
     other = services.start_evening(runde, players[1:5], 0, admin)
     page = page_text(client.get(url))
-    assert "2 Abende laufen noch: ausgeglichen wird, wenn sie abgeschlossen sind." in page
+    assert "2 Abende sind noch offen: ausgeglichen wird, wenn sie abgeschlossen sind." in page
     assert link in page and reverse("evenings:detail", args=[other.pk]) in page
     # ... told apart by who sits there, begun in the same minute as they may be (walk 38).
     names = [", ".join(p.name for p in seated) for seated in (players[:4], players[1:5])]
@@ -500,7 +500,7 @@ def test_while_an_evening_runs_the_accounts_lead_to_it_instead_of_the_ausgleich(
     services.close_evening(running.pk, admin)
     services.close_evening(other.pk, admin)
     page = page_text(client.get(url))
-    assert "Ja, zum Ausgleich" in page and "läuft noch" not in page
+    assert "Ja, zum Ausgleich" in page and "noch offen: ausgeglichen" not in page
 
 
 PLAYED_ON = "Im Ausgleich vom {day} ist noch etwas offen, und seither wurde weitergespielt."

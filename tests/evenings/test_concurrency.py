@@ -352,7 +352,7 @@ def test_an_evening_started_while_the_ausgleich_is_made_is_not_left_before_it(
     answers, raised = run_at_once(2, work)
 
     assert [str(error) for error in errors(raised)] == [
-        f"Der Abend vom {services._day(old)} läuft noch: ausgeglichen wird, wenn er "
+        f"Der Abend vom {services._day(old)} ist noch offen: ausgeglichen wird, wenn er "
         "abgeschlossen ist."
     ]
     assert not Evening.objects.filter(settles_runde=True).exists()

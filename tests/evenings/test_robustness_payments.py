@@ -631,9 +631,10 @@ def test_the_abrechnung_says_which_games_changed_after_the_first_payment(
     services.correct_game(after_one_game.pk, first.pk, GameInput(
         type="sauspiel", declarer=vroni.pk, partner=resi.pk, laufende=4), admin)  # fmt: skip
     services.void_game(after_one_game.pk, after_one_game.games.get(number=2).pk, admin)
-    # Game 1 corrected once more: named once.
+    # Game 1 corrected once more: named once. (Back to 3 Laufende, it would be the first
+    # correction taken back, and said so.)
     services.correct_game(after_one_game.pk, first.pk, GameInput(
-        type="sauspiel", declarer=vroni.pk, partner=resi.pk, laufende=3), admin)  # fmt: skip
+        type="sauspiel", declarer=vroni.pk, partner=resi.pk, laufende=5), admin)  # fmt: skip
     # Played on after Hias paid (walk 38: games booked then were not named).
     for _ in range(2):
         services.book_game(after_one_game.pk, uuid.uuid4(), GameInput(
@@ -650,6 +651,17 @@ def test_the_abrechnung_says_which_games_changed_after_the_first_payment(
     assert "Hias hat Resi 0,30 € gezahlt" in page
 
 
+def ramsch_then_sauspiel(runde, players, admin, declarer, partner):
+    """A new evening: Sepp loses a Ramsch, then `declarer` and `partner` win a Sauspiel
+    (a Bock game where the tariff plays Bock). Returns the evening and the Ramsch."""
+    evening = services.start_evening(runde, players[:4], 0, admin)
+    ramsch = services.book_game(evening.pk, uuid.uuid4(), GameInput(
+        type="ramsch", won=False, loser=players[0].pk), admin)[0]  # fmt: skip
+    services.book_game(evening.pk, uuid.uuid4(), GameInput(
+        type="sauspiel", declarer=declarer.pk, partner=partner.pk), admin)  # fmt: skip
+    return evening, ramsch
+
+
 def test_the_abrechnung_names_the_later_games_a_correction_after_paying_rescored(
     client, scorekeeper, admin, runde, players, tariff_with_bock
 ):
@@ -657,11 +669,7 @@ def test_the_abrechnung_names_the_later_games_a_correction_after_paying_rescored
     game 2 is no Bock game any more, and the Abrechnung says so besides "Spiel 1
     korrigiert" (walk 27: only the history named it)."""
     sepp, vroni, hias, resi = players[:4]
-    evening = services.start_evening(runde, players[:4], 0, admin)
-    ramsch = services.book_game(evening.pk, uuid.uuid4(), GameInput(
-        type="ramsch", won=False, loser=sepp.pk), admin)[0]  # fmt: skip
-    services.book_game(evening.pk, uuid.uuid4(), GameInput(
-        type="sauspiel", declarer=vroni.pk, partner=resi.pk), admin)  # fmt: skip
+    evening, ramsch = ramsch_then_sauspiel(runde, players, admin, vroni, resi)
     assert evening.games.get(number=2).bock
     services.record_payment(evening.pk, sepp.pk, vroni.pk, 10, admin)
     services.correct_game(evening.pk, ramsch.pk, GameInput(
@@ -683,3 +691,46 @@ def test_games_booked_after_paying_are_named_in_runs():
     assert _runs([9, 3, 4, 5]) == "3–5, 9"
     assert _runs([26, 27]) == "26, 27"
     assert _runs([7]) == "7"
+
+
+def test_a_correction_taken_back_after_paying_is_said_so(
+    client, admin, scorekeeper, runde, players, tariff_with_bock
+):
+    """Walk 50: after "Rückgängig" the Abrechnung still said "Spiel 1 korrigiert (dazu
+    neu gewertet: Spiel 2)", and the history headed the taking back "Spiel korrigiert"."""
+    sepp, vroni, hias, resi = players[:4]
+    evening, ramsch = ramsch_then_sauspiel(runde, players, admin, vroni, hias)
+    sauspiel = GameInput(type="sauspiel", declarer=hias.pk, partner=sepp.pk)
+    services.correct_game(evening.pk, ramsch.pk, sauspiel, admin)
+    first = services.settlement(evening, []).transfers[0]
+    services.record_payment(evening.pk, int(first.payer), int(first.payee), first.amount, admin)
+    url = reverse("evenings:settlement", args=[evening.pk])
+    client.force_login(scorekeeper)
+    # A correction made before paying, taken back after it.
+    change = evening.changes.filter(kind="correct").latest("pk")
+    services.undo_correction(evening.pk, change.pk, admin)
+
+    back = page_text(client.get(url))
+    services.correct_game(evening.pk, ramsch.pk, sauspiel, admin)
+    change = evening.changes.filter(kind="correct").latest("pk")
+    services.undo_correction(evening.pk, change.pk, admin)
+    undone = page_text(client.get(url))
+    history = page_text(client.get(reverse("evenings:history", args=[evening.pk])))
+
+    assert "Nach der ersten Zahlung geändert: Korrektur von Spiel 1 zurückgenommen (dazu " in back
+    # Corrected and taken back once more: it came to the same.
+    assert "Nach der ersten Zahlung geändert: Korrektur von Spiel 1 zurückgenommen (dazu " in undone
+    assert history.count("<strong>Spiel korrigiert</strong>") == 2
+    # At another evening, paid, then corrected and taken back: back as it was.
+    other = services.start_evening(runde, players[:4], 0, admin)
+    ramsch = services.book_game(other.pk, uuid.uuid4(), GameInput(
+        type="ramsch", won=False, loser=sepp.pk), admin)[0]  # fmt: skip
+    services.record_payment(other.pk, sepp.pk, vroni.pk, 10, admin)
+    services.correct_game(other.pk, ramsch.pk, sauspiel, admin)
+    change = other.changes.filter(kind="correct").latest("pk")
+    services.undo_correction(other.pk, change.pk, admin)
+    assert (
+        "Nach der ersten Zahlung geändert: Spiel 1 korrigiert und die Korrektur zurückgenommen. "
+        in page_text(client.get(reverse("evenings:settlement", args=[other.pk])))
+    )
+    assert history.count("<strong>Korrektur zurückgenommen</strong>") == 2

@@ -2551,3 +2551,60 @@ def test_closing_with_bock_games_open_says_they_lapse(
         sauspiel = services.GameInput("sauspiel", declarer=playing[0].pk, partner=playing[1].pk)
         services.book_game(evening.pk, uuid.uuid4(), sauspiel, admin)
     assert "Bockspiel" not in page_text(client.get(url)).split('<details class="confirm">')[-1]
+
+
+def test_a_correction_of_an_evening_in_an_ausgleich_says_why_it_stays(
+    client, admin, scorekeeper, evening, players
+):
+    """Walk 50: the correction link of an evening the Runde's Ausgleich settled told the
+    admin to open it again, which that evening no longer offers."""
+    playing = services.next_deal(evening).playing
+    game, _ = services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "sauspiel", declarer=playing[0].pk, partner=playing[1].pk), admin)  # fmt: skip
+    services.close_evening(evening.pk, admin)
+    services.start_ausgleich(evening.runde, admin)
+    client.force_login(admin)
+
+    url = reverse("evenings:game", args=[evening.pk, game.pk])
+    page = unescape(page_text(client.get(url, follow=True)))
+
+    assert "Nichts geändert. Die Runde wurde am " in page
+    assert "ausgeglichen, mit diesem Abend: er bleibt, wie er ist" in page
+    assert "wieder öffnet" not in page
+    assert Change.objects.filter(kind="correct").count() == 0
+
+
+def test_opening_again_says_that_the_bock_games_count_again(
+    client, admin, evening, players, tariff_with_bock
+):
+    """Walk 50: closing said the open Bock games lapse; opened again, they counted again,
+    and the confirmation said nothing of it."""
+    evening, _ramsch = ramsch_then_bock_sauspiel(evening.runde, players, admin)
+    services.close_evening(evening.pk, admin)
+    client.force_login(admin)
+
+    page = unescape(page_text(client.get(reverse("evenings:detail", args=[evening.pk]))))
+
+    confirm = page.split('<details class="confirm">')[1].split("</details>")[0]
+    assert "Die 3 offenen Bockspiele gelten dann wieder." in confirm
+
+
+def test_a_payment_at_an_ausgleich_settled_again_names_the_ausgleich(admin, evening, players):
+    """Walk 50: refused, it spoke of "diesem Abend" on an Ausgleich's page."""
+    playing = services.next_deal(evening).playing
+    services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "sauspiel", declarer=playing[0].pk, partner=playing[1].pk), admin)  # fmt: skip
+    services.close_evening(evening.pk, admin)
+    older = services.start_ausgleich(evening.runde, admin)
+    later = services.start_evening(evening.runde, players[:4], 0, admin)
+    services.book_game(later.pk, uuid.uuid4(), services.GameInput(
+        "sauspiel", declarer=playing[1].pk, partner=playing[2].pk), admin)  # fmt: skip
+    services.close_evening(later.pk, admin)
+    services.start_ausgleich(evening.runde, admin)
+
+    with pytest.raises(services.EveningError) as refused:
+        services.record_payment(older.pk, playing[2].pk, playing[0].pk, 10, admin)
+
+    assert "wieder ausgeglichen: was bei diesem Ausgleich offen war, wird im neuen bezahlt." in (
+        str(refused.value)
+    )
