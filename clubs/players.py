@@ -182,8 +182,12 @@ def homes(players: list[Player], viewer=None) -> list[Home]:
     names = dict(Player.objects.filter(pk__in=seen).values_list("pk", "name"))
     suggestions = runde_plans(balances, units)
     # 6. Why a suggestion may differ from an evening's or an Ausgleich's Abrechnung.
+    # Open ones, also one opened again for corrections only: the Ausgleich waits for it,
+    # as the Runde's accounts say (walk 51).
     running = Counter(
-        Evening.objects.playing().filter(runde__in=runde_ids).values_list("runde_id", flat=True)
+        Evening.objects.open()
+        .filter(runde__in=runde_ids, settles_runde=False)
+        .values_list("runde_id", flat=True)
     )
     earlier = open_ausgleiche(runde_ids)
 

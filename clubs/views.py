@@ -540,7 +540,8 @@ def _tariff_again(request, membership, runde, form, shown, current: Tariff) -> H
     for label, saved, typed in Tariff(**values).changed_from(current):
         if label in both:
             message += " " + _(
-                "%(label)s: gespeichert ist %(saved)s, unten steht deine Eingabe %(typed)s."
+                "Beide geändert – %(label)s: gespeichert ist %(saved)s, unten steht deine "
+                "Eingabe %(typed)s."
             ) % {"label": label, "saved": saved, "typed": typed}
     messages.error(request, message)
     return render(

@@ -426,12 +426,11 @@ class StartForm(forms.Form):
                 # up (the players sit in the order of their places).
                 required=False,
                 empty_value=None,
-                # Deleted or retired by another admin while the form was open (walk 47:
-                # "21 ist keine gültige Auswahl").
+                # Deleted by another admin while the form was open (walk 47: "21 ist
+                # keine gültige Auswahl"); one retired is named (clean).
                 error_messages={
                     "invalid_choice": _(
-                        "Wer hier gewählt war, ist inzwischen gelöscht oder auf inaktiv "
-                        "gesetzt: bitte den Platz neu wählen."
+                        "Wer hier gewählt war, ist inzwischen gelöscht: bitte den Platz neu wählen."
                     )
                 },
             )
@@ -443,6 +442,7 @@ class StartForm(forms.Form):
 
     def clean(self):
         cleaned = super().clean()
+        self._name_the_retired()
         chosen = {}  # player: the first seat they were put on
         for name in self.seat_names:
             pk = cleaned.get(name)
@@ -473,6 +473,26 @@ class StartForm(forms.Form):
             taken.index(cleaned["first_dealer"]) if cleaned.get("first_dealer") in taken else 0
         )
         return cleaned
+
+    def _name_the_retired(self) -> None:
+        """A place whose player another admin set inactive while the form was open says
+        who (walk 49); one deleted cannot be named."""
+        club = next(iter(self.players.values())).club_id if self.players else None
+        for name in self.seat_names:
+            value = str(self.data.get(name, ""))
+            if not (self.has_error(name, "invalid_choice") and value.isdigit()):
+                continue
+            retired = Player.objects.filter(club_id=club, pk=int(value), active=False).first()
+            if retired is not None:
+                self.errors[name] = self.error_class(
+                    [
+                        _(
+                            "%(name)s ist inzwischen auf inaktiv gesetzt: bitte den Platz "
+                            "neu wählen."
+                        )
+                        % {"name": retired.name}
+                    ]
+                )
 
 
 class PaymentForm(forms.Form):

@@ -1365,7 +1365,7 @@ def _closed_for_corrections(evening: Evening) -> str:
         )
     if (ausgleich := services.settled_by(evening)) is not None:
         # It cannot be opened again: not "erst, wenn ein Admin … wieder öffnet" (walk 50).
-        return _("Nichts geändert.") + " " + services.settled_for_good(ausgleich)
+        return services.settled_for_good(ausgleich)
     return _(
         "Der Abend ist abgeschlossen – nichts geändert. Korrigieren lässt sich ein Spiel "
         "erst, wenn ein Admin den Abend wieder öffnet."
@@ -1950,29 +1950,33 @@ def _changed_after_paying(evening: Evening, live: list[Change]) -> list[str]:
     # A correction taken back ("Rückgängig", or set back by hand) is said so (walk 50: the
     # note named the correction only); a game so back as it was, with its correction.
     corrected = {change[3] for change in changes if change[1] == Change.Kind.CORRECT}
-    back = services.taken_back_ids(
-        evening.changes.filter(game_id__in=corrected).only(
-            "pk", "kind", "game_id", "before", "after"
+    # Per game, its last correction before the first payment: (the state before, after).
+    earlier = {
+        game: (before, after)
+        for game, before, after in evening.changes.filter(
+            game_id__in=corrected, kind=Change.Kind.CORRECT, version__lte=first
         )
-    )
+        .order_by("version")
+        .values_list("game_id", "before", "after")
+    }
     # Each once: a game corrected twice is "Spiel 16 korrigiert", not that twice; its
     # corrections said by what they came to: back as it was ("… und die Korrektur
     # zurückgenommen", nothing rescored), a correction from before taken back, or not.
     said: dict[tuple[str, int], set[int]] = {}
-    # per game corrected: (its state before, its last correction, the state after that)
+    # per game corrected: (the game, its state at the first payment, its state now)
     states: dict[int, tuple] = {}
-    for pk, kind, number, _game, before, after in changes:
+    for pk, kind, number, game, before, after in changes:
         if number is None:
             continue
         if kind == Change.Kind.CORRECT:
-            states[number] = (states.get(number, (before,))[0], pk, after)
+            states[number] = (game, states.get(number, (game, before))[1], after)
         said.setdefault((kind, number), set()).update(rescored[pk])
     undone = set()
-    for number, (first_state, last, last_after) in states.items():
-        if first_state == last_after:
+    for number, (game, paid_at, now) in states.items():
+        if paid_at == now:
             undone.add(number)
             said[Change.Kind.CORRECT, number] = set()  # its rescoring taken back with it
-        elif last in back:
+        elif earlier.get(game) == (now, paid_at):  # as before a correction made before
             said[BACK, number] = said.pop((Change.Kind.CORRECT, number))
     return [
         *(

@@ -1450,7 +1450,7 @@ def test_a_stale_tariff_page_names_each_change_s_author_and_a_value_both_changed
 
     text = unescape(page_text(again))
     assert "(Resi: Sauspiel 0,10 € → 0,30 €; du: Wenz 0,50 € → 0,70 €)" in text
-    assert "Sauspiel: gespeichert ist 0,30 €, unten steht deine Eingabe 0,40 €." in text
+    assert "Beide geändert – Sauspiel: gespeichert ist 0,30 €, unten steht deine Eingabe " in text
     form = again.context["form"]
     assert (form["sauspiel"].value(), form["wenz"].value()) == ("0,40", "0,70")
     assert runde.tariffs.count() == 3

@@ -542,7 +542,7 @@ def test_played_on_after_an_ausgleich_with_payments_open_both_pages_say_why_they
     assert "Kontostand in der Runde" not in old and "an diesem Abend" not in old
 
 
-RUNNING = "Ein Abend der Runde läuft noch: er ist hier schon mitgerechnet"
+RUNNING = "Ein Abend der Runde ist noch offen: er ist hier schon mitgerechnet"
 
 
 def test_a_player_s_accounts_say_why_they_differ_from_an_abrechnung(
@@ -570,9 +570,18 @@ def test_a_player_s_accounts_say_why_they_differ_from_an_abrechnung(
     also = services.start_evening(runde, players[:4], 1, admin)
     sauspiel(also, hias, sepp, admin)
     page = page_text(client.get(reverse("clubs:player_home", args=[club.pk, resi.pk])))
-    assert "2 Abende der Runde laufen noch: sie sind hier schon mitgerechnet" in page
+    assert "2 Abende der Runde sind noch offen: sie sind hier schon mitgerechnet" in page
     assert RUNNING not in page
     services.close_evening(also.pk, admin)
+    # Opened again for corrections only (the Runde has a newer evening): it is open, and
+    # the Ausgleich waits for it, as the Runde's accounts say (walk 51).
+    services.close_evening(later.pk, admin)
+    third = services.start_evening(runde, players[:4], 2, admin)
+    sauspiel(third, hias, sepp, admin)
+    services.close_evening(third.pk, admin)
+    services.reopen_evening(later.pk, admin)
+    assert Evening.objects.get(pk=later.pk).corrections_only
+    assert RUNNING in page_text(client.get(reverse("start")))
     services.close_evening(later.pk, admin)
     page = page_text(client.get(reverse("start")))
     assert PLAYED_ON.format(day=day) in page and RUNNING not in page

@@ -4,6 +4,7 @@ The cast's evening after one game: Vroni and Resi won a Sauspiel with 3 Laufende
 each gets 0,40 € and Sepp and Hias each owe 0,40 €.
 """
 
+import dataclasses
 import io
 import re
 import uuid
@@ -729,8 +730,16 @@ def test_a_correction_taken_back_after_paying_is_said_so(
     services.correct_game(other.pk, ramsch.pk, sauspiel, admin)
     change = other.changes.filter(kind="correct").latest("pk")
     services.undo_correction(other.pk, change.pk, admin)
+    other_url = reverse("evenings:settlement", args=[other.pk])
     assert (
         "Nach der ersten Zahlung geändert: Spiel 1 korrigiert und die Korrektur zurückgenommen. "
-        in page_text(client.get(reverse("evenings:settlement", args=[other.pk])))
+        in page_text(client.get(other_url))
+    )
+    # Corrected twice, the second set back by hand (walk 51): not back as at the payment.
+    services.correct_game(other.pk, ramsch.pk, sauspiel, admin)
+    services.correct_game(other.pk, ramsch.pk, dataclasses.replace(sauspiel, won=False), admin)
+    services.correct_game(other.pk, ramsch.pk, sauspiel, admin)
+    assert "Nach der ersten Zahlung geändert: Spiel 1 korrigiert. Was offen" in page_text(
+        client.get(other_url)
     )
     assert history.count("<strong>Korrektur zurückgenommen</strong>") == 2

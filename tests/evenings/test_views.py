@@ -201,8 +201,17 @@ def test_a_player_deleted_while_the_start_form_was_open_is_said_so_at_the_place(
     )
 
     text = unescape(page_text(response))
-    assert "Wer hier gewählt war, ist inzwischen gelöscht oder auf inaktiv gesetzt: bitte " in text
+    assert "Wer hier gewählt war, ist inzwischen gelöscht: bitte den Platz neu wählen." in text
     assert "keine gültige Auswahl" not in text
+    # One set inactive meanwhile is named (walk 49).
+    Player.objects.filter(pk=players[1].pk).update(active=False)
+    seats["seat0"] = players[3].pk
+    retired = client.post(
+        reverse("evenings:start", args=[club.pk, runde.pk]), seats | {"first_dealer": "1"}
+    )
+    assert f"{players[1].name} ist inzwischen auf inaktiv gesetzt: bitte den Platz neu" in (
+        unescape(page_text(retired))
+    )
     assert not Evening.objects.exists()
 
 
@@ -2568,7 +2577,7 @@ def test_a_correction_of_an_evening_in_an_ausgleich_says_why_it_stays(
     url = reverse("evenings:game", args=[evening.pk, game.pk])
     page = unescape(page_text(client.get(url, follow=True)))
 
-    assert "Nichts geändert. Die Runde wurde am " in page
+    assert "Die Runde wurde am " in page
     assert "ausgeglichen, mit diesem Abend: er bleibt, wie er ist" in page
     assert "wieder öffnet" not in page
     assert Change.objects.filter(kind="correct").count() == 0
