@@ -371,9 +371,9 @@ def _live_context(
         "can_score": can_score,
         "notice": notice,
         "restorable": restorable,
-        "restorable_game": (
-            wording.told(restorable.game, _names(evening, seats)) if restorable else ""
-        ),
+        "restorable_game": _restorable_word(restorable, _names(evening, seats))
+        if restorable
+        else "",
     }
 
 
@@ -1204,6 +1204,20 @@ def _row_words(row: sheet.Row, bock: bool = True) -> str:
     )
 
 
+def _restorable_word(change: Change, names: dict[int, str]) -> str:
+    """The game "Rückgängig" would set back, as its bar says it; a correction with what
+    the game was ("Spiel 4, Rufspiel Hias mit Resi · gewonnen (vorher: … · verloren)"):
+    told as booked, a result corrected to "gewonnen" went unsaid (walk 52)."""
+    game = change.game
+    if change.kind != Change.Kind.CORRECT:
+        return wording.told(game, names)
+    return _("Spiel %(n)s, %(now)s (vorher: %(was)s)") % {
+        "n": game.number,
+        "now": wording.line(services.GameInput.of(game), names, bock=game.bock),
+        "was": wording.line(services.GameInput.from_json(change.before), names),
+    }
+
+
 def _heard_correction(built: sheet.Sheet, row: sheet.Row, correction: Change) -> str:
     """ "Korrigiert: Spiel 4, Bockspiel: Sauspiel Sepp mit Hias → … · verloren; dazu neu
     gewertet: Spiele 5–8": the game before and after (a correction does not make the
@@ -1495,7 +1509,7 @@ def _corrected(request, evening: Evening, membership) -> HttpResponse:
         "restorable": services.restorable(evening),
     }
     if context["restorable"]:
-        context["restorable_game"] = wording.told(context["restorable"].game, _names(evening))
+        context["restorable_game"] = _restorable_word(context["restorable"], _names(evening))
     response = render(request, "evenings/evening.html#corrected", context)
     # Once the answer is in place (the panel closed, the rows swapped), the screen goes to
     # its word at the top, and "Rückgängig".

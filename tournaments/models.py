@@ -76,6 +76,9 @@ class Tournament(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # When it was first finished; kept when it is opened again for a late correction, so
+    # that the page says it is open for that, and after, that the Endstand changed since.
+    finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-date", "-pk"]
@@ -92,6 +95,19 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def reopened(self) -> bool:
+        """Finished once, and open again for a late correction (services.reopen)."""
+        return self.status == self.Status.RUNNING and self.finished_at is not None
+
+    @property
+    def status_label(self) -> str:
+        """Its status as the pages say it: "zum Korrigieren offen" once opened again
+        after finishing, not "läuft" as if it were still being played (walk 52)."""
+        if self.reopened:
+            return str(_("zum Korrigieren offen"))
+        return str(self.get_status_display())
 
     @cached_property
     def has_started(self) -> bool:

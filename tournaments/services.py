@@ -15,18 +15,18 @@ tables: the ranking is final until the director opens the tournament again.
 import hashlib
 import secrets
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date as Date
 
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Max, Q, QuerySet
+from django.db.models import Count, Max, Q, QuerySet, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubs import services as club_services
 from clubs.models import Club, Membership, Player, one_line, reads_alike
 from evenings import services as evening_services
-from evenings.models import Evening
+from evenings.models import Change, Evening, LedgerEntry
 from tournaments.draw import BIG_TABLE, TABLE, DrawError, draw, repeated_pairs
 from tournaments.models import Participant, Round, Season, Table, TableSeat, Tournament
 
@@ -725,7 +725,8 @@ def finish(tournament: Tournament, by) -> Tournament:
     for evening_id in still_open.order_by("pk").values_list("pk", flat=True):
         evening_services.close_evening(evening_id, by)
     tournament.status = Tournament.Status.FINISHED
-    tournament.save(update_fields=["status"])
+    tournament.finished_at = tournament.finished_at or timezone.now()
+    tournament.save(update_fields=["status", "finished_at"])
     return tournament
 
 
@@ -779,3 +780,57 @@ def delete_tournament(tournament: Tournament) -> None:
         _forget_unused_guest(player)
     if locked.season is not None and not locked.season.tournaments.exists():
         locked.season.delete()
+
+
+# How many of a tournament's late changes its page lists, newest first.
+LATE_CHANGES = 20
+
+
+@dataclass
+class LateChange:
+    """A correction, strike or restoration at one of the tournament's tables, with the
+    points it moved per participant's name."""
+
+    change: Change
+    round: int
+    table: int
+    moved: list[tuple[str, int]] = field(default_factory=list)
+
+    @property
+    def after_finish(self) -> bool:
+        """Made while the tournament was open again after it was first finished."""
+        finished = self.change.evening.table.round.tournament.finished_at
+        return finished is not None and self.change.at > finished
+
+
+def late_changes(tournament: Tournament) -> list[LateChange]:
+    """The corrections, strikes and restorations at the tournament's tables, newest first
+    (the LATE_CHANGES newest), each with the points it moved: what changed the standings
+    after the games were played (walk 52: the page said only that something happened,
+    and nothing once the Endstand changed after finishing). Two queries."""
+    changes = list(
+        Change.objects.filter(
+            evening__table__round__tournament=tournament,
+            kind__in=[Change.Kind.CORRECT, Change.Kind.VOID, Change.Kind.RESTORE],
+        )
+        .select_related("game", "by", "evening__table__round")
+        .order_by("-pk")[:LATE_CHANGES]
+    )
+    if not changes:
+        return []
+    sums = (
+        LedgerEntry.objects.filter(change__in=changes)
+        .values_list("change_id", "player__name")
+        .annotate(points=Sum("amount"))
+        .order_by("change_id", "-points", "player__name")
+    )
+    moved: dict[int, list[tuple[str, int]]] = {}
+    for change_id, name, points in sums:
+        if points:
+            moved.setdefault(change_id, []).append((name, points))
+    late = []
+    for change in changes:
+        change.evening.table.round.tournament = tournament
+        table = change.evening.table
+        late.append(LateChange(change, table.round.number, table.number, moved.get(change.pk, [])))
+    return late

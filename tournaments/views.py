@@ -284,13 +284,22 @@ def _page(request, tournament: Tournament, membership: Membership, **forms) -> H
         "participants": [(p, p.pk not in played, playing_now.get(p.pk)) for p in participants],
         "rounds": views,
         "standings": _standings(tournament, participants, seats) if played else None,
+        # What changed at the tables after it was played, and what it moved (walk 52).
+        "late": (late := services.late_changes(tournament) if played else []),
+        "late_after_finish": any(change.after_finish for change in late),
+        # A change at a round before the last drawn: that round's draw stays as it was.
+        "draw_kept": bool(rounds) and any(change.round < rounds[-1].number for change in late),
         # The viewer's own row, marked in the standings.
         "own": next((p.pk for p in participants if p.player.user_id == request.user.pk), None),
         "tie_break": TIE_BREAK,
         # Who is drawn next: a participant who withdrew sits at no table.
         "big_tables": _big_tables(active := sum(p.withdrawn_at is None for p in participants)),
         "active": active,
-        "cannot_seat": _cannot_seat(active) if directing else "",
+        # Only while a round is still to be drawn (walk 52: said after the last one too).
+        "cannot_seat": _cannot_seat(active)
+        if directing
+        and (len(rounds) < tournament.round_count or (rounds and not rounds[-1].is_started))
+        else "",
         # At a table of five the dealer sits out each game, so each sits out a fifth of
         # the round, rounded down or up: of 40 everyone plays 32, of 6 four play 5 and
         # one 4, of 2 three play 2 and two 1 (walk 41: "etwa 2 von 2").
@@ -782,6 +791,8 @@ def ranking(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "membership": membership,
             "tournament": tournament,
             "standings": tournament_standings(tournament),
+            # Printed again after a late correction: the Endstand says so (walk 52).
+            "late_after_finish": any(c.after_finish for c in services.late_changes(tournament)),
             "own": tournament.participants.filter(player__user=request.user)
             .values_list("pk", flat=True)
             .first(),

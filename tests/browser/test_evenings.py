@@ -1772,7 +1772,9 @@ def test_a_correction_is_taken_back_in_one_tap(page, log_in, runde, schreiber, a
     preview_settled(page)
     page.get_by_role("button", name="Korrektur speichern").tap()
     bar = page.locator(".restore-bar")
-    expect(bar).to_contain_text("Korrigiert: Spiel 1, Sauspiel Vroni mit Resi · Kontra")
+    expect(bar).to_contain_text("Korrigiert: Spiel 1, Sauspiel Vroni mit Resi · gewonnen · Kontra")
+    # What it was, too (walk 52: a result corrected to "gewonnen" went unsaid).
+    expect(bar).to_contain_text("(vorher: Sauspiel Vroni mit Resi · gewonnen)")
     expect(bar).to_be_in_viewport()
     first.refresh_from_db()
     assert first.kontra == 1

@@ -2617,3 +2617,23 @@ def test_a_payment_at_an_ausgleich_settled_again_names_the_ausgleich(admin, even
     assert "wieder ausgeglichen: was bei diesem Ausgleich offen war, wird im neuen bezahlt." in (
         str(refused.value)
     )
+
+
+def test_the_bar_after_a_correction_says_what_the_game_was_and_is(
+    client, scorekeeper, admin, evening, players
+):
+    """Walk 52: corrected from lost to won, the bar said "Korrigiert: Spiel 1, Sauspiel
+    Vroni mit Resi": "gewonnen" goes unsaid where a game is told as booked."""
+    sepp, vroni, hias, resi = players[:4]
+    game, _ = services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "sauspiel", declarer=vroni.pk, partner=resi.pk, won=False), admin)  # fmt: skip
+    client.force_login(scorekeeper)
+    sent = correction(evening, shows=game, declarer=vroni.pk, partner=resi.pk)
+
+    answer = client.post(reverse("evenings:game", args=[evening.pk, game.pk]), sent, follow=True)
+
+    word = re.search(r'<span id="restore-word">([^<]*)</span>', answer.text)[1]
+    assert unescape(word) == (
+        "Korrigiert: Spiel 1, Sauspiel Vroni mit Resi · gewonnen (vorher: Sauspiel Vroni mit "
+        "Resi · verloren)"
+    )

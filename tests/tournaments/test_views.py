@@ -1,6 +1,7 @@
 """The tournament pages in the director's browser, the members' view, the hall display:
 each page's answer and the database afterwards."""
 
+import dataclasses
 import re
 import uuid
 
@@ -907,7 +908,8 @@ def test_the_director_ends_a_table_early_and_the_page_says_so(
 
     # Opened again for a correction, the table offers no entry form: it books nothing new.
     reopened = director.post(reverse("evenings:reopen", args=[second.evening_id]), follow=True)
-    assert "Der Tisch ist beendet: hier lässt sich nur noch korrigieren." in reopened.text
+    assert "Zum Korrigieren offen: an diesem Tisch wird nicht mehr gespielt." in reopened.text
+    assert "beendet" not in reopened.text.split("<main")[1].split("Zum Korrigieren offen")[0]
     assert 'id="entry"' not in reopened.text and 'name="declarer"' not in reopened.text
     # A phone with the form from before books nothing, and is told why.
     deal = evenings.next_deal(Evening.objects.get(pk=second.evening_id))
@@ -1312,8 +1314,9 @@ def test_the_admin_renames_a_season_and_a_name_taken_is_an_error_at_the_name(
 # tournament, the caller's membership; the participants, the rounds, the rounds' tables and
 # their seats; the members to name as scorekeepers; the standings' points and games; the
 # club's players to tick and the guests' names; while it runs, the version its news asks
-# about (tournaments.views.news).
-DIRECTOR_PAGE_QUERIES = 13
+# about (tournaments.views.news); the corrections at its tables (one more, the points they
+# moved, where there are any: services.late_changes).
+DIRECTOR_PAGE_QUERIES = 14
 
 
 def one_round_started(tournament, players, admin) -> None:
@@ -1609,3 +1612,59 @@ def test_after_the_last_round_has_begun_nobody_new_is_offered_to_enter(
 
     page = director.get(url("detail", tournament.pk)).text
     assert "Gast melden" not in page and "Spieler des Vereins melden" not in page
+
+
+def test_a_late_correction_is_listed_with_what_it_moved_and_the_endstand_says_so(
+    director, client, tournament, players, admin
+):
+    """Walk 52: corrected after the tournament was finished and opened again, the page
+    said "läuft", the hall "fertig", nothing named the change, and the Endstand printed
+    again looked as before although places had moved."""
+    round_ = played_out(tournament, players, admin)
+    services.finish(tournament, admin)
+    tournament.refresh_from_db()
+    finished_at = tournament.finished_at
+    assert finished_at is not None
+    director.post(url("reopen", tournament.pk))
+    table = round_.tables.get(number=1)
+    director.post(reverse("evenings:reopen", args=[table.evening_id]))
+    game = Evening.objects.get(pk=table.evening_id).games.get()
+    lost = dataclasses.replace(GameInput.of(game), won=False)
+
+    reopened = director.get(url("detail", tournament.pk)).text
+    hall = client.get(url("hall", tournament.display_token)).text
+    evenings.correct_game(table.evening_id, game.pk, lost, admin)
+    corrected = director.get(url("detail", tournament.pk)).text
+    services.finish(tournament, admin)
+    final = director.get(url("detail", tournament.pk)).text
+    printed = director.get(url("ranking", tournament.pk)).text
+
+    assert "· <strong>zum Korrigieren offen</strong>" in reopened
+    assert "· zum Korrigieren offen" in hall
+    assert "Runde 1, Tisch 1:</strong>\n          Spiel 1 korrigiert" in corrected
+    declarer = Player.objects.get(pk=game.declarer_id).name
+    assert re.search(rf"<bdi>{declarer}</bdi> <span class=\"amount\">-\d+</span>", corrected)
+    when = timezone.localtime(finished_at).strftime("%d.%m.%Y, %H:%M")
+    said = f"Nach dem ersten Abschluss am {when} Uhr korrigiert"
+    assert said in corrected and said in final and said in printed
+    tournament.refresh_from_db()
+    assert tournament.finished_at == finished_at  # the first finish, kept
+
+
+def test_a_count_that_cannot_be_seated_is_not_said_once_no_round_is_left_to_draw(
+    director, tournament, players, admin
+):
+    """Walk 52: "Mit 7 Teilnehmern lassen sich keine Tische … bilden" after a withdrawal
+    in the last round, with nothing left to draw."""
+    round_ = played_out(tournament, players, admin)  # one round, eight took part
+    participant = round_.tables.get(number=1).seats.first().participant
+
+    services.remove_participant(participant)
+
+    assert "lassen sich keine Tische" not in director.get(url("detail", tournament.pk)).text
+    tournament.round_count = 2
+    tournament.save()
+    assert (
+        "Mit 7 Teilnehmern lassen sich keine Tische"
+        in director.get(url("detail", tournament.pk)).text
+    )
