@@ -537,7 +537,8 @@ def test_a_game_struck_at_a_played_out_table_brings_the_form_back_on_both_phones
     assert struck["HX-Refresh"] == "true"
     assert polled["HX-Refresh"] == "true"
     assert 'id="entry-form"' in again
-    assert "Spiel 3 von 3 (1 Spiel zählt nicht) · <strong>" in again  # game 4, dealt
+    # Game 4 is dealt, the third that counts: numbered as the sheet's rows (walk 52).
+    assert "Spiel 4, das 3. von 3 (1 Spiel zählt nicht) · <strong>" in again
     assert "am Tisch ist wieder eines offen" in again
     assert "full=1" not in again  # reloaded once: no loop
     assert not table.games.get(number=2).is_booked
