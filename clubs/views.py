@@ -237,7 +237,13 @@ def club_detail(request: HttpRequest, club_id: int) -> HttpResponse:
             "player": player,
             "runden": club.runden.money(),
             # A tournament on now is one tap from the club's page, for every member.
-            "running": club.tournaments.filter(status=Tournament.Status.RUNNING).order_by("-date"),
+            "running": (
+                running := list(
+                    club.tournaments.filter(status=Tournament.Status.RUNNING).order_by("-date")
+                )
+            ),
+            # Opened again after finishing: not "Turnier läuft" (walk 53).
+            "running_for_corrections": bool(running) and all(t.reopened for t in running),
             "sole_admin": services.is_last_admin(membership),
             "only_member": services.is_only_member(membership),
             "unused": membership.is_admin and services.is_unused_club(club),

@@ -177,7 +177,8 @@ class Evening(models.Model):
     @cached_property
     def closed_for_play(self) -> bool:
         """Play is over here for good, whatever is taken back: a tournament table the
-        director ended early, or whose round a later one followed; a money evening that
+        director ended early, or whose round a later one followed, or of a tournament
+        finished once (opened again for a correction); a money evening that
         went on at a new table, or was opened again for corrections only. Taking back
         its last game ("Letztes Spiel zurücknehmen") would lose it: no game is booked here
         again."""
@@ -191,7 +192,9 @@ class Evening(models.Model):
             return False
         if table.ended_early_at is not None:
             return True
-        return table.round.gone_by()
+        # A tournament finished once and opened again takes corrections only: a last
+        # round's table taking back its last game would take new ones (walk 53).
+        return table.round.gone_by() or table.round.tournament.finished_at is not None
 
     @property
     def retariffed(self) -> bool:

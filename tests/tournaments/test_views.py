@@ -1633,6 +1633,10 @@ def test_a_late_correction_is_listed_with_what_it_moved_and_the_endstand_says_so
 
     reopened = director.get(url("detail", tournament.pk)).text
     hall = client.get(url("hall", tournament.display_token)).text
+    club_page = director.get(reverse("clubs:detail", args=[tournament.club_id])).text
+    table_page = director.get(reverse("evenings:detail", args=[table.evening_id])).text
+    with pytest.raises(evenings.EveningError) as undo_refused:
+        evenings.undo_last(table.evening_id, admin)
     evenings.correct_game(table.evening_id, game.pk, lost, admin)
     corrected = director.get(url("detail", tournament.pk)).text
     services.finish(tournament, admin)
@@ -1640,8 +1644,17 @@ def test_a_late_correction_is_listed_with_what_it_moved_and_the_endstand_says_so
     printed = director.get(url("ranking", tournament.pk)).text
 
     assert "· <strong>zum Korrigieren offen</strong>" in reopened
+    assert "1 von 1 Spielen · fertig · zum Korrigieren offen" in reopened
     assert "· zum Korrigieren offen" in hall
-    assert "Runde 1, Tisch 1:</strong>\n          Spiel 1 korrigiert" in corrected
+    assert "<h2>Turnier zum Korrigieren offen</h2>" in club_page
+    # Its tables take corrections only: taking back the last game would take new ones
+    # (walk 53: a last round's table offered "Spiel 1 zurücknehmen").
+    assert 'id="undo"' not in table_page
+    assert undo_refused
+    assert (
+        'Runde 1, Tisch 1:</strong> <span class="pill">nach dem Abschluss</span>\n'
+        "          Spiel 1 korrigiert"
+    ) in corrected
     declarer = Player.objects.get(pk=game.declarer_id).name
     assert re.search(rf"<bdi>{declarer}</bdi> <span class=\"amount\">-\d+</span>", corrected)
     when = timezone.localtime(finished_at).strftime("%d.%m.%Y, %H:%M")
