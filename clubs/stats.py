@@ -269,7 +269,9 @@ def runde_stats(runde: Runde, period: Period, now: datetime | None = None) -> di
     players = {p.pk: p for p in Player.objects.filter(pk__in=ids).only("pk", "name")}
 
     labels = [str(t.label) for t in (Game.Type.SAUSPIEL, Game.Type.FARBSOLO, Game.Type.WENZ)]
-    labels.append(_("Tout"))
+    # A Tout is a Farbsolo or a Wenz, counted there too: its row says so (walk 54: the
+    # column added up to a game more than was declared).
+    labels.append(_("davon Tout"))
     stats = {pk: PlayerStats.of(player, labels) for pk, player in players.items()}
     _count(stats, counts)
     for evening_id, player_id, game, _total in totals:
@@ -369,8 +371,10 @@ def balance_plot(
         balance[player_id] = balance.get(player_id, 0) + total
         steps.setdefault(player_id, []).append((evening_id, balance[player_id]))
 
-    # 2. The axes: from the period's start (or the first evening) to its end (or now).
-    start = period.start or dates[totals[0][0]]
+    # 2. The axes: from the period's start (or the first evening) to its end (or now); from
+    # the first evening also where nobody had a balance before it (walk 54: a Runde begun
+    # in December drew "dieses Jahr" from January, its evenings in the last pixel).
+    start = period.start if period.start and any(opening.values()) else dates[totals[0][0]]
     last = max(period.end or now, dates[totals[-1][0]])
     end = max(last, start + timedelta(days=1))  # the drawing: at least a day wide
     amounts = [0, *(cents for line in steps.values() for _e, cents in line)]

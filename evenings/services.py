@@ -1974,7 +1974,9 @@ def newer_evening(evening: Evening) -> Evening | None:
     Opened again, a closed evening with one takes corrections only: a game booked there
     would land in last week's evening (walk 32). Two tables of one night, both begun
     before either closed, each take games."""
-    since = evening.started_at if evening.is_open else evening.closed_at
+    # Opened for corrections only before, it gave way to an evening begun after it began,
+    # though it was closed again since (walk 54: opened a second time, it took games).
+    since = evening.started_at if evening.is_open or evening.corrections_only else evening.closed_at
     if evening.is_table or since is None:
         return None
     return (

@@ -178,24 +178,24 @@ def test_every_player_is_counted_as_computed_by_hand(history, bock_runde):
 def test_games_announced_count_by_type_with_the_share_won(history, bock_runde):
     players = by_name(runde_stats(bock_runde, EVERYTHING, NOW))
 
-    #                   Sauspiel          Farbsolo         Wenz             Tout
+    #                   Sauspiel          Farbsolo         Wenz             davon Tout
     assert declared(players["Hias"]) == {
         "Sauspiel": (3, 2, 1, 67), "Farbsolo": (0, 0, 0, None), "Wenz": (0, 0, 0, None),
-        "Tout": (0, 0, 0, None),
+        "davon Tout": (0, 0, 0, None),
     }  # fmt: skip
     assert declared(players["Vroni"]) == {
         "Sauspiel": (2, 2, 0, 100), "Farbsolo": (0, 0, 0, None), "Wenz": (1, 0, 1, 0),
-        "Tout": (0, 0, 0, None),
+        "davon Tout": (0, 0, 0, None),
     }  # fmt: skip
     # The corrected game counts as corrected: Sepp's lost Sauspiel became a won one.
     assert declared(players["Sepp"]) == {
         "Sauspiel": (1, 1, 0, 100), "Farbsolo": (1, 1, 0, 100), "Wenz": (0, 0, 0, None),
-        "Tout": (0, 0, 0, None),
+        "davon Tout": (0, 0, 0, None),
     }  # fmt: skip
     # The struck Sauspiel was Resi's: she has announced only her Tout.
     assert declared(players["Resi"]) == {
         "Sauspiel": (0, 0, 0, None), "Farbsolo": (1, 1, 0, 100), "Wenz": (0, 0, 0, None),
-        "Tout": (1, 1, 0, 100),
+        "davon Tout": (1, 1, 0, 100),
     }  # fmt: skip
     assert declared(players["Wastl"])["Wenz"] == (1, 1, 0, 100)
 
@@ -293,7 +293,12 @@ def test_last_year_ends_with_the_balance_at_its_end(history, bock_runde, players
     assert {line.player.name: line.final for line in plot.series} == {
         "Sepp": 180, "Resi": 20, "Hias": -20, "Vroni": -180
     }  # fmt: skip
-    assert plot.label.endswith("01.01.2025 bis 31.12.2025")
+    # From the Runde's first evening, not from January: nobody had a balance before it
+    # (walk 54: the year's evenings were drawn in its last pixels).
+    began = bock_runde.evenings.order_by("started_at").first().started_at
+    first = timezone.localtime(began).strftime("%d.%m.%Y")
+    assert plot.label.endswith(f"{first} bis 31.12.2025")
+    assert all(line.path.startswith("M4 ") for line in plot.series)  # at the left edge
 
 
 def test_one_evening_today_is_drawn_a_day_wide_but_dated_today(bock_runde, players, admin):

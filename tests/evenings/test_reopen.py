@@ -125,3 +125,28 @@ def test_an_evening_opened_again_once_more_is_judged_anew(admin, runde, players,
         {"corrections_only": True},
         None,
     ]
+
+
+def test_an_evening_opened_for_corrections_takes_none_the_second_time_either(
+    client, admin, runde, players, evening
+):
+    """Walk 54: opened again, closed, and opened again, last week's evening took games
+    once more (its latest closing was later than the newer evening's start), and two
+    evenings of the same players were running."""
+    book(evening, sauspiel(players[1], players[3]), admin)
+    services.close_evening(evening.pk, admin)
+    later = services.start_evening(runde, players[:4], 0, admin)
+    book(later, sauspiel(players[1], players[3]), admin)
+    services.reopen_evening(evening.pk, admin)
+    services.close_evening(evening.pk, admin)
+
+    services.reopen_evening(evening.pk, admin)
+
+    evening.refresh_from_db()
+    assert evening.corrections_only
+    assert services.newer_evening(evening) == later
+    assert list(Evening.objects.playing()) == [later]
+    with pytest.raises(EveningError):
+        book(evening, sauspiel(players[1], players[3]), admin)
+    client.force_login(admin)
+    assert 'id="entry-form"' not in client.get(reverse("evenings:detail", args=[evening.pk])).text
