@@ -205,6 +205,9 @@ def summarize(change: Change, names: dict[int, str]) -> str:
                 "amount": format_cents(after["amount"]),
             }
         return transfer_line(names.get(payer), names.get(payee), after["amount"])
+    if change.kind == Change.Kind.REOPEN and (change.after or {}).get("corrections_only"):
+        # Said as the page said it then (walk 54: the history did not tell).
+        return _("nur zum Korrigieren: die Runde spielte schon an einem neueren Abend")
     if change.kind == Change.Kind.SHARE and "moved_to" in (change.after or {}):
         return _("Der Link zeigt jetzt den neuen Tisch.")
     if change.kind == Change.Kind.TARIFF:

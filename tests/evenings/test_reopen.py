@@ -150,3 +150,18 @@ def test_an_evening_opened_for_corrections_takes_none_the_second_time_either(
         book(evening, sauspiel(players[1], players[3]), admin)
     client.force_login(admin)
     assert 'id="entry-form"' not in client.get(reverse("evenings:detail", args=[evening.pk])).text
+
+
+def test_the_history_says_an_evening_was_opened_for_corrections_only(
+    client, admin, runde, players, evening
+):
+    """Walk 54: the history said "Abend wieder geöffnet" either way."""
+    book(evening, sauspiel(players[1], players[3]), admin)
+    services.close_evening(evening.pk, admin)
+    services.start_evening(runde, players[:4], 0, admin)
+    services.reopen_evening(evening.pk, admin)
+    client.force_login(admin)
+
+    history = page_text(client.get(reverse("evenings:history", args=[evening.pk])))
+
+    assert "nur zum Korrigieren: die Runde spielte schon an einem neueren Abend" in history
