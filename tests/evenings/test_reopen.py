@@ -150,6 +150,11 @@ def test_an_evening_opened_for_corrections_takes_none_the_second_time_either(
         book(evening, sauspiel(players[1], players[3]), admin)
     client.force_login(admin)
     assert 'id="entry-form"' not in client.get(reverse("evenings:detail", args=[evening.pk])).text
+    # The newer one closed too: new games go to a new evening, not "dorthin" (walk 55).
+    services.close_evening(later.pk, admin)
+    page = page_text(client.get(reverse("evenings:detail", args=[evening.pk])))
+    assert "die Runde spielte danach an einem neueren Abend weiter, neue Spiele gehören an " in page
+    assert "dorthin" not in page
 
 
 def test_the_history_says_an_evening_was_opened_for_corrections_only(

@@ -1646,6 +1646,7 @@ def test_a_late_correction_is_listed_with_what_it_moved_and_the_endstand_says_so
     assert "· <strong>zum Korrigieren offen</strong>" in reopened
     assert "1 von 1 Spielen · fertig · zum Korrigieren offen" in reopened
     assert "· zum Korrigieren offen" in hall
+    assert '<span class="hall-counter">fertig · zum Korrigieren offen</span>' in hall
     assert "<h2>Turnier zum Korrigieren offen</h2>" in club_page
     # Its tables take corrections only: taking back the last game would take new ones
     # (walk 53: a last round's table offered "Spiel 1 zurücknehmen").
