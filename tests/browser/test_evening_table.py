@@ -25,6 +25,7 @@ from tests.browser.evening_screen import (
     flash,
     no_horizontal_scroll,
     preview,
+    preview_settled,
     save_button,
     sheet_row,
     start,
@@ -201,9 +202,12 @@ def test_the_word_on_another_phone_s_booking_goes_once_a_game_is_corrected_here(
     # She corrects game 1 (Kontra): the word on it is old news now.
     sheet_row(resi, 1).get_by_role("link").click()
     resi.locator("#correction .f-kontra .chips").get_by_text("Kontra", exact=True).tap()
+    # Its preview answered first: a tap while it is asked for waits behind it (one CI run
+    # found the panel still open five seconds on).
+    preview_settled(resi)
     resi.get_by_role("button", name="Korrektur speichern").tap()
 
-    expect(resi.locator("#restore-word")).to_contain_text("Korrigiert: Spiel 1")
+    expect(resi.locator("#restore-word")).to_contain_text("Korrigiert: Spiel 1", timeout=10_000)
     expect(notice).to_have_count(0)
     # The correction's answer sets the entry form's players anew, and what she had tapped
     # for game 2 again: its preview is asked for anew.
@@ -885,7 +889,8 @@ def test_a_game_struck_at_a_played_out_table_brings_the_form_back_on_both_phones
 
     for phone in (page, director):  # the director's within a poll or two
         expect(phone.locator("#entry-form")).to_be_visible(timeout=10_000)
-        expect(deal_line(phone)).to_contain_text("Spiel 2 von 2")
+        # Game 3 is dealt, the second that counts: numbered as the sheet's rows.
+        expect(deal_line(phone)).to_contain_text("Spiel 3, das 2. von 2")
         expect(sheet_row(phone, 2)).to_contain_text("gestrichen")
     expect(director.get_by_text("am Tisch ist wieder eines offen")).to_be_visible()
     assert not Game.objects.get(evening=table, number=2).is_booked
