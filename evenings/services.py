@@ -1958,12 +1958,15 @@ def reopen_evening(evening_id: int, by) -> Evening:
     evening.status = Evening.Status.OPEN
     evening.closed_at = None
     evening.save(update_fields=["status", "closed_at", "corrections_only"])
-    _record(
-        evening,
-        Change.Kind.REOPEN,
-        by,
-        after={"corrections_only": True} if evening.corrections_only else None,
-    )
+    if evening.corrections_only:
+        after = {"corrections_only": True}
+    elif evening.is_table and evening.closed_for_play:
+        # Its history says so as the table's page does (walk 55): "Tisch wieder geöffnet"
+        # alone read as if play went on there.
+        after = {"corrections_only": True, "table": True}
+    else:
+        after = None
+    _record(evening, Change.Kind.REOPEN, by, after=after)
     return evening
 
 

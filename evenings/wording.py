@@ -207,6 +207,8 @@ def summarize(change: Change, names: dict[int, str]) -> str:
         return transfer_line(names.get(payer), names.get(payee), after["amount"])
     if change.kind == Change.Kind.REOPEN and (change.after or {}).get("corrections_only"):
         # Said as the page said it then (walk 54: the history did not tell).
+        if change.after.get("table"):
+            return _("nur zum Korrigieren: an diesem Tisch wird nicht mehr gespielt")
         return _("nur zum Korrigieren: die Runde spielte schon an einem neueren Abend")
     if change.kind == Change.Kind.SHARE and "moved_to" in (change.after or {}):
         return _("Der Link zeigt jetzt den neuen Tisch.")

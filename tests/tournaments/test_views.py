@@ -857,6 +857,12 @@ def test_a_finished_tournament_is_reopened_by_the_director_and_its_tables_one_by
         .values_list("status", flat=True)
     ) == [Evening.Status.OPEN, Evening.Status.CLOSED]
     assert Change.objects.filter(evening_id=table.evening_id, kind=Change.Kind.REOPEN).exists()
+    # Its history says what the table's page says (walk 55): corrections only.
+    history = director.get(reverse("evenings:history", args=[table.evening_id])).text
+    assert (
+        "<strong>Tisch wieder geöffnet</strong></div>"
+        "<div>nur zum Korrigieren: an diesem Tisch wird nicht mehr gespielt</div>"
+    ) in history
 
 
 def test_the_director_ends_a_table_early_and_the_page_says_so(
@@ -1109,6 +1115,29 @@ def test_the_csv_marks_who_withdrew(client, tournament, players, admin):
 
     marked = {line.split(";")[1]: line.split(";")[-1] for line in lines[1:-1]}
     assert marked == {str(n): "ja" if n == 3 else "" for n in range(1, 9)}
+
+
+def test_who_withdrew_after_playing_the_last_round_reads_as_everyone_else(
+    client, tournament, players, admin
+):
+    """Walk 53: the Endstand said "zurückgezogen" of one who played every round."""
+    tournament.games_per_round = 1
+    tournament.round_count = 1
+    tournament.save()
+    play_out(services.start_round(drawn(tournament, players), admin), admin)
+    services.remove_participant(tournament.participants.get(number=3))
+    client.force_login(admin)
+    name = tournament.participants.get(number=3).player.name
+
+    running = client.get(url("detail", tournament.pk)).text
+    services.finish(tournament, admin)
+    finished = client.get(url("detail", tournament.pk)).text
+    lines = client.get(url("csv", tournament.pk)).content.decode("utf-8")[1:].split("\r\n")
+
+    # The participants' list keeps saying it; the standings do not, as nothing is missed.
+    assert f'<bdi class="name">{name}</bdi> <span class="muted withdrawn">' not in running
+    assert f'<bdi class="name">{name}</bdi> <span class="muted withdrawn">' not in finished
+    assert all(line.split(";")[-1] == "" for line in lines[1:-1])
 
 
 def test_a_season_named_saison_is_called_so_once(client, club, admin):
