@@ -51,7 +51,7 @@ def ranking(tournament: Tournament, standings: list[Standing]) -> str:
                 line.solos_won,
                 line.games_lost,
                 line.games_played,
-                _("ja") if line.participant.withdrawn_at else "",
+                _("ja") if line.withdrawn else "",
             ]
         )
     return export.BOM + out.getvalue()

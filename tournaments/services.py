@@ -803,6 +803,21 @@ class LateChange:
         return finished is not None and self.change.at > finished
 
 
+LATE_KINDS = (Change.Kind.CORRECT, Change.Kind.VOID, Change.Kind.RESTORE)
+
+
+def corrected_after_finish(tournament: Tournament) -> bool:
+    """Whether a table's game was corrected, struck or restored after the tournament was
+    first finished: its Endstand then says so. One query, none if it never finished."""
+    return tournament.finished_at is not None and (
+        Change.objects.filter(
+            evening__table__round__tournament=tournament,
+            kind__in=LATE_KINDS,
+            at__gt=tournament.finished_at,
+        ).exists()
+    )
+
+
 def late_changes(tournament: Tournament) -> list[LateChange]:
     """The corrections, strikes and restorations at the tournament's tables, newest first
     (the LATE_CHANGES newest), each with the points it moved: what changed the standings
@@ -811,7 +826,7 @@ def late_changes(tournament: Tournament) -> list[LateChange]:
     changes = list(
         Change.objects.filter(
             evening__table__round__tournament=tournament,
-            kind__in=[Change.Kind.CORRECT, Change.Kind.VOID, Change.Kind.RESTORE],
+            kind__in=LATE_KINDS,
         )
         .select_related("game", "by", "evening__table__round")
         .order_by("-pk")[:LATE_CHANGES]

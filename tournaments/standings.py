@@ -46,6 +46,13 @@ class Standing:
     games_lost: int  # games at the table on the losing side (sitting out is neither)
     games_played: int
 
+    @property
+    def withdrawn(self) -> bool:
+        """Whether the standings say "zurückgezogen": the participant withdrew and misses
+        a round for it. Who withdrew once seated in the last round played the whole
+        tournament, and reads as everyone else does (walk 53)."""
+        return self.participant.withdrawn_at is not None and None in self.rounds
+
 
 @dataclass(frozen=True)
 class SeasonStanding:

@@ -792,7 +792,7 @@ def ranking(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "tournament": tournament,
             "standings": tournament_standings(tournament),
             # Printed again after a late correction: the Endstand says so (walk 52).
-            "late_after_finish": any(c.after_finish for c in services.late_changes(tournament)),
+            "late_after_finish": services.corrected_after_finish(tournament),
             "own": tournament.participants.filter(player__user=request.user)
             .values_list("pk", flat=True)
             .first(),
