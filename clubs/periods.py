@@ -53,11 +53,12 @@ def periods(now: datetime | None = None, since: int | None = None) -> list[Perio
     ]
 
 
-def first_year(evenings) -> int | None:
+def first_year(evenings, now: datetime | None = None) -> int:
     """The year of the first of `evenings` (a query of evenings), in the club's time, for
-    `periods(since=…)`; None if there is none."""
+    `periods(since=…)`; this year if there is none: a history that has not begun is
+    offered no "letztes Jahr" either (walk 54)."""
     first = evenings.aggregate(first=Min("started_at"))["first"]
-    return None if first is None else timezone.localtime(first).year
+    return timezone.localtime(first if first is not None else now).year
 
 
 def _year(new_years_day: datetime, year: int) -> Period:

@@ -294,7 +294,7 @@ def runde_stats(runde: Runde, period: Period, now: datetime | None = None) -> di
         # Each year back to the Runde's first, as a player's history offers them (walk 33).
         "periods": [
             {"period": p, "current": p.key == period.key}
-            for p in periods.periods(now, since=periods.first_year(runde.evenings))
+            for p in periods.periods(now, since=periods.first_year(runde.evenings, now))
         ],
         "players": played,
         "games": sum(s.played for s in played) // 4,

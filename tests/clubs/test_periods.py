@@ -4,6 +4,7 @@ from zoneinfo import ZoneInfo
 from django.test import RequestFactory
 
 from clubs import periods
+from clubs.stats import runde_stats
 
 BERLIN = ZoneInfo("Europe/Berlin")
 NOW = datetime(2026, 11, 30, 22, 0, tzinfo=BERLIN)
@@ -59,3 +60,11 @@ def test_a_history_that_began_this_year_is_offered_no_last_year():
         "letztes-jahr",
         "alles",
     ]
+
+
+def test_a_runde_without_games_is_offered_no_last_year(runde):
+    # Walk 54: a new Runde's statistics offered "letztes Jahr", which only said "keine
+    # Spiele", as a Runde that began this year no longer does.
+    stats = runde_stats(runde, periods.periods(NOW)[-1], NOW)
+
+    assert [choice["period"].key for choice in stats["periods"]] == ["dieses-jahr", "alles"]
