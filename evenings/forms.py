@@ -478,10 +478,17 @@ class StartForm(forms.Form):
         """A place whose player another admin set inactive while the form was open says
         who (walk 49); one deleted cannot be named."""
         club = next(iter(self.players.values())).club_id if self.players else None
-        for name in self.seat_names:
+        for i, name in enumerate(self.seat_names):
             value = str(self.data.get(name, ""))
             if not (self.has_error(name, "invalid_choice") and value.isdigit()):
                 continue
+            if self.cleaned_data.get("first_dealer") == i:
+                # Whoever is put there instead would deal first unasked (walk 49).
+                message = _(
+                    "Gewählt war Platz %(n)s, der neu zu besetzen ist: bitte den ersten "
+                    "Geber neu wählen."
+                )
+                self.add_error("first_dealer", message % {"n": i + 1})
             retired = Player.objects.filter(club_id=club, pk=int(value), active=False).first()
             if retired is not None:
                 self.errors[name] = self.error_class(

@@ -207,11 +207,16 @@ def test_a_player_deleted_while_the_start_form_was_open_is_said_so_at_the_place(
     Player.objects.filter(pk=players[1].pk).update(active=False)
     seats["seat0"] = players[3].pk
     retired = client.post(
-        reverse("evenings:start", args=[club.pk, runde.pk]), seats | {"first_dealer": "1"}
+        reverse("evenings:start", args=[club.pk, runde.pk]), seats | {"first_dealer": "2"}
     )
     assert f"{players[1].name} ist inzwischen auf inaktiv gesetzt: bitte den Platz neu" in (
         unescape(page_text(retired))
     )
+    # That place was to deal first: whoever sits there next would deal unasked.
+    assert "Gewählt war Platz 3, der neu zu besetzen ist: bitte den ersten Geber neu" in (
+        unescape(page_text(retired))
+    )
+    assert "bitte den ersten Geber" not in text  # Franzi's place did not deal first
     assert not Evening.objects.exists()
 
 
