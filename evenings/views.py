@@ -454,7 +454,14 @@ def _carried_over(request, evening: Evening, deal: services.Deal) -> tuple[GameF
     If the choices name a game another phone has just booked (its kind and who played
     it), both phones were entering that one game: the choices go, so that a tap on
     "Speichern" does not book it a second time. If they had it otherwise (verloren, not
-    gewonnen), the notice says how (`form.entered`): one of the two is wrong."""
+    gewonnen), the notice says how (`form.entered`): one of the two is wrong.
+
+    If the other phone booked the very deal the choices were entered for as another game
+    (`form.clash`), they are either that game, had otherwise (two phones entering it at
+    once), or the next one, entered on a phone that did not hear of the booking: they
+    stay, and the notice says both ways (walk 56: "bitte prüfen und speichern" alone read
+    as "book it as the next game", a game nobody played); the first "Speichern" brings
+    the notice into view (evening.js)."""
     token = request.POST.get("deal", "")
     form = GameForm.carried_over(request.POST, tariff=evening.tariff, deal=deal)
     since, named_from, games = _named_since(evening, token, deal)
@@ -463,16 +470,38 @@ def _carried_over(request, evening: Evening, deal: services.Deal) -> tuple[GameF
         None,
     )
     booked_here = repeated is not None and str(repeated.key) == request.POST.get("key")
+    clash = None
     if repeated is not None:
         key = uuid.uuid4() if booked_here else form.initial["key"]
         form = GameForm(tariff=evening.tariff, playing=deal.seated, deal=deal, initial={"key": key})
-    form.repeated, form.booked_here = repeated, booked_here
+    elif form.has_choices():
+        clash = _booked_at(evening, token, named_from, games)
+    form.repeated, form.booked_here, form.clash = repeated, booked_here, clash
+    otherwise = clash if clash is not None else repeated if not booked_here else None
     form.entered = (
-        _entered_otherwise(request.POST, evening, token, repeated)
-        if repeated is not None and not booked_here
-        else ""
+        _entered_otherwise(request.POST, evening, token, otherwise) if otherwise else ""
     )
     return form, _stale_notice(evening, since, named_from, games, deal, form)
+
+
+def _booked_at(evening: Evening, token: str, named_from: int, games: list[Game]) -> Game | None:
+    """The game booked at the deal a stale form's `token` names (its number and dealer),
+    if any. Among `games` (the last few, from number `named_from` on) if it is one of
+    them, as it is but for a phone that slept through a round."""
+    shown = _deal_named(token, seats_of(evening))
+    if shown is None:
+        return None
+    if shown.number < named_from:
+        games = list(evening.games.filter(number=shown.number))
+    return next(
+        (
+            game
+            for game in games
+            if (game.number, game.dealer_id) == (shown.number, shown.dealer.pk)
+            and game.is_booked
+        ),
+        None,
+    )
 
 
 def _entered_otherwise(data, evening: Evening, token: str, game: Game) -> str:
@@ -574,6 +603,33 @@ def _stale_notice(
         notice += " " + _(
             "Das war das Spiel, das du eingegeben hast: deine Auswahl ist gelöscht, "
             "damit es nicht doppelt gebucht wird."
+        )
+    elif form.clash is not None:
+        number = form.clash.number
+        if form.entered:
+            had = _("Du hattest für Spiel %(n)s etwas anderes: %(entered)s. War das Spiel "
+                    "%(n)s, bitte hier nicht speichern, sondern") % {
+                "n": number, "entered": form.entered}  # fmt: skip
+        else:
+            had = _("Deine Auswahl war für Spiel %(n)s. Gehört sie dazu, bitte hier nicht "
+                    "speichern, sondern") % {"n": number}  # fmt: skip
+        next_game = _(
+            "Ist es schon das nächste Spiel, ist deine Auswahl übernommen, soweit sie noch "
+            "passt – bitte prüfen und speichern."
+        )
+        if who:
+            next_game += " " + ngettext(
+                "%(who)s spielt dieses Spiel nicht mit.",
+                "%(who)s spielen dieses Spiel nicht mit.",
+                len(who),
+            ) % {"who": wording.enumeration(who)}
+        return format_html(
+            '{} {} <a href="{}">{}</a>. {}',
+            notice,
+            had,
+            reverse("evenings:game", args=[evening.pk, form.clash.pk]),
+            _("Spiel %(n)s korrigieren") % {"n": number},
+            next_game,
         )
     elif who:
         notice += " " + ngettext(

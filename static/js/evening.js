@@ -173,6 +173,18 @@
     said.scrollIntoView({ block: "center" });
     said.focus({ preventScroll: true });
   });
+  // 3a''. The other phone booked the deal these choices were entered for, as another game
+  //       (walk 56): they are that game had otherwise, or already the next one. The first
+  //       "Speichern" brings the word that says both ways into view; the next one books.
+  document.addEventListener("htmx:confirm", function (event) {
+    var form = event.detail.elt;
+    var said = document.querySelector("#entry-status [data-clash]:not([data-read])");
+    if (form.id !== "entry-form" || !said) return;
+    event.preventDefault();
+    said.setAttribute("data-read", "");
+    said.scrollIntoView({ block: "center" });
+    said.focus({ preventScroll: true });
+  });
   // 3b. "Letztes Spiel zurücknehmen" takes back the last game this phone shows: the form
   //     sends the version the sheet is at now (polls and answers keep #sheet-version), and
   //     the server takes nothing back if the evening has changed since.

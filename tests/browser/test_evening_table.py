@@ -138,7 +138,18 @@ def test_a_stale_form_sent_anyway_is_refused_in_german_and_keeps_what_still_appl
     expect(checked(resi, "kontra")).to_have_text("Kontra")
     expect(checked(resi, "laufende")).to_have_text("4")
 
-    # 3. Saving now books it as game 2, dealt by Vroni.
+    # Game 1 was her form's deal: hers is game 1 had otherwise, or already game 2. The
+    # word says both ways (walk 56), and the first "Speichern" brings it into view.
+    expect(notice).to_contain_text(
+        "Du hattest für Spiel 1 etwas anderes: Herz-Solo Wastl · gewonnen · 4 Laufende · Kontra."
+    )
+    save_button(resi).tap()
+    expect(notice).to_be_focused()
+    expect(notice).to_be_in_viewport()
+    resi.wait_for_timeout(300)
+    assert Game.objects.count() == 1
+
+    # 3. Saving once more books it as game 2, dealt by Vroni.
     save_button(resi).tap()
     expect(flash(resi)).to_contain_text("Gebucht: Spiel 2, Herz-Solo Wastl")
     second = Game.objects.get(number=2)

@@ -495,7 +495,8 @@ def test_a_reload_keeps_a_half_entered_game_for_the_same_deal_only(
     page.reload()
     notice = page.locator("#entry-status [role=alert]")
     expect(notice).to_contain_text("Inzwischen auf einem anderen Handy: Spiel 2 gebucht (Wenz")
-    expect(notice).to_contain_text("Deine Auswahl ist übernommen")
+    expect(notice).to_contain_text("Du hattest für Spiel 2 etwas anderes: Sauspiel Hias mit")
+    expect(notice).to_contain_text("ist deine Auswahl übernommen, soweit sie noch passt")
     expect(page.locator(".deal")).to_contain_text("Spiel 3")
     expect(chosen).to_have_text(
         ["Sauspiel", "Hias", "Resi", "gewonnen", "keine", "keine", "ohne", "0"]
@@ -537,7 +538,10 @@ def test_back_after_another_phone_booked_brings_the_next_deal_and_says_so(
     expect(page.locator(".deal")).to_contain_text("Spiel 2")
     notice = page.locator("#entry-status [role=alert]")
     expect(notice).to_contain_text("Spiel 1 gebucht (Sauspiel Hias mit Resi)")
-    expect(notice).to_contain_text("Deine Auswahl ist übernommen, soweit sie noch passt")
+    # Either game 1 had otherwise (to be corrected there) or already game 2 (walk 56).
+    expect(notice).to_contain_text("War das Spiel 1, bitte hier nicht speichern, sondern")
+    expect(notice.get_by_role("link", name="Spiel 1 korrigieren")).to_be_visible()
+    expect(notice).to_contain_text("ist deine Auswahl übernommen, soweit sie noch passt")
     chosen = page.locator("#entry-fields input:checked + span")
     expect(chosen).to_have_text(["Herz-Solo", "Vroni", "gewonnen", "keine", "keine", "Re", "0"])
     assert Game.objects.filter(evening=evening).count() == 1

@@ -1597,11 +1597,17 @@ def test_a_chosen_player_who_sits_the_new_deal_out_is_named_as_the_reason_for_th
 
     answer = client.post(reverse(f"evenings:{tap}", args=[evening.pk]), form, headers=HTMX)
 
+    # Game 1 was this form's deal, booked as another game: both ways are said, and the
+    # one who sits out.
+    game = Game.objects.get()
     assert (
         "Inzwischen auf einem anderen Handy: Spiel 1 gebucht (Wenz Hias). Jetzt gibt Vroni. "
-        "Deine Auswahl ist übernommen, soweit sie noch passt: Vroni spielt dieses Spiel "
-        "nicht mit. Bitte prüfen und speichern."
-    ) in answer.text
+        "Du hattest für Spiel 1 etwas anderes: Sauspiel Vroni mit Resi · gewonnen · Kontra. "
+        "War das Spiel 1, bitte hier nicht speichern, sondern "
+        f'<a href="/abend/{evening.pk}/spiel/{game.pk}/">Spiel 1 korrigieren</a>. Ist es '
+        "schon das nächste Spiel, ist deine Auswahl übernommen, soweit sie noch passt – bitte "
+        "prüfen und speichern. Vroni spielt dieses Spiel nicht mit."
+    ) in page_text(answer)
     assert re.search(rf'name="partner" value="{resi.pk}"[^>]*checked', answer.text)
     assert not re.search(r'name="declarer" value="\d+"[^>]*checked', answer.text)
     assert Game.objects.count() == 1  # (Kontra stays on the phone: only the chips come)
@@ -1638,7 +1644,12 @@ def test_a_phone_whose_booking_answer_was_lost_hears_it_booked_the_game_and_gets
     assert Game.objects.count() == 2
 
 
-def test_a_different_game_booked_meanwhile_keeps_the_choices(client, five, admin, players):
+def test_a_different_game_booked_meanwhile_keeps_the_choices_and_says_both_ways(
+    client, five, admin, players
+):
+    """Walk 56: the other phone booked game 1 as Hias's Sauspiel with Wastl while this one
+    had it with Resi. Either one of the two is wrong (then the game is to be corrected, and
+    nothing saved here), or this phone did not hear of game 1 and has game 2 already."""
     evening, (hias, resi, wastl) = five, players[2:5]
     form = entry(evening, declarer=hias.pk, partner=resi.pk)
     services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
@@ -1646,8 +1657,40 @@ def test_a_different_game_booked_meanwhile_keeps_the_choices(client, five, admin
 
     answer = client.post(reverse("evenings:preview", args=[evening.pk]), form, headers=HTMX)
 
-    assert "Deine Auswahl ist übernommen, soweit sie noch passt" in answer.text
+    game = Game.objects.get()
+    assert (
+        "Du hattest für Spiel 1 etwas anderes: Sauspiel Hias mit Resi · gewonnen. War das "
+        "Spiel 1, bitte hier nicht speichern, sondern "
+        f'<a href="/abend/{evening.pk}/spiel/{game.pk}/">Spiel 1 korrigieren</a>. Ist es '
+        "schon das nächste Spiel, ist deine Auswahl übernommen, soweit sie noch passt – bitte "
+        "prüfen und speichern."
+    ) in page_text(answer)
+    # The word is marked for evening.js: the first "Speichern" brings it into view.
+    assert '<div class="alert" role="alert" data-clash tabindex="-1">' in answer.text
     assert 'id="entry-fields"' not in answer.text
+    assert re.search(rf'name="partner" value="{resi.pk}"[^>]*checked', answer.text)
+    # Half entered ("Wenz" alone), it is said so too.
+    half = entry(evening, spiel="wenz") | {"deal": form["deal"]}
+    answer = client.post(reverse("evenings:preview", args=[evening.pk]), half, headers=HTMX)
+    assert "Deine Auswahl war für Spiel 1. Gehört sie dazu, bitte hier nicht speichern" in (
+        answer.text
+    )
+
+
+def test_a_game_taken_back_elsewhere_keeps_the_choices_without_a_word_on_both_ways(
+    client, five, admin, players
+):
+    evening, (hias, resi, wastl) = five, players[2:5]
+    services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "sauspiel", declarer=hias.pk, partner=wastl.pk), admin)  # fmt: skip
+    form = entry(evening, declarer=hias.pk, partner=resi.pk)
+    services.undo_last(evening.pk, admin)
+
+    answer = client.post(reverse("evenings:preview", args=[evening.pk]), form, headers=HTMX)
+
+    assert "Spiel 1 zurückgenommen" in answer.text
+    assert "Deine Auswahl ist übernommen, soweit sie noch passt" in answer.text
+    assert "data-clash" not in answer.text and "bitte hier nicht speichern" not in answer.text
     assert re.search(rf'name="partner" value="{resi.pk}"[^>]*checked', answer.text)
 
 
