@@ -478,9 +478,7 @@ def _carried_over(request, evening: Evening, deal: services.Deal) -> tuple[GameF
         clash = _booked_at(evening, token, named_from, games)
     form.repeated, form.booked_here, form.clash = repeated, booked_here, clash
     otherwise = clash if clash is not None else repeated if not booked_here else None
-    form.entered = (
-        _entered_otherwise(request.POST, evening, token, otherwise) if otherwise else ""
-    )
+    form.entered = _entered_otherwise(request.POST, evening, token, otherwise) if otherwise else ""
     return form, _stale_notice(evening, since, named_from, games, deal, form)
 
 
@@ -497,8 +495,7 @@ def _booked_at(evening: Evening, token: str, named_from: int, games: list[Game])
         (
             game
             for game in games
-            if (game.number, game.dealer_id) == (shown.number, shown.dealer.pk)
-            and game.is_booked
+            if (game.number, game.dealer_id) == (shown.number, shown.dealer.pk) and game.is_booked
         ),
         None,
     )

@@ -803,7 +803,8 @@ class LateChange:
         return finished is not None and self.change.at > finished
 
 
-LATE_KINDS = (Change.Kind.CORRECT, Change.Kind.VOID, Change.Kind.RESTORE)
+# A take-back too: its restoring is listed, and alone read as points given (walk 57).
+LATE_KINDS = (Change.Kind.CORRECT, Change.Kind.VOID, Change.Kind.UNDO, Change.Kind.RESTORE)
 
 
 def corrected_after_finish(tournament: Tournament) -> bool:
@@ -819,10 +820,10 @@ def corrected_after_finish(tournament: Tournament) -> bool:
 
 
 def late_changes(tournament: Tournament) -> list[LateChange]:
-    """The corrections, strikes and restorations at the tournament's tables, newest first
-    (the LATE_CHANGES newest), each with the points it moved: what changed the standings
-    after the games were played (walk 52: the page said only that something happened,
-    and nothing once the Endstand changed after finishing). Two queries."""
+    """The corrections, strikes, take-backs and restorations at the tournament's tables,
+    newest first (the LATE_CHANGES newest), each with the points it moved: what changed
+    the standings after the games were played (walk 52: the page said only that something
+    happened, and nothing once the Endstand changed after finishing). Two queries."""
     changes = list(
         Change.objects.filter(
             evening__table__round__tournament=tournament,

@@ -1711,3 +1711,29 @@ def test_a_count_that_cannot_be_seated_is_not_said_once_no_round_is_left_to_draw
         "Mit 7 Teilnehmern lassen sich keine Tische"
         in director.get(url("detail", tournament.pk)).text
     )
+
+
+def test_a_game_taken_back_and_restored_at_a_table_is_listed_both_ways(
+    director, tournament, players, admin
+):
+    """Walk 57: "Spiel 5 zählt wieder · Vroni +20, Zenzi +20" alone, its take-back left
+    out, read as 20 points given to two players."""
+    round_ = played_out(tournament, players, admin)
+    table = round_.tables.get(number=1)
+    taken = evenings.undo_last(table.evening_id, admin)
+    evenings.restore_game(table.evening_id, taken.pk, admin)
+
+    page = director.get(url("detail", tournament.pk)).text
+
+    listed = re.findall(
+        r'Spiel 1 (zurückgenommen|zählt wieder)\s*<span class="moved">(.*?)</span>\s*<span '
+        r'class="muted">',
+        page,
+        re.DOTALL,
+    )
+    assert [kind for kind, _moved in listed] == ["zählt wieder", "zurückgenommen"]
+    again, back = (
+        sorted(int(points) for points in re.findall(r'class="amount">([+-]?\d+)<', moved))
+        for _kind, moved in listed
+    )
+    assert again and again == sorted(-points for points in back)
