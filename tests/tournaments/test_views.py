@@ -1115,6 +1115,9 @@ def test_the_csv_marks_who_withdrew(client, tournament, players, admin):
 
     marked = {line.split(";")[1]: line.split(";")[-1] for line in lines[1:-1]}
     assert marked == {str(n): "ja" if n == 3 else "" for n in range(1, 9)}
+    # The standings say it too, breaking where German does at 320 px (walk 57).
+    page = client.get(url("detail", tournament.pk)).text
+    assert page.count('<span class="muted withdrawn">zurück\u00adgezogen</span>') == 1
 
 
 def test_who_withdrew_after_playing_the_last_round_reads_as_everyone_else(
