@@ -709,6 +709,8 @@ def book(request: HttpRequest, evening_id: int) -> HttpResponse:
             # showed other amounts (walk 30).
             return _retariffed(request, evening)
     form, notice = _posted_form(request, evening)
+    if not notice and not state.key_booked and form.is_valid():
+        _ask_if_again(request, evening, form)
     if not notice and form.is_valid():
         try:
             booking = services.book(
@@ -760,6 +762,32 @@ def book(request: HttpRequest, evening_id: int) -> HttpResponse:
             request, "evenings/evening.html#live_answer", context | {"oob": True, "kept": kept}
         )
     return render(request, "evenings/evening.html", context)
+
+
+def _ask_if_again(request, evening: Evening, form: GameForm) -> None:
+    """A game just as the one booked last is asked about before it is booked (walk 57: a
+    second phone, its form already at the next deal, entered the game the first had
+    booked, and it counted twice). Two such games in a row are rare at a table, so the
+    second tap costs little; the form's "again" sends it anyway. Read from the booking's
+    state: no query more."""
+    state = evening.state
+    last = state.recent[-1] if state.recent else None
+    if request.POST.get("again") or last is None or last.number != state.last_number:
+        return
+    if form.game_input().fingerprint() != services.GameInput.of(last).fingerprint():
+        return
+    said = _("Spiel %(n)s war genau dieses Spiel: %(game)s. Wirklich noch einmal buchen?") % {
+        "n": last.number,
+        "game": wording.summary(last, _names(evening)),
+    }
+    form.add_error(
+        None,
+        format_html(
+            '{} <button type="submit" name="again" value="1">{}</button>',
+            said,
+            _("Ja, noch einmal buchen"),
+        ),
+    )
 
 
 def _closed_meanwhile(request, evening: Evening, message: str = "") -> HttpResponse:

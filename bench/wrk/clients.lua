@@ -38,14 +38,17 @@ local function key()
 end
 
 -- A plain table mix, as the phone would send it: mostly Sauspiele, every seventh game a
--- Ramsch (which starts a Bockrunde under the bench tariff).
+-- Ramsch (which starts a Bockrunde under the bench tariff). Every other game number has
+-- 3 Laufende, and the Ramsch's loser goes round: two games in a row just alike are asked
+-- about before they are booked (the app's "Wirklich noch einmal buchen?").
 function booking()
   sent = sent + 1
   local p = client.players
+  local number = tonumber(client.deal:match("^(%d+)")) or 0
   local body = "key=" .. key() .. "&deal=" .. client.deal
-    .. "&won=1&kontra=0&doubled=0&laufende=0&laufende_wenz=0"
+    .. "&won=1&kontra=0&doubled=0&laufende=" .. (number % 2) * 3 .. "&laufende_wenz=0"
   if sent % 7 == 0 then
-    body = body .. "&spiel=ramsch&loser=" .. p[2]
+    body = body .. "&spiel=ramsch&loser=" .. p[number % 4 + 1]
   else
     body = body .. "&spiel=sauspiel&declarer=" .. p[1] .. "&partner=" .. p[3]
   end

@@ -159,6 +159,30 @@ def test_a_stale_form_sent_anyway_is_refused_in_german_and_keeps_what_still_appl
     assert amounts(second) == {"Wastl": 540, "Hias": -180, "Resi": -180, "Sepp": -180}
 
 
+def test_the_game_booked_last_entered_again_is_asked_about_before_it_counts_twice(
+    page, log_in, runde, schreiber, admin, players
+):
+    """Walk 57: a second phone, its form already at the next deal, entered the game the
+    first had just booked, and it counted twice. Now it is asked about first."""
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    log_in(admin).goto(f"/abend/{evening.pk}/")
+    book(evening, schreiber, type="sauspiel", declarer=players["Hias"].pk,
+         partner=players["Resi"].pk)  # fmt: skip
+    expect(sheet_row(page, 1)).to_contain_text("Sauspiel", timeout=8000)  # the poll brought it
+
+    enter_sauspiel(page, "Hias", "Resi")
+    save_button(page).tap()
+
+    word = page.locator("#entry-status [role=alert]")
+    expect(word).to_contain_text(
+        "Spiel 1 war genau dieses Spiel: Sauspiel Hias mit Resi. Wirklich noch einmal buchen?"
+    )
+    assert Game.objects.filter(evening=evening).count() == 1
+    word.get_by_role("button", name="Ja, noch einmal buchen").tap()
+    expect(flash(page)).to_contain_text("Gebucht: Spiel 2, Sauspiel Hias mit Resi")
+    assert Game.objects.filter(evening=evening).count() == 2
+
+
 def test_a_refused_form_s_sheet_shows_at_once_the_game_its_word_names(
     open_phone, runde, schreiber, admin, players
 ):

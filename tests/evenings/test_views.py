@@ -2685,3 +2685,34 @@ def test_the_bar_after_a_correction_says_what_the_game_was_and_is(
         "Korrigiert: Spiel 1, Sauspiel Vroni mit Resi · gewonnen (vorher: Sauspiel Vroni mit "
         "Resi · verloren)"
     )
+
+
+def test_the_game_booked_last_entered_again_is_asked_about_before_it_counts_twice(
+    client, five, admin, players
+):
+    """Walk 57: a second phone, its form already at the next deal, entered the game the
+    first had just booked; it was booked again as the next game, its points twice."""
+    evening, hias, resi = five, players[2], players[3]
+    services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "sauspiel", declarer=hias.pk, partner=resi.pk), admin)  # fmt: skip
+    form = entry(evening, declarer=hias.pk, partner=resi.pk)
+    url = reverse("evenings:book", args=[evening.pk])
+
+    asked = client.post(url, form, headers=HTMX)
+
+    assert (
+        "Spiel 1 war genau dieses Spiel: Sauspiel Hias mit Resi. Wirklich noch einmal buchen? "
+        '<button type="submit" name="again" value="1">Ja, noch einmal buchen</button>'
+    ) in asked.text
+    assert Game.objects.count() == 1
+    assert re.search(rf'name="partner" value="{resi.pk}"[^>]*checked', asked.text)  # kept
+    # Another game, or the same one confirmed, is booked.
+    booked = client.post(url, form | {"again": "1"}, headers=HTMX)
+    assert "Gebucht: Spiel 2, Sauspiel Hias mit Resi" in booked.text
+    assert Game.objects.count() == 2
+    # Sent again (the answer lost), it is "Schon gebucht", not asked about.
+    retried = client.post(url, form | {"again": "1"}, headers=HTMX)
+    assert "Wirklich noch einmal buchen" not in retried.text
+    assert Game.objects.count() == 2
+    other = entry(evening, declarer=resi.pk, partner=players[4].pk)  # Hias deals game 3
+    assert "Gebucht: Spiel 3" in client.post(url, other, headers=HTMX).text
