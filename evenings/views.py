@@ -768,8 +768,8 @@ def _ask_if_again(request, evening: Evening, form: GameForm) -> None:
     """A game just as the one booked last is asked about before it is booked (walk 57: a
     second phone, its form already at the next deal, entered the game the first had
     booked, and it counted twice). Two such games in a row are rare at a table, so the
-    second tap costs little; the form's "again" sends it anyway. Read from the booking's
-    state: no query more."""
+    tick and the second tap cost little; the form's "again" sends it anyway. Read from the
+    booking's state: no query more."""
     state = evening.state
     last = state.recent[-1] if state.recent else None
     if request.POST.get("again") or last is None or last.number != state.last_number:
@@ -780,10 +780,13 @@ def _ask_if_again(request, evening: Evening, form: GameForm) -> None:
         "n": last.number,
         "game": wording.summary(last, _names(evening)),
     }
+    # A box to tick, then "Speichern": a button here would be the form's default, which
+    # Enter on a chip sends (walk 58's script took it for "Speichern").
     form.add_error(
         None,
         format_html(
-            '{} <button type="submit" name="again" value="1">{}</button>',
+            '<span data-again tabindex="-1">{}</span> <label class="check">'
+            '<input type="checkbox" name="again" value="1"> {}</label>',
             said,
             _("Ja, noch einmal buchen"),
         ),

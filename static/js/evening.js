@@ -173,6 +173,22 @@
     said.scrollIntoView({ block: "center" });
     said.focus({ preventScroll: true });
   });
+  // 3a'''. A game just like the one booked last is asked about (walk 57): "Speichern"
+  //        brings the question into view until its box is ticked; a chip changed drops it.
+  function againAsked() {
+    return document.querySelector("#entry-status [data-again]");
+  }
+  document.addEventListener("htmx:confirm", function (event) {
+    var form = event.detail.elt, asked = againAsked();
+    if (form.id !== "entry-form" || !asked || form.querySelector("[name=again]:checked")) return;
+    event.preventDefault();
+    asked.scrollIntoView({ block: "center" });
+    asked.focus({ preventScroll: true });
+  });
+  document.addEventListener("change", function (event) {
+    var asked = againAsked();
+    if (asked && event.target.closest("#entry-fields")) asked.closest(".alert").remove();
+  });
   // 3a''. The other phone booked the deal these choices were entered for, as another game
   //       (walk 56): they are that game had otherwise, or already the next one. The first
   //       "Speichern" brings the word that says both ways into view; the next one books.
@@ -405,7 +421,11 @@
     var elt = event.detail.elt;
     var panel = document.getElementById("correction");
     if (elt.id === "entry-form") {
-      if (!firstInvalid(elt) && lost()) focus(document.getElementById("deal"));
+      var asked = againAsked();
+      if (asked) {
+        asked.scrollIntoView({ block: "center" });
+        asked.focus({ preventScroll: true });
+      } else if (!firstInvalid(elt) && lost()) focus(document.getElementById("deal"));
     } else if (panel && elt.getAttribute("hx-target") === "#correction" && elt.closest("#sheet")) {
       openedFrom = elt.getAttribute("href");
       focus(panel.querySelector(".correction-title"));

@@ -177,8 +177,17 @@ def test_the_game_booked_last_entered_again_is_asked_about_before_it_counts_twic
     expect(word).to_contain_text(
         "Spiel 1 war genau dieses Spiel: Sauspiel Hias mit Resi. Wirklich noch einmal buchen?"
     )
+    question = word.locator("[data-again]")
+    expect(question).to_be_focused()
+    expect(question).to_be_in_viewport()
     assert Game.objects.filter(evening=evening).count() == 1
-    word.get_by_role("button", name="Ja, noch einmal buchen").tap()
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    save_button(page).tap()  # again: it only brings the question back into view
+    expect(question).to_be_in_viewport()
+    page.wait_for_timeout(300)
+    assert Game.objects.filter(evening=evening).count() == 1
+    word.get_by_text("Ja, noch einmal buchen").tap()
+    save_button(page).tap()
     expect(flash(page)).to_contain_text("Gebucht: Spiel 2, Sauspiel Hias mit Resi")
     assert Game.objects.filter(evening=evening).count() == 2
 

@@ -901,14 +901,18 @@ def test_a_member_deletes_their_account_and_their_games_stay_in_the_club(
     hias = club.players.create(name="Hiasl", user=scorekeeper)
     table = [hias, *(club.players.create(name=name) for name in ("Sepp", "Vroni", "Wastl"))]
     evening = evening_services.start_evening(runde, table, 0, admin)
-    won = evening_services.GameInput("sauspiel", declarer=table[1].pk, partner=table[2].pk)
+    won = evening_services.GameInput("sauspiel", declarer=hias.pk, partner=table[1].pk)
     evening_services.book_game(evening.pk, uuid.uuid4(), won, scorekeeper)
     other_phone = Client()
     other_phone.force_login(scorekeeper)
     client.force_login(scorekeeper)
     page = client.get(reverse("profile")).text
     assert "Konto löschen …" in page
-    assert "Noch nicht ausgeglichen: Runde „Donnerstagsrunde“" in page
+    # Which way it is open, in words (walk 59: "+0,10 €" alone).
+    assert (
+        'Noch nicht ausgeglichen: Runde „Donnerstagsrunde“ <span class="amount">+0,10 €</span> '
+        "(zu bekommen)."
+    ) in page
 
     answer = client.post(reverse("account_delete"), {"password": PASSWORD}, follow=True)
 

@@ -771,7 +771,8 @@ def test_leaving_or_being_removed_says_what_is_still_open(client, admin, club, r
     won = evening_services.GameInput("sauspiel", declarer=table[1].pk, partner=table[2].pk)
     evening_services.book_game(evening.pk, uuid.uuid4(), won, admin)
     said = (
-        'Noch nicht ausgeglichen: Runde „Donnerstagsrunde“ <span class="amount">-0,10 €</span>. '
+        "Noch nicht ausgeglichen: Runde „Donnerstagsrunde“ "
+        '<span class="amount">-0,10 €</span> (zu zahlen). '
         "Das bleibt auf dem Konto der Runde stehen; am besten vorher ausgleichen (ein Schreiber "
         "trägt die Zahlung ein)."
     )
@@ -800,9 +801,9 @@ def test_leaving_or_being_removed_says_what_is_still_open(client, admin, club, r
     client.force_login(player_user)
     leaving = client.get(reverse("clubs:detail", args=[club.pk])).text
     assert (
-        'Runde „Donnerstagsrunde“ <span class="amount">-0,10 €</span>, Runde „Samstagsrunde“ '
-        '<span class="amount">-0,10 €</span>. Das bleibt auf den Konten der Runden stehen'
-        in leaving
+        'Runde „Donnerstagsrunde“ <span class="amount">-0,10 €</span> (zu zahlen), Runde '
+        '„Samstagsrunde“ <span class="amount">-0,10 €</span> (zu zahlen). Das bleibt auf den '
+        "Konten der Runden stehen" in leaving
     )
 
 
