@@ -668,6 +668,7 @@ def book(
     seats: list[Seat] | None = None,
     evening: Evening | None = None,
     tariff_id: int | None = None,
+    shown: str | None = None,
 ) -> Booking:
     """Book the next game of the evening; `created` is False if this key booked it already.
 
@@ -679,7 +680,10 @@ def book(
     booked twice from two phones. `seats`: the evening's seats, and `evening` the evening
     (with its tariff, and its state if evening_of read it), if the caller has read them.
     `tariff_id`: the tariff whose amounts the form showed; if an admin gave the evening
-    another since (apply_tariff), StaleTariff, and nothing is booked.
+    another since (apply_tariff), StaleTariff, and nothing is booked. `shown`: what the
+    form's preview showed (shown_amounts); if it was of `data` and the game would now
+    book other amounts (another phone corrected a game before it into a Ramsch, which
+    makes this one a Bock game), MovedAmounts, and nothing is booked (walk 58).
 
     The game is scored after the last few games before it, so a booking costs the same
     at game 5 and at game 500: one read of the evening's state and last games, one
@@ -695,7 +699,7 @@ def book(
             if state is None:
                 state = state_of(evening.pk, BOCK_GAMES)
             try:
-                return _book(evening, state, key, data, by, deal_token, seats)
+                return _book(evening, state, key, data, by, deal_token, seats, shown)
             except _Moved:
                 state = None
                 _tariff_again(evening, tariff_id)
@@ -709,7 +713,7 @@ def book(
             state = state_of(evening.pk, BOCK_GAMES)
             if not state.last_number:
                 seats = _seats_again(evening)
-            return _book(evening, state, key, data, by, deal_token, seats)
+            return _book(evening, state, key, data, by, deal_token, seats, shown)
     except _KeyTaken:
         pass
     # What did the key book?
@@ -769,7 +773,9 @@ class _Moved(Exception):
     """The evening changed between the booking's read and its write: nothing written."""
 
 
-def _book(evening: Evening, state: State, key, data: GameInput, by, deal_token, seats) -> Booking:
+def _book(
+    evening: Evening, state: State, key, data: GameInput, by, deal_token, seats, shown=None
+) -> Booking:
     evening.state = state
     evening.status, evening.version, evening.last_number = (
         state.status,
@@ -803,6 +809,18 @@ def _book(evening: Evening, state: State, key, data: GameInput, by, deal_token, 
     except ScoringError as error:
         raise EveningError(error.message_de, error.key) from None
     payouts = {int(player): cents for player, cents in result.payouts.items()}
+    if (
+        shown is not None
+        and shown.startswith(f"{data.fingerprint()}|")
+        and shown != shown_amounts(data, list(payouts.items()), result.bock)
+    ):
+        raise MovedAmounts(
+            _(
+                "Nichts gebucht: am Abend wurde inzwischen etwas geändert, und das Spiel zählt "
+                "jetzt anders als in der Vorschau. Die Vorschau zeigt es neu; bitte prüfen und "
+                "noch einmal speichern."
+            )
+        )
     game.bock = result.bock
     try:
         totals = _write_booking(evening, game, data, by, payouts)
@@ -921,7 +939,7 @@ def correct_game(
     _require_open(evening)
     game = evening.games.filter(pk=game_id).first()
     if game is None or not game.is_booked:
-        raise StaleCorrection(_("Das Spiel wurde inzwischen gestrichen – nichts geändert."))
+        raise StaleCorrection(gone_word(game))
     before = GameInput.of(game)
     if before == data:
         return game
@@ -1111,12 +1129,13 @@ def void_game(
     _require_open(evening)
     game = evening.games.filter(pk=game_id).first()
     if game is None or not game.is_booked:
-        raise EveningError(_("Das Spiel wurde inzwischen gestrichen – nichts geändert."))
+        raise EveningError(gone_word(game))
     if retariffed_since(evening, seen):
         raise EveningError(
             _(
                 "Nichts gestrichen: der Abend wurde inzwischen mit dem neuen Tarif der Runde "
-                "neu gewertet. Bitte prüfen, wie es jetzt steht, und nochmal tippen."
+                "neu gewertet. Bitte in der Tabelle prüfen, wie es jetzt steht; soll es weg, "
+                "dort öffnen und nochmal „Spiel streichen“ tippen."
             )
         )
     if (seen is not None and game.changes.filter(version__gt=seen).exists()) or (
@@ -1124,8 +1143,9 @@ def void_game(
     ):
         raise EveningError(
             _(
-                "Nichts gestrichen: das Spiel wurde inzwischen geändert. Bitte prüfen, wie "
-                "es jetzt steht, und nochmal tippen."
+                "Nichts gestrichen: das Spiel wurde inzwischen geändert. Bitte in der Tabelle "
+                "prüfen, wie es jetzt steht; soll es weg, dort öffnen und nochmal „Spiel "
+                "streichen“ tippen."
             )
         )
     return _void(evening, game, by, Change.Kind.VOID)
@@ -1142,13 +1162,25 @@ def undo_last(evening_id: int, by, seen: int | None = None) -> Game:
     evening = _locked(evening_id)
     _require_open(evening)
     if seen is not None and seen != evening.version:
-        # The one change since was an undo of the same person's: this tap, sent again.
-        just_undone = evening.changes.filter(version=seen + 1, kind=Change.Kind.UNDO, by=by)
-        if seen + 1 == evening.version and (undone := just_undone.select_related("game").first()):
+        just_undone = evening.changes.filter(version=seen + 1, kind=Change.Kind.UNDO)
+        undone = just_undone.select_related("game").first() if seen + 1 == evening.version else None
+        if undone is not None and undone.by_id == by.pk:
+            # The one change since was an undo of the same person's: this tap, sent again.
             raise AlreadyUndone(
                 _(
                     "Spiel %(number)s ist schon zurückgenommen: dein Tippen war angekommen, "
                     "auf diesem oder einem anderen Gerät."
+                )
+                % {"number": undone.game.number}
+            )
+        if undone is not None:
+            # Another phone took the same game back (walk 58: "nochmal tippen" alone
+            # invited taking back the one before it too).
+            raise EveningError(
+                _(
+                    "Nichts zurückgenommen: Spiel %(number)s ist eben auf einem anderen Handy "
+                    "zurückgenommen worden. Soll noch ein Spiel zurück, bitte erst prüfen, "
+                    "welches jetzt das letzte ist."
                 )
                 % {"number": undone.game.number}
             )
@@ -1164,6 +1196,22 @@ def undo_last(evening_id: int, by, seen: int | None = None) -> Game:
     if game is None:
         raise EveningError(_("Es gibt noch kein Spiel zum Zurücknehmen."))
     return _void(evening, game, by, Change.Kind.UNDO)
+
+
+def gone_word(game: Game | None) -> str:
+    """What a phone is told of a game that no longer counts since its panel was opened:
+    struck, or taken back (walk 58: "gestrichen" for a game taken back)."""
+    last = (
+        None
+        if game is None
+        else game.changes.filter(kind__in=[Change.Kind.VOID, Change.Kind.UNDO])
+        .order_by("-pk")
+        .values_list("kind", flat=True)
+        .first()
+    )
+    if last == Change.Kind.UNDO:
+        return _("Das Spiel wurde inzwischen zurückgenommen – nichts geändert.")
+    return _("Das Spiel wurde inzwischen gestrichen – nichts geändert.")
 
 
 # Changes that leave the games as they are (restorable looks past them).

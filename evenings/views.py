@@ -709,6 +709,7 @@ def book(request: HttpRequest, evening_id: int) -> HttpResponse:
             # showed other amounts (walk 30).
             return _retariffed(request, evening)
     form, notice = _posted_form(request, evening)
+    moved_amounts = False
     if not notice and not state.key_booked and form.is_valid():
         _ask_if_again(request, evening, form)
     if not notice and form.is_valid():
@@ -722,9 +723,14 @@ def book(request: HttpRequest, evening_id: int) -> HttpResponse:
                 seats=form.seats,
                 evening=evening,
                 tariff_id=_tariff_shown(request),
+                shown=request.POST.get("shown") or None,
             )
         except services.StaleTariff:
             return _retariffed(request, evening)
+        except services.MovedAmounts as error:
+            # The choices stand; the preview and the sheet are asked anew (dealMoved).
+            form.add_error(None, str(error))
+            moved_amounts = True
         except services.StaleDeal:
             # Another phone has booked since the evening was read.
             return _moved_on(request, evening, membership)
@@ -758,9 +764,12 @@ def book(request: HttpRequest, evening_id: int) -> HttpResponse:
         # A form sent as it was reset, without a player, leaves the word above it: it may
         # say why it was reset ("Das war das Spiel, das du eingegeben hast …").
         kept = form is not None and form.is_bound and form.chose_nobody()
-        return render(
+        response = render(
             request, "evenings/evening.html#live_answer", context | {"oob": True, "kept": kept}
         )
+        if moved_amounts:
+            response["HX-Trigger-After-Settle"] = "dealMoved"
+        return response
     return render(request, "evenings/evening.html", context)
 
 
@@ -969,8 +978,9 @@ def _preview_of(
         context["note"] = _("Höchstens zwei Jungfrauen zählen: es wird zweimal verdoppelt.")
     if replacing is not None:
         context["moves"] = _moves(evening, result)
-        # Sent back with the save: booked only at what was shown (services.correct_game).
-        context["shown"] = services.shown_amounts(game, result.payouts, result.bock)
+    # Sent back with the save: booked only at what was shown (services.correct_game and
+    # services.book).
+    context["shown"] = services.shown_amounts(game, result.payouts, result.bock)
     return context
 
 
@@ -1484,7 +1494,7 @@ def game_edit(request: HttpRequest, evening_id: int, game_id: int) -> HttpRespon
         return _closed_meanwhile(request, evening, _closed_for_corrections(evening))
     if not game.is_booked:
         if request.method == "POST":  # a correction form from before
-            return _struck_meanwhile(request, evening, membership)
+            return _struck_meanwhile(request, evening, membership, game)
         return _taken_back(request, evening, game)
     form = _correction_form(request, evening, game)
     notice, moved = "", False
@@ -1512,7 +1522,7 @@ def game_edit(request: HttpRequest, evening_id: int, game_id: int) -> HttpRespon
             # the game as it is now, to check and save again; or, struck, the sheet.
             game.refresh_from_db()
             if not game.is_booked:
-                return _struck_meanwhile(request, evening, membership)
+                return _struck_meanwhile(request, evening, membership, game)
             form, notice = _correction_form(None, evening, game), str(error)
         except services.EveningError as error:
             _add_engine_error(form, error)
@@ -1554,10 +1564,10 @@ def game_edit(request: HttpRequest, evening_id: int, game_id: int) -> HttpRespon
     return render(request, "evenings/game_edit.html", context)
 
 
-def _struck_meanwhile(request, evening: Evening, membership) -> HttpResponse:
+def _struck_meanwhile(request, evening: Evening, membership, game: Game) -> HttpResponse:
     """The answer to a correction of a game another phone has struck (or taken back)
     since the form was shown: a word, and the sheet as it is."""
-    messages.error(request, _("Das Spiel wurde inzwischen gestrichen – nichts geändert."))
+    messages.error(request, services.gone_word(game))
     if request.htmx:
         return _corrected(request, evening, membership)
     return redirect("evenings:detail", evening_id=evening.pk)
@@ -1623,7 +1633,7 @@ def game_void(request: HttpRequest, evening_id: int, game_id: int) -> HttpRespon
     if not game.is_booked:  # struck meanwhile: by another phone, or this tap sent twice
         last = game.changes.order_by("-pk").first()
         if last is None or last.kind != Change.Kind.VOID or last.by_id != request.user.pk:
-            return _struck_meanwhile(request, evening, membership)
+            return _struck_meanwhile(request, evening, membership, game)
         # Struck by this user already (a second tap, or a retry after a lost answer).
         what = wording.told(game, _names(evening))
         messages.info(request, _("Schon gestrichen: %(game)s") % {"game": what})

@@ -782,7 +782,11 @@ def test_a_strike_for_a_game_changed_since_the_phone_showed_it_strikes_nothing(
         "sauspiel", declarer=players[1].pk, partner=players[3].pk, won=False), admin)  # fmt: skip
     evening.refresh_from_db()
     late = client.post(void, {"v": str(evening.version), "seen": shown}, headers=HTMX)
-    assert "Nichts gestrichen: das Spiel wurde inzwischen geändert." in late.text
+    # The panel closes with it: the word says where to strike it anew (walk 58).
+    assert (
+        "Nichts gestrichen: das Spiel wurde inzwischen geändert. Bitte in der Tabelle prüfen, "
+        "wie es jetzt steht; soll es weg, dort öffnen und nochmal „Spiel streichen“ tippen."
+    ) in unescape(late.text)
     assert Game.objects.get().is_booked
     assert Change.objects.filter(evening=evening, kind="void").count() == 1
     # Shown as it is now, it is struck.
@@ -2092,6 +2096,18 @@ def test_a_correction_of_a_game_struck_meanwhile_says_so(client, scorekeeper, ev
     assert answer.status_code == 200
     assert "Das Spiel wurde inzwischen gestrichen – nichts geändert." in answer.text
     assert Change.objects.filter(kind="correct").count() == 0
+    # Taken back rather than struck, it is said so (walk 58).
+    services.restore_game(evening.pk, game.pk, scorekeeper)
+    seen = re.search(r'name="k-seen" value="(\w+)"', client.get(url).text)[1]
+    services.undo_last(evening.pk, scorekeeper)
+    taken_back = client.post(
+        url,
+        correction(evening, key=str(game.key), declarer=vroni.pk, partner=resi.pk, kontra="1")
+        | {"k-seen": seen},
+        follow=True,
+    )
+    assert "Das Spiel wurde inzwischen zurückgenommen – nichts geändert." in taken_back.text
+    assert Change.objects.filter(kind="correct").count() == 0
 
 
 def test_the_csv_marks_the_bock_games_and_names_the_players_in_german_order(
@@ -2319,7 +2335,11 @@ def test_taking_back_the_last_game_takes_back_the_one_the_phone_showed_and_only_
     shown = evening.version
     services.undo_last(evening.pk, admin, shown)
     other = client.post(undo, {"v": shown}, follow=True)
-    assert "Nichts zurückgenommen" in other.text
+    # It says which game went, not "nochmal tippen" (walk 58: that took back one more).
+    assert (
+        "Nichts zurückgenommen: Spiel 3 ist eben auf einem anderen Handy zurückgenommen "
+        "worden. Soll noch ein Spiel zurück, bitte erst prüfen, welches jetzt das letzte ist."
+    ) in other.text
     assert evening.games.booked().count() == 1
 
 
@@ -2717,3 +2737,37 @@ def test_the_game_booked_last_entered_again_is_asked_about_before_it_counts_twic
     assert Game.objects.count() == 2
     other = entry(evening, declarer=resi.pk, partner=players[4].pk)  # Hias deals game 3
     assert "Gebucht: Spiel 3" in client.post(url, other, headers=HTMX).text
+
+
+def test_a_booking_whose_game_turned_bock_meanwhile_is_not_booked_at_amounts_not_shown(
+    client, scorekeeper, admin, tariff_with_bock, runde, players
+):
+    """Walk 58: B's preview of game 2 showed 0,10 €; A corrected game 1 into a Ramsch,
+    which made game 2 a Bock game, and B's save booked it at 0,20 € unasked. Now nothing
+    is booked, the choices stay, and the preview and sheet are asked anew (dealMoved)."""
+    evening = services.start_evening(runde, players[:4], 0, admin)
+    vroni, hias, resi = players[1], players[2], players[3]
+    sauspiel = services.GameInput("sauspiel", declarer=vroni.pk, partner=resi.pk)
+    first, _ = services.book_game(evening.pk, uuid.uuid4(), sauspiel, admin)
+    client.force_login(scorekeeper)
+    form = entry(evening, declarer=hias.pk, partner=vroni.pk)
+    previewed = client.post(reverse("evenings:preview", args=[evening.pk]), form, headers=HTMX)
+    shown = re.search(r'name="shown" value="([^"]+)"', previewed.text)[1]
+    assert "Bockspiel" not in previewed.text and "+0,10 €" in previewed.text
+    services.correct_game(evening.pk, first.pk, services.GameInput(
+        "ramsch", won=False, loser=resi.pk), admin)  # fmt: skip
+    url = reverse("evenings:book", args=[evening.pk])
+
+    refused = client.post(url, form | {"shown": shown}, headers=HTMX)
+
+    assert "Nichts gebucht: am Abend wurde inzwischen etwas geändert" in refused.text
+    assert refused["HX-Trigger-After-Settle"] == "dealMoved"
+    assert evening.games.count() == 1
+    assert re.search(rf'name="partner" value="{vroni.pk}"[^>]*checked', refused.text)
+    # Previewed anew, it is a Bock game; saved with that preview, it is booked so.
+    again = client.post(reverse("evenings:preview", args=[evening.pk]), form, headers=HTMX)
+    assert "Bockspiel" in again.text and "+0,20 €" in again.text
+    now = re.search(r'name="shown" value="([^"]+)"', again.text)[1]
+    booked = client.post(url, form | {"shown": now}, headers=HTMX)
+    assert "Gebucht: Spiel 2" in booked.text
+    assert evening.games.get(number=2).bock
