@@ -1611,6 +1611,22 @@ def payments(evening: Evening) -> list[Change]:
     return _live(list(changes.order_by("pk")))
 
 
+def payments_and_cancelled(evening: Evening) -> tuple[list[Change], list[tuple[Change, Change]]]:
+    """The evening's live payments (as `payments`), and each cancelled one with its
+    Storno, oldest first: a treasurer checking the cash box sees what was taken back
+    where it was paid (walk 59: only the history and the CSV said so). One query."""
+    changes = list(
+        evening.changes.filter(kind=Change.Kind.PAYMENT).select_related("by").order_by("pk")
+    )
+    by_pk = {change.pk: change for change in changes}
+    cancelled = [
+        (by_pk[change.after["cancels"]], change)
+        for change in changes
+        if change.after.get("cancels") in by_pk
+    ]
+    return _live(changes), cancelled
+
+
 def _live(changes: list[Change]) -> list[Change]:
     """The payments among `changes` (an evening's, oldest first) that stand."""
     cancelled = {change.after["cancels"] for change in changes if "cancels" in change.after}

@@ -1917,7 +1917,7 @@ def _settlement_page(request, evening: Evening, membership, typed: dict | None =
     that was refused, shown again at its field with the reason (payer, payee, value,
     error)."""
     names = _names(evening)
-    live = services.payments(evening)
+    live, cancelled = services.payments_and_cancelled(evening)
     # What was open here is settled in a later Ausgleich of the Runde: nothing to pay here.
     settled_by = services.settled_by(evening)
     suggestion = services.settlement(evening, live)
@@ -1987,6 +1987,17 @@ def _settlement_page(request, evening: Evening, membership, typed: dict | None =
                     change,
                 )
                 for change in live
+            ],
+            # (payer, payee, cents, the payment, its Storno) of those taken back.
+            "cancelled": [
+                (
+                    names[payment.after["payer"]],
+                    names[payment.after["payee"]],
+                    payment.after["amount"],
+                    payment,
+                    storno,
+                )
+                for payment, storno in cancelled
             ],
             "can_score": membership.can_score,
             # "Andere Zahlung": money that changed hands otherwise than proposed, or a

@@ -359,9 +359,12 @@ def test_storno_on_the_settlement_page_takes_a_payment_back(
         (reverse("evenings:settlement", args=[after_one_game.pk]), 302)
     ]
     assert "Zahlung storniert: Sepp an Resi, 0,40 €" in page_text(response)
-    # The "Bezahlt" list shows no payment: neither the cancelled one nor the cancellation
-    # (whose entries look like Resi paying Sepp).
-    assert "gezahlt" not in page_text(response)
+    # The "Bezahlt" list shows no payment that stands: the cancelled one is under
+    # "Storniert" (walk 59), the cancellation (whose entries look like Resi paying Sepp)
+    # nowhere.
+    standing, cancelled = page_text(response).split("<h3>Storniert</h3>")
+    assert "gezahlt" not in standing.split("<h2>Bezahlt</h2>")[1]
+    assert "Sepp hat Resi 0,40 € gezahlt" in cancelled and "Resi hat Sepp" not in cancelled
     assert "Ja, stornieren" not in page_text(response)
     assert "Sepp zahlt Resi 0,40 €" in page_text(response)  # suggested again
     assert payment_changes(after_one_game)[1] == {
@@ -403,7 +406,13 @@ def test_the_settlement_lists_only_the_payments_that_stand(
 
     page = page_text(client.get(reverse("evenings:settlement", args=[after_one_game.pk])))
 
-    assert re.findall(r"(\w+ hat \w+ [\d,]+ € gezahlt)", page) == ["Hias hat Vroni 0,40 € gezahlt"]
+    standing, cancelled = page.split("<h3>Storniert</h3>")
+    assert re.findall(r"(\w+ hat \w+ [\d,]+ € gezahlt)", standing) == [
+        "Hias hat Vroni 0,40 € gezahlt"
+    ]
+    assert re.findall(r"(\w+ hat \w+ [\d,]+ € gezahlt)", cancelled) == [
+        "Hias hat Resi 0,40 € gezahlt"
+    ]
     assert re.findall(r"zahlung/(\d+)/storno/", page) == [str(kept.pk)]
     # Whose suggestion this is: the evening's; the Runde's accounts have the rest.
     runde = after_one_game.runde
@@ -743,3 +752,27 @@ def test_a_correction_taken_back_after_paying_is_said_so(
         client.get(other_url)
     )
     assert history.count("<strong>Korrektur zurückgenommen</strong>") == 2
+
+
+def test_a_cancelled_payment_stays_listed_where_it_was_paid_as_cancelled(
+    client, scorekeeper, after_one_game, players, admin
+):
+    """Walk 59: after "Storno" the payment was gone from the Abrechnung; only the history
+    and the CSV said it had been paid and taken back."""
+    sepp, hias, resi = players[0], players[2], players[3]
+    vroni = players[1]
+    payment = services.record_payment(after_one_game.pk, sepp.pk, resi.pk, 40, admin)
+    services.record_payment(after_one_game.pk, hias.pk, vroni.pk, 10, admin)
+    client.force_login(scorekeeper)
+
+    cancel(client, after_one_game, payment.pk)
+    page = page_text(client.get(reverse("evenings:settlement", args=[after_one_game.pk])))
+
+    standing, cancelled = page.split("<h3>Storniert</h3>")
+    assert "Hias hat Vroni 0,10 € gezahlt" in standing
+    assert "Sepp hat Resi 0,40 € gezahlt" not in standing
+    assert cancelled.count("Sepp hat Resi 0,40 € gezahlt") == 1
+    assert re.search(
+        r"eingetragen [\d.]+ · [\d:]+ von \w+ · storniert [\d.]+ · [\d:]+ von", cancelled
+    )
+    assert "Ja, stornieren" not in cancelled
