@@ -608,12 +608,13 @@ def _stale_notice(
                     "%(n)s, bitte hier nicht speichern, sondern") % {
                 "n": number, "entered": form.entered}  # fmt: skip
         else:
-            had = _("Deine Auswahl war für Spiel %(n)s. Gehört sie dazu, bitte hier nicht "
-                    "speichern, sondern") % {"n": number}  # fmt: skip
+            had = _("Deine Auswahl war für Spiel %(n)s. War sie für Spiel %(n)s, bitte hier "
+                    "nicht speichern, sondern") % {"n": number}  # fmt: skip
+        # The game now to book by number (walk 58: "das nächste Spiel" two games on).
         next_game = _(
-            "Ist es schon das nächste Spiel, ist deine Auswahl übernommen, soweit sie noch "
+            "Ist es schon Spiel %(next)s, ist deine Auswahl übernommen, soweit sie noch "
             "passt – bitte prüfen und speichern."
-        )
+        ) % {"next": deal.number}
         if who:
             next_game += " " + ngettext(
                 "%(who)s spielt dieses Spiel nicht mit.",

@@ -1609,7 +1609,7 @@ def test_a_chosen_player_who_sits_the_new_deal_out_is_named_as_the_reason_for_th
         "Du hattest für Spiel 1 etwas anderes: Sauspiel Vroni mit Resi · gewonnen · Kontra. "
         "War das Spiel 1, bitte hier nicht speichern, sondern "
         f'<a href="/abend/{evening.pk}/spiel/{game.pk}/">Spiel 1 korrigieren</a>. Ist es '
-        "schon das nächste Spiel, ist deine Auswahl übernommen, soweit sie noch passt – bitte "
+        "schon Spiel 2, ist deine Auswahl übernommen, soweit sie noch passt – bitte "
         "prüfen und speichern. Vroni spielt dieses Spiel nicht mit."
     ) in page_text(answer)
     assert re.search(rf'name="partner" value="{resi.pk}"[^>]*checked', answer.text)
@@ -1666,7 +1666,7 @@ def test_a_different_game_booked_meanwhile_keeps_the_choices_and_says_both_ways(
         "Du hattest für Spiel 1 etwas anderes: Sauspiel Hias mit Resi · gewonnen. War das "
         "Spiel 1, bitte hier nicht speichern, sondern "
         f'<a href="/abend/{evening.pk}/spiel/{game.pk}/">Spiel 1 korrigieren</a>. Ist es '
-        "schon das nächste Spiel, ist deine Auswahl übernommen, soweit sie noch passt – bitte "
+        "schon Spiel 2, ist deine Auswahl übernommen, soweit sie noch passt – bitte "
         "prüfen und speichern."
     ) in page_text(answer)
     # The word is marked for evening.js: the first "Speichern" brings it into view.
@@ -1676,7 +1676,7 @@ def test_a_different_game_booked_meanwhile_keeps_the_choices_and_says_both_ways(
     # Half entered ("Wenz" alone), it is said so too.
     half = entry(evening, spiel="wenz") | {"deal": form["deal"]}
     answer = client.post(reverse("evenings:preview", args=[evening.pk]), half, headers=HTMX)
-    assert "Deine Auswahl war für Spiel 1. Gehört sie dazu, bitte hier nicht speichern" in (
+    assert "Deine Auswahl war für Spiel 1. War sie für Spiel 1, bitte hier nicht speichern" in (
         answer.text
     )
 
