@@ -283,7 +283,7 @@ def _page(request, tournament: Tournament, membership: Membership, **forms) -> H
         # still playing they sit at: withdrawing, it plays on with them (walk 37).
         "participants": [(p, p.pk not in played, playing_now.get(p.pk)) for p in participants],
         "rounds": views,
-        "standings": _standings(tournament, participants, seats) if played else None,
+        "standings": (standings := _standings(tournament, participants, seats) if played else None),
         # What changed at the tables after it was played, and what it moved (walk 52).
         "late": (late := services.late_changes(tournament) if played else []),
         "late_after_finish": any(change.after_finish for change in late),
@@ -305,6 +305,8 @@ def _page(request, tournament: Tournament, membership: Membership, **forms) -> H
         # one 4, of 2 three play 2 and two 1 (walk 41: "etwa 2 von 2").
         "big_table_games": _big_table_games(games),
         "finished": finished,
+        # Who the standings call withdrawn: once finished, the list of participants too.
+        "withdrawn": {line.participant.pk for line in standings or () if line.withdrawn},
         "directing": directing,
         # While the tournament runs, the page asks every HALL_REFRESH seconds whether it
         # changed (news).

@@ -1137,10 +1137,14 @@ def test_who_withdrew_after_playing_the_last_round_reads_as_everyone_else(
     finished = client.get(url("detail", tournament.pk)).text
     lines = client.get(url("csv", tournament.pk)).content.decode("utf-8")[1:].split("\r\n")
 
-    # The participants' list keeps saying it; the standings do not, as nothing is missed.
+    # The participants' list says it while the tournament runs (with "Wieder aufnehmen");
+    # the standings do not, as nothing is missed, nor the list once finished (walk 60).
     assert f'<bdi class="name">{name}</bdi> <span class="muted withdrawn">' not in running
     assert f'<bdi class="name">{name}</bdi> <span class="muted withdrawn">' not in finished
     assert all(line.split(";")[-1] == "" for line in lines[1:-1])
+    listed = "zurück\u00adgezogen</span>"
+    assert running.split('id="teilnehmer-heading"')[1].count(listed) == 1
+    assert finished.split('id="teilnehmer-heading"')[1].count(listed) == 0
 
 
 def test_a_season_named_saison_is_called_so_once(client, club, admin):
