@@ -1607,8 +1607,7 @@ def payments(evening: Evening) -> list[Change]:
     cancelled ("Storno") nor a cancellation themselves. Read from the payment changes,
     which say what each one is; a cancellation's ledger entries look like a payment the
     other way."""
-    changes = evening.changes.filter(kind=Change.Kind.PAYMENT).select_related("by")
-    return _live(list(changes.order_by("pk")))
+    return payments_and_cancelled(evening)[0]
 
 
 def payments_and_cancelled(evening: Evening) -> tuple[list[Change], list[tuple[Change, Change]]]:

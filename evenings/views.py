@@ -784,7 +784,7 @@ def _ask_if_again(request, evening: Evening, form: GameForm) -> None:
     last = state.recent[-1] if state.recent else None
     if request.POST.get("again") or last is None or last.number != state.last_number:
         return
-    if form.game_input().fingerprint() != services.GameInput.of(last).fingerprint():
+    if form.game_input() != services.GameInput.of(last):
         return
     said = _("Spiel %(n)s war genau dieses Spiel: %(game)s. Wirklich noch einmal buchen?") % {
         "n": last.number,
