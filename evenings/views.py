@@ -361,8 +361,7 @@ def _live_context(
     entry = can_score and not evening.play_over
     if entry and form is None:
         form = GameForm(tariff=evening.tariff, playing=deal.seated, deal=deal)
-    restorable = services.restorable(evening) if can_score else None
-    return sheet.whole(evening, membership, seats) | {
+    context = sheet.whole(evening, membership, seats) | {
         "evening": evening,
         "membership": membership,
         "deal": deal,
@@ -370,6 +369,14 @@ def _live_context(
         "names": sheet.seated_names(seats),
         "can_score": can_score,
         "notice": notice,
+    }
+    return context | _restore_bar(evening, seats) if can_score else context
+
+
+def _restore_bar(evening: Evening, seats: list | None = None) -> dict:
+    """The bar's "Rückgängig" (services.restorable), and the game it would set back."""
+    restorable = services.restorable(evening)
+    return {
         "restorable": restorable,
         "restorable_game": _restorable_word(restorable, _names(evening, seats))
         if restorable
@@ -1183,6 +1190,10 @@ def _changes_since(request, evening: Evening, membership, token=None) -> HttpRes
         # The phone has an entry form: its next polls send their deal again.
         "follows_form": "deal" in request.GET,
     }
+    if membership is not None and membership.can_score:
+        # Its "Rückgängig" offers the evening's latest change to its games: another
+        # phone's now, or none (walk 60: it kept offering a take-back set back since).
+        context |= _restore_bar(evening) | {"restore_bar": True}
     # The deal line ("Spiel 7 von 40 · 1 Spiel zählt nicht"): to a phone with a form only
     # where a game was struck, restored or corrected under the same deal (a deal moved on
     # comes with the form's preview, its chips with it).
@@ -1601,10 +1612,7 @@ def _corrected(request, evening: Evening, membership) -> HttpResponse:
         "form": None
         if evening.play_over
         else GameForm(tariff=evening.tariff, playing=deal.seated, deal=deal),
-        "restorable": services.restorable(evening),
-    }
-    if context["restorable"]:
-        context["restorable_game"] = _restorable_word(context["restorable"], _names(evening))
+    } | _restore_bar(evening)
     response = render(request, "evenings/evening.html#corrected", context)
     # Once the answer is in place (the panel closed, the rows swapped), the screen goes to
     # its word at the top, and "Rückgängig".

@@ -1421,6 +1421,42 @@ def test_a_poll_tells_a_following_phone_what_changed_elsewhere(
     assert "· verloren · gestrichen</li>" in said
 
 
+def test_a_poll_brings_the_bar_of_another_phones_change_and_clears_it_after_a_booking(
+    client, scorekeeper, admin, evening, players
+):
+    """Walk 60: a Schreiber's "Rückgängig" bar stayed as the page had it. Another phone's
+    take-back came with its poll only as a word, and a later booking left the bar
+    offering to set back what no longer was the latest change. The poll's bar is the
+    evening's latest change to its games, swapped whole (quietly: #flash says it)."""
+    client.force_login(scorekeeper)
+    poll = reverse("evenings:sheet", args=[evening.pk])
+    p = [x.pk for x in services.next_deal(evening).playing]
+    services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "sauspiel", declarer=p[0], partner=p[2]), admin)  # fmt: skip
+    evening.refresh_from_db()
+    seen = evening.version
+    services.undo_last(evening.pk, admin)
+
+    after_undo = client.get(poll, {"v": seen}, headers=HTMX).text
+    evening.refresh_from_db()
+    seen = evening.version
+    p = [x.pk for x in services.next_deal(evening).playing]
+    services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "sauspiel", declarer=p[1], partner=p[3]), admin)  # fmt: skip
+    after_booking = client.get(poll, {"v": seen}, headers=HTMX).text
+
+    assert '<div id="restore" role="status" hx-swap-oob="true">' in after_undo
+    assert re.search(r"Zurückgenommen: Spiel 1, Sauspiel [^<]*\(von ", after_undo)
+    assert reverse("evenings:restore", args=[evening.pk, evening.games.get(number=1).pk]) in (
+        after_undo
+    )
+    assert '<div id="restore" role="status" hx-swap-oob="true"></div>' in after_booking
+    # A follower without the Schreiber's role gets no bar.
+    Membership.objects.filter(user=scorekeeper).update(role=Membership.Role.PLAYER)
+    services.undo_last(evening.pk, admin)
+    assert 'id="restore"' not in client.get(poll, {"v": seen}, headers=HTMX).text
+
+
 def test_a_following_phone_hears_what_a_correction_changed_what_it_missed_and_the_close(
     client, scorekeeper, admin, evening, players, tariff_with_bock
 ):
