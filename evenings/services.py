@@ -103,8 +103,11 @@ class GameInput:
 
     @classmethod
     def from_json(cls, data: dict) -> "GameInput":
-        """The inverse of as_json (a Change's before and after)."""
-        return cls(**{**data, "jungfrauen": tuple(data.get("jungfrauen", ()))})
+        """The inverse of as_json (a Change's before and after, which may say more: a
+        restoring's "bock_flipped")."""
+        fields = {field.name for field in dataclasses.fields(cls)}
+        known = {name: value for name, value in data.items() if name in fields}
+        return cls(**{**known, "jungfrauen": tuple(data.get("jungfrauen", ()))})
 
     def as_json(self) -> dict[str, object]:
         data = dataclasses.asdict(self)
@@ -538,15 +541,22 @@ def _record(evening: Evening, kind: str, by, **fields) -> Change:
     )
 
 
-def _rescore(evening: Evening, change: Change, number: int) -> None:
+def _rescore(
+    evening: Evening,
+    change: Change,
+    number: int,
+    scored: tuple[list[Game], EveningResult] | None = None,
+) -> None:
     """Bring the ledger in line with the engine after game `number` changed.
 
     1. Score the booked games from `number` on (Bock depends on the games before).
     2. Sum the ledger per game and player as it stands, for the same games.
     3. For every game whose amounts differ (or that was voided), append entries that
        reverse the old amounts and entries that book the new ones, all linked to `change`.
+
+    `scored`: score_from's answer for `number`, if the caller has it already.
     """
-    games, result = score_from(evening, number)
+    games, result = scored or score_from(evening, number)
     standing: dict[int, dict[int, int]] = defaultdict(dict)
     rows = (
         LedgerEntry.objects.filter(
@@ -1338,10 +1348,15 @@ def restore_game(evening_id: int, game_id: int, by) -> Game:
     _require_room(evening)
     game.voided_at = None
     game.save(update_fields=["voided_at"])
-    change = _record(
-        evening, Change.Kind.RESTORE, by, game=game, after=GameInput.of(game).as_json()
-    )
-    _rescore(evening, change, game.number)
+    scored = score_from(evening, game.number)
+    after = GameInput.of(game).as_json()
+    if scored[1].games[0].bock != game.bock:
+        # Struck, the game kept its Bock; counted again, a change to an earlier game since
+        # may have made it one or none. Said with the change, for the history, which tells
+        # of each change whether its game was a Bock game then (walk 60).
+        after["bock_flipped"] = True
+    change = _record(evening, Change.Kind.RESTORE, by, game=game, after=after)
+    _rescore(evening, change, game.number, scored)
     return game
 
 

@@ -1790,6 +1790,9 @@ def _history_html(evening: Evening, names: dict[int, str]) -> SafeString:
     numbers = (
         dict(evening.games.filter(pk__in=flipped).values_list("pk", "number")) if flipped else {}
     )
+    for change in changes:
+        if change.kind == Change.Kind.RESTORE and change.after.get("bock_flipped"):
+            shifts[change.game_id].append(change.pk)  # counted again, its Bock anew
     for change in retariffed:
         for game_id in change.after["bock_flipped"]:
             shifts[game_id].append(change.pk)

@@ -2459,6 +2459,42 @@ def test_the_history_says_bock_and_which_games_a_strike_scored_anew(
     assert "Bockspiel: Sauspiel" in corrected and "→" in corrected and "· Bock" not in corrected
 
 
+def test_the_history_keeps_the_bock_of_a_game_counted_again_as_none(
+    client, admin, runde, players, tariff_with_bock
+):
+    """Walk 60: a Bock game taken back, its Ramsch corrected away, then counted again
+    ("Rückgängig"): it counts as a plain game now, and its booking and taking back lost
+    "Bock" in the history, though their amounts were a Bock game's."""
+    evening = services.start_evening(runde, players[:4], 0, admin)
+
+    def book(make) -> Game:
+        deal = services.next_deal(evening)
+        return services.book(evening.pk, uuid.uuid4(), make(deal.playing), admin, deal.token).game
+
+    ramsch = book(lambda p: services.GameInput("ramsch", won=False, loser=p[0].pk))
+    second = book(lambda p: services.GameInput("sauspiel", declarer=p[0].pk, partner=p[1].pk))
+    services.undo_last(evening.pk, admin)
+    services.correct_game(evening.pk, ramsch.pk, services.GameInput(
+        "sauspiel", declarer=ramsch.seating[0], partner=ramsch.seating[1]), admin)  # fmt: skip
+    services.restore_game(evening.pk, second.pk, admin)
+    client.force_login(admin)
+    page = client.get(reverse("evenings:history", args=[evening.pk])).text
+    items = re.findall(r'<li class="change (\w+)">(.*?)</li>', page, re.DOTALL)
+    said = [(kind, " ".join(re.sub(r"<[^>]+>", " ", item).split())) for kind, item in items]
+
+    second.refresh_from_db()
+    assert not second.bock and second.is_booked
+    assert [kind for kind, _ in said] == ["start", "book", "book", "undo", "correct", "restore"]
+    assert [text.count("· Bock") for _, text in said] == [0, 0, 1, 1, 0, 0]
+    assert "+0,20 €" in said[2][1] and "+0,10 €" in said[5][1]  # 0,10 € doubled, then not
+    # Counted again as it was (nothing flipped), the restoring says nothing more.
+    third = book(lambda p: services.GameInput("sauspiel", declarer=p[0].pk, partner=p[1].pk))
+    services.undo_last(evening.pk, admin)
+    services.restore_game(evening.pk, third.pk, admin)
+    assert "bock_flipped" not in Change.objects.filter(kind="restore").latest("pk").after
+    assert "bock_flipped" in Change.objects.filter(kind="restore").earliest("pk").after
+
+
 def test_an_admin_opens_a_closed_evening_again_in_two_taps(client, admin, scorekeeper, evening):
     services.close_evening(evening.pk, admin)
     url = reverse("evenings:detail", args=[evening.pk])
