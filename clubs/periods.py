@@ -66,10 +66,15 @@ def _year(new_years_day: datetime, year: int) -> Period:
     return Period(str(year), str(year), start, start.replace(year=year + 1))
 
 
-def chosen(request, now: datetime | None = None) -> Period:
+def chosen(request, now: datetime | None = None, since: int | None = None) -> Period:
     """The period the request asks for (?zeitraum=…): this year, last year, a year
-    before ("2019", from 1990 on); all of it if it names none."""
+    before ("2019", from 1990 on); all of it if it names none.
+
+    With `since` (the first year of the history filtered, first_year) only a period its
+    filter offers: another (an old link's "1999", or "letztes-jahr" of a history begun
+    this year) showed no games under a filter that read "dieses Jahr" (walk 61)."""
     key = request.GET.get(PARAMETER, "")
-    since = int(key) if re.fullmatch(r"(19[89]|20\d)\d", key) else None
+    if since is None:
+        since = int(key) if re.fullmatch(r"(19[89]|20\d)\d", key) else None
     offered = periods(now, since)
     return next((p for p in offered if p.key == key), offered[-1])

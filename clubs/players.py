@@ -665,7 +665,9 @@ def player_history(request: HttpRequest, club_id: int, player_id: int) -> HttpRe
     runden = list(membership.club.runden.money())
     # Compared as text with the club's own Runden: no value from outside reaches a query.
     runde = next((r for r in runden if str(r.pk) == request.GET.get("runde")), None)
-    period = periods.chosen(request)
+    # Each year since the player's first evening, for a history of many pages.
+    since = periods.first_year(Evening.objects.filter(seats__player=player))
+    period = periods.chosen(request, since=since)
     games = games_of(player)
     if runde is not None:
         games = games.filter(evening__runde=runde)
@@ -698,10 +700,7 @@ def player_history(request: HttpRequest, club_id: int, player_id: int) -> HttpRe
             "yours": player.user_id == request.user.pk,
             "runden": runden,
             "runde": runde,
-            # Each year since the player's first evening, for a history of many pages.
-            "periods": periods.periods(
-                since=periods.first_year(Evening.objects.filter(seats__player=player))
-            ),
+            "periods": periods.periods(since=since),
             "period": period,
             "page": page,
             "result": result,

@@ -365,7 +365,7 @@ def runde_detail(request: HttpRequest, club_id: int, runde_id: int) -> HttpRespo
     membership = membership_of(request, club_id)
     runde = money_runde_of(membership, runde_id)
     own = membership.club.players.filter(user=request.user).values_list("pk", flat=True).first()
-    period = periods.chosen(request)
+    period = periods.chosen(request, since=periods.first_year(runde.evenings))
     tariff = runde.tariff
     # The period as chosen, for the links to other pages of evenings.
     period_query = (

@@ -724,6 +724,11 @@ def test_a_long_history_is_filtered_by_each_year_since_the_player_s_first(
     assert [r[:2] for r in rows_of(that_year)] == [(history.first.pk, n) for n in (3, 2, 1)]
     assert f'<option value="{year}" selected>' in that_year.text
     assert '3 Spiele · zusammen <span class="amount negative">-0,30 €</span>' in that_year.text
+    # A year before the first (an old link's) is not offered: all of it, as its filter
+    # says (walk 61: "dieses Jahr" in the filter, no games below).
+    before = client.get(url, {"zeitraum": str(int(year) - 1)})
+    assert len(rows_of(before)) == 4
+    assert '<option value="alles" selected>' in before.text
 
 
 def test_the_history_filters_by_runde(client, history, admin, player_user):
