@@ -13,6 +13,7 @@ The plot is inline SVG built here, with every name escaped; no JavaScript, no li
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -63,6 +64,14 @@ class EveningResult:
     evening_id: int
     started_at: datetime
     amount: int
+    # Another evening of the period began the same day (after "Sitzordnung ändern"):
+    # the time too, or the two read alike (walk 61).
+    shared_day: bool = False
+
+    @property
+    def when(self) -> str:
+        started = timezone.localtime(self.started_at)
+        return dateformat.format(started, "d.m.Y, H:i" if self.shared_day else "d.m.Y")
 
 
 @dataclass
@@ -274,16 +283,19 @@ def runde_stats(runde: Runde, period: Period, now: datetime | None = None) -> di
     labels.append(_("davon Tout"))
     stats = {pk: PlayerStats.of(player, labels) for pk, player in players.items()}
     _count(stats, counts)
+    days = Counter(timezone.localdate(started) for started in dates.values())
     for evening_id, player_id, game, _total in totals:
         if game is None:
             continue  # only a payment that evening
         one = stats[player_id]
         one.evenings += 1
+        started = dates[evening_id]
+        shared = days[timezone.localdate(started)] > 1
         # Ties go to the earlier evening: the record stands from the first time.
         if one.best is None or game > one.best.amount:
-            one.best = EveningResult(evening_id, dates[evening_id], game)
+            one.best = EveningResult(evening_id, started, game, shared)
         if one.worst is None or game < one.worst.amount:
-            one.worst = EveningResult(evening_id, dates[evening_id], game)
+            one.worst = EveningResult(evening_id, started, game, shared)
 
     played = sorted(
         (s for s in stats.values() if s.played),

@@ -38,6 +38,7 @@ import pytest
 from django.db import connection
 from django.template.loader import render_to_string
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 from django.utils import timezone
 
 from clubs import periods
@@ -509,3 +510,46 @@ def test_the_statistics_are_kept_until_the_runde_changes(runde, admin, players, 
 def played(html: str) -> list[int]:
     """Each player card's "Spiele gespielt"."""
     return [int(n) for n in re.findall(r"<dt>Spiele gespielt</dt><dd>(\d+)</dd>", html)]
+
+
+def test_the_runde_page_shows_a_period_its_filter_does_not_offer_as_all(
+    client, runde, admin, players
+):
+    """Walk 61: "letztes-jahr" (an old link) of a Runde begun this year counted no games
+    under a filter that offers no such period; it is all of it, and the filter says so."""
+    seated = [players[name] for name in ("Sepp", "Vroni", "Hias", "Resi")]
+    evening = services.start_evening(runde, seated, 0, admin)
+    p = [x.pk for x in services.next_deal(evening).playing]
+    services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "sauspiel", declarer=p[0], partner=p[2]), admin)  # fmt: skip
+    client.force_login(admin)
+    url = reverse("clubs:runde", args=[runde.club_id, runde.pk])
+
+    for key in ("letztes-jahr", "1999"):
+        page = client.get(url, {"zeitraum": key}).text
+        current = re.findall(r'<a href="\?zeitraum=([a-z-]+)#statistik" aria-current="page">', page)
+        assert current == ["alles"], key
+        assert played(page) == [1, 1, 1, 1], key
+
+
+def test_best_and_worst_evening_of_one_day_say_their_time(runde, admin, players):
+    """Walk 61: after "Sitzordnung ändern" two evenings of one day read alike as a
+    player's best and worst evening ("07.12.2026" twice); they say their time too."""
+    seated = [players[name] for name in ("Sepp", "Vroni", "Hias", "Resi")]
+    started = []
+    for won in (True, False):
+        evening = services.start_evening(runde, seated, 0, admin)
+        p = [x.pk for x in services.next_deal(evening).playing]
+        services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+            "sauspiel", declarer=p[0], partner=p[2], won=won), admin)  # fmt: skip
+        services.close_evening(evening.pk, admin)
+        started.append(timezone.localtime(Evening.objects.get(pk=evening.pk).started_at))
+
+    html = render_to_string(
+        "clubs/_runde_stats.html", {"stats": runde_stats(runde, periods.periods()[-1])}
+    )
+
+    assert started[0].date() == started[1].date()
+    said = re.findall(r"</span>(\d\d\.\d\d\.\d{4}(?:, \d\d:\d\d)?)</a>", html)
+    assert sorted(set(said)) == sorted({f"{t:%d.%m.%Y, %H:%M}" for t in started})
+    assert len(said) == 8  # each player's best and worst
