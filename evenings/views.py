@@ -213,7 +213,10 @@ def _with_newcomer(request, club, players: list) -> tuple[dict | None, PlayerFor
         newcomer.is_valid()
         newcomer.add_error("name", _("Alle Plätze sind besetzt: erst einen Platz frei machen."))
         return shown, newcomer
+    woken = None
     if player is not None and (not player.active or player.guest):
+        # Said, so that an admin's "nicht aktiv" is not undone unnoticed (walk 62).
+        woken = _("wieder aktiv") if not player.active else _("jetzt Spieler im Verein")
         player.active, player.guest = True, False
         player.save(update_fields=["active", "guest"])
     if player is None and newcomer.is_valid():
@@ -230,7 +233,8 @@ def _with_newcomer(request, club, players: list) -> tuple[dict | None, PlayerFor
         players.sort(key=lambda p: (german_key(p.name), p.pk))  # as the club lists them
     if seated is None:
         shown[seated := free] = player.pk
-    said = _("%(name)s sitzt auf Platz %(n)s.") % {"name": player, "n": int(seated[4:]) + 1}
+    name = f"{player} ({woken})" if woken else player
+    said = _("%(name)s sitzt auf Platz %(n)s.") % {"name": name, "n": int(seated[4:]) + 1}
     if "add_player" not in request.POST:  # typed, and the form sent to begin
         said += " " + _("Noch nicht begonnen: bitte die Plätze prüfen und nochmal tippen.")
     messages.info(request, said)
@@ -1930,6 +1934,12 @@ def _settlement_page(request, evening: Evening, membership, typed: dict | None =
     error)."""
     names = _names(evening)
     live, cancelled = services.payments_and_cancelled(evening)
+    # Who entered (and cancelled) each, by the name the club plays them under, as the
+    # history names them (walk 62: "von Veronika" here, "Vroni" there).
+    entered = [*live, *(change for pair in cancelled for change in pair)]
+    authors = names_played_as(evening.runde.club, {change.by_id for change in entered})
+    for change in entered:
+        change.author = display_name(change.by, authors)
     # What was open here is settled in a later Ausgleich of the Runde: nothing to pay here.
     settled_by = services.settled_by(evening)
     suggestion = services.settlement(evening, live)

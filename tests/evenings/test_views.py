@@ -111,7 +111,7 @@ def test_a_scorekeeper_seats_someone_new_to_the_club_without_an_admin(
     assert "Ferdl" in offered and offered == sorted(offered, key=german_key)
     assert "Ferdl sitzt auf Platz 2." in again.text and "gibt es" not in again.text
     assert "Hias sitzt auf Platz 2." in known.text
-    assert "Girgl sitzt auf Platz 2." in back.text
+    assert "Girgl (wieder aktiv) sitzt auf Platz 2." in back.text  # said (walk 62)
     girgl.refresh_from_db()
     assert girgl.active  # back at the table
     assert "Weiß gibt es im Verein schon, und am Tisch wären die beiden kaum" in alike.text
