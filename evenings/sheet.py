@@ -191,6 +191,9 @@ def rows_html(
     oob = ' hx-swap-oob="true"' if replace else ""
     out = f'<span class="delta">{escape(gettext("setzt aus"))}</span></td>'
     bock = f" · <strong>{escape(gettext('Bock'))}</strong>"
+    # The game's value, named as on the print (walk 61: a bare amount beside the game
+    # read as someone's winnings).
+    worth = escape(gettext("Wert %(unit)s"))
     corrected = f' · <span class="corrected">{escape(str(wording.CORRECTED))}</span>'
     edit = (
         '<span class="edit"><span aria-hidden="true">✎</span>'
@@ -222,7 +225,8 @@ def rows_html(
         # "0,80 €" and "40 P." stay on one line (a no-break space) as the words wrap.
         # The caption in its own box for the direction of writing: a name written right to
         # left at its end would take the amount after it along (the names are isolated).
-        what = f"<bdi>{caption}</bdi> · {amount(row.unit, points).replace(' ', NBSP)}"
+        value = worth % {"unit": amount(row.unit, points).replace(" ", NBSP)}
+        what = f"<bdi>{caption}</bdi> · {value}"
         what += f" · {escape(row.details)}" if row.details else ""
         what += bock if row.bock else ""
         what += corrected if row.corrected else ""
