@@ -1766,16 +1766,20 @@ def _history_html(evening: Evening, names: dict[int, str]) -> SafeString:
         names = names | dict(
             evening.runde.club.players.filter(pk__in=unseated).values_list("pk", "name")
         )
-    moved: dict[int, list[tuple[str, int]]] = defaultdict(list)
+    # Per change and game (walk 61: a correction's sum over its game and the later ones
+    # it scored anew read as its game's amounts, naming who sat that game out).
+    moved: dict[int, dict[int | None, list[tuple[str, int]]]] = defaultdict(dict)
     sums = (
         LedgerEntry.objects.filter(evening=evening, kind=evening.entry_kind)
-        .values_list("change_id", "player_id")
+        .values_list("change_id", "game__number", "player_id")
         .annotate(total=Sum("amount"))
     )
     seating = list(services.balances(evening))  # player ids in seating order
-    for change_id, player_id, total in sorted(sums, key=lambda r: (r[0], seating.index(r[1]))):
+    for change_id, number, player_id, total in sorted(
+        sums, key=lambda r: (r[0], r[1] or 0, seating.index(r[2]))
+    ):
         if total:
-            moved[change_id].append((names[player_id], total))
+            moved[change_id].setdefault(number, []).append((names[player_id], total))
     # The later games whose amounts a change moved besides its own game's: striking,
     # correcting or taking back a game shifts the Bock of the games after it.
     # (A new tariff scores every game anew, and its line says so.)
@@ -1857,11 +1861,11 @@ def _changes_html(
     changes were most of the page's time as a template). Names, lines and authors are
     escaped; amounts and dates are digits.
 
-    `moved`: per change, what it moved (name, cents); `rescored`: per change, the later
-    games it scored anew; `authors`: the club's names of the users who made changes;
-    `bock_then`: the changes of a game that was a Bock game at the time; `notes`: a line
-    more for a change (why the evening was closed); `back`: the corrections that took
-    back the one before them."""
+    `moved`: per change and game number, what it moved (name, cents); `rescored`: per
+    change, the later games it scored anew; `authors`: the club's names of the users who
+    made changes; `bock_then`: the changes of a game that was a Bock game at the time;
+    `notes`: a line more for a change (why the evening was closed); `back`: the
+    corrections that took back the one before them."""
     points = evening.tariff.is_prohof
     game = _("Spiel %(n)s")
     html = []
@@ -1883,14 +1887,17 @@ def _changes_html(
             item += f"<div>{escape(line)}</div>"
         if change.pk in notes:
             item += f"<div>{escape(notes[change.pk])}</div>"
-        if change.pk in moved:
+        games = moved.get(change.pk, {})
+        for number, amounts in games.items():
+            # Several games: each line says whose amounts it are.
+            label = f"{escape(game % {'n': number})}: " if len(games) > 1 else ""
             item += (
-                '<div class="moved">'
+                f'<div class="moved">{label}'
                 + " ".join(
                     f'<span class="who-gets"><bdi>{escape(name)}</bdi> '
                     f'<span class="amount{" negative" if cents < 0 else ""}">'
                     f"{'+' if cents > 0 else ''}{amount(cents, points)}</span></span>"
-                    for name, cents in moved[change.pk]
+                    for name, cents in amounts
                 )
                 + "</div>"
             )

@@ -462,9 +462,9 @@ def test_a_sheet_row_names_what_to_check_at_the_table_and_leaves_a_plain_win_uns
 
     # The booking's answer and the page read alike: lost, 3 Laufende, Kontra (the game's
     # value 0,80 €); the plain Sauspiel that was won says no more than its value.
-    row = "Sauspiel Vroni mit Resi · 0,80\xa0€ · verloren · 3 Laufende · Kontra<"
+    row = "Sauspiel Vroni mit Resi · Wert 0,80\xa0€ · verloren · 3 Laufende · Kontra<"
     assert row in page_text(booked) and row in page_text(page)
-    assert "Sauspiel Hias mit Sepp · 0,10\xa0€</span>" in page_text(page)  # one line
+    assert "Sauspiel Hias mit Sepp · Wert 0,10\xa0€</span>" in page_text(page)  # one line
     assert Game.objects.filter(evening=evening).count() == 2
 
 
@@ -2444,6 +2444,12 @@ def test_the_history_says_bock_and_which_games_a_strike_scored_anew(
     # amounts doubled), the strike why their amounts moved.
     assert [text.count("· Bock") for text in struck] == [0, 0, 1, 1, 0]
     assert "Dazu neu gewertet (Bock): Spiele 2, 3" in struck[-1]
+    # What it moved, by game: the Ramsch's amounts taken back, the Bock games' halved; not
+    # one sum over three games (walk 61).
+    assert re.findall(r"Spiel (\d): ", struck[-1]) == ["1", "2", "3"]
+    # Four at the table, each moved by half a Bock game's 0,20 €.
+    assert re.search(r"Spiel 2: (\w+ [-+]0,10 € ){4}Spiel 3: ", struck[-1])
+    assert not any(re.search(r"Spiel \d: ", text) for text in booked)
     # Restored, the Ramsch makes them Bock games again; struck again, not.
     services.restore_game(evening.pk, ramsch.pk, admin)
     later = book(lambda p: services.GameInput("sauspiel", declarer=p[0].pk, partner=p[1].pk))
