@@ -2119,13 +2119,18 @@ def _changed_after_paying(evening: Evening, live: list[Change]) -> list[str]:
         if kind == Change.Kind.CORRECT:
             states[number] = (game, states.get(number, (game, before))[1], after)
         said.setdefault((kind, number), set()).update(rescored[pk])
-    undone = set()
+    undone, back = set(), set()
     for number, (game, paid_at, now) in states.items():
         if paid_at == now:
             undone.add(number)
             said[Change.Kind.CORRECT, number] = set()  # its rescoring taken back with it
         elif earlier.get(game) == (now, paid_at):  # as before a correction made before
-            said[BACK, number] = said.pop((Change.Kind.CORRECT, number))
+            back.add(number)
+    # Said in the order they were made (walk 60: a correction taken back came last).
+    said = {
+        (BACK if kind == Change.Kind.CORRECT and number in back else kind, number): more
+        for (kind, number), more in said.items()
+    }
     return [
         *(
             [

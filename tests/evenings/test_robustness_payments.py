@@ -776,3 +776,26 @@ def test_a_cancelled_payment_stays_listed_where_it_was_paid_as_cancelled(
         r"eingetragen [\d.]+ · [\d:]+ von \w+ · storniert [\d.]+ · [\d:]+ von", cancelled
     )
     assert "Ja, stornieren" not in cancelled
+
+
+def test_what_changed_after_paying_is_said_in_the_order_it_was_done(
+    client, admin, scorekeeper, runde, players, tariff_with_bock
+):
+    """Walk 60: a correction taken back after paying was named after what was done
+    later ("Spiel 2 gestrichen, Korrektur von Spiel 1 zurückgenommen")."""
+    sepp, vroni, hias, _resi = players[:4]
+    evening, ramsch = ramsch_then_sauspiel(runde, players, admin, vroni, hias)
+    sauspiel = GameInput(type="sauspiel", declarer=hias.pk, partner=sepp.pk)
+    services.correct_game(evening.pk, ramsch.pk, sauspiel, admin)
+    first = services.settlement(evening, []).transfers[0]
+    services.record_payment(evening.pk, int(first.payer), int(first.payee), first.amount, admin)
+    change = evening.changes.filter(kind="correct").latest("pk")
+    services.undo_correction(evening.pk, change.pk, admin)
+    services.void_game(evening.pk, evening.games.get(number=2).pk, admin)
+    client.force_login(scorekeeper)
+
+    page = page_text(client.get(reverse("evenings:settlement", args=[evening.pk])))
+
+    said = page.split("Nach der ersten Zahlung geändert: ")[1].split(". Was offen")[0]
+    assert said.startswith("Korrektur von Spiel 1 zurückgenommen (dazu neu gewertet: Spiel 2)")
+    assert said.endswith(", Spiel 2 gestrichen")
