@@ -1,9 +1,11 @@
 """Writes that span several club models, each in one transaction."""
 
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.db.models import ProtectedError
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from clubs.models import (
     Club,
@@ -55,9 +57,27 @@ def _player_for(club: Club, user) -> Player:
     return Player.objects.create(club=club, name=name, user=user)
 
 
+SAME_NAME = gettext_lazy(
+    "Du bist schon in einem Verein namens „%(name)s“. Bitte einen anderen Namen wählen, "
+    "damit sich die beiden auseinanderhalten lassen."
+)
+
+
+def same_name(user, name: str):
+    """The user's clubs named `name` (in any case)."""
+    return Club.objects.filter(memberships__user=user, name__iexact=name)
+
+
 @transaction.atomic
 def create_club(user, name: str) -> Club:
-    """Anyone can create a club; its creator becomes its admin and one of its players."""
+    """Anyone can create a club; its creator becomes its admin and one of its players.
+
+    Not a second of the same name among the user's clubs: a double tap on "Anlegen" (or
+    the form sent again) made two that nobody could tell apart (walk 62). The user's row
+    is locked, so that two taps at once are one after the other."""
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+    if same_name(user, name).exists():
+        raise ClubError(SAME_NAME % {"name": name})
     club = Club.objects.create(name=name)
     Membership.objects.create(user=user, club=club, role=Membership.Role.ADMIN)
     _player_for(club, user)

@@ -184,8 +184,13 @@ def _told_apart(running: QuerySet[Evening]) -> list[Evening]:
 @login_required
 def club_create(request: HttpRequest) -> HttpResponse:
     form = ClubForm(request.POST or None)
+    club = None
     if form.is_valid():
-        club = services.create_club(request.user, form.cleaned_data["name"])
+        try:
+            club = services.create_club(request.user, form.cleaned_data["name"])
+        except services.ClubError as error:
+            form.add_error("name", str(error))
+    if club is not None:
         messages.success(
             request,
             _(
@@ -208,6 +213,9 @@ def club_rename(request: HttpRequest, club_id: int) -> HttpResponse:
     if form.is_valid() and form.cleaned_data["name"] == membership.club.name:
         messages.info(request, _("Nichts geändert: der Verein heißt schon so."))
         return redirect("clubs:detail", club_id=club_id)
+    name = form.cleaned_data.get("name") if form.is_valid() else None
+    if name and services.same_name(request.user, name).exclude(pk=club_id).exists():
+        form.add_error("name", str(services.SAME_NAME % {"name": name}))
     if form.is_valid():
         club = form.save()
         messages.success(

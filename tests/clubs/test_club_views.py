@@ -69,6 +69,30 @@ def test_a_club_without_a_name_is_not_created(client, user):
     assert not Club.objects.exists()
 
 
+def test_a_second_club_of_the_same_name_is_refused_at_the_field(client, user, admin, club):
+    """Walk 62: the form sent twice (a double tap) founded two clubs of one name, listed
+    alike on the start page. Another person's club may have the name."""
+    client.force_login(user)
+    url = reverse("clubs:create")
+
+    first = client.post(url, {"name": "Gmoa Ebersberg"})
+    again = client.post(url, {"name": "gmoa ebersberg"})
+    elsewhere = client.post(url, {"name": club.name})
+
+    assert first.status_code == elsewhere.status_code == 302
+    assert again.status_code == 200
+    error = again.text.split('id="id_name_error"')[1].split("</")[0]
+    assert "Du bist schon in einem Verein namens „gmoa ebersberg“." in error
+    assert Club.objects.filter(name__iexact="Gmoa Ebersberg").count() == 1
+    assert Club.objects.filter(name=club.name).count() == 2  # the admin's and this one
+    # Nor renamed to the name of another of one's clubs.
+    own = Club.objects.get(name="Gmoa Ebersberg")
+    renamed = client.post(reverse("clubs:rename", args=[own.pk]), {"name": club.name.upper()})
+    assert "Du bist schon in einem Verein namens" in renamed.text
+    own.refresh_from_db()
+    assert own.name == "Gmoa Ebersberg"
+
+
 def test_the_start_page_lists_the_users_clubs_to_switch_between(client, admin, club, other_admin):
     services_club = Club.objects.get(name="Kartler Giesing")
     Membership.objects.create(user=admin, club=services_club, role=Membership.Role.PLAYER)

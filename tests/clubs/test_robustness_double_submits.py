@@ -79,6 +79,23 @@ def test_the_same_new_runde_twice_at_once_is_one_runde_and_one_form_error(admin,
     assert runde.tariffs.count() == 1  # the refused one left no tariff behind either
 
 
+def test_the_same_new_club_twice_at_once_is_one_club_and_one_form_error(admin, monkeypatch):
+    """Walk 62: founding twice made two clubs of one name. The founder's row is locked:
+    the second request sees the first's club."""
+    meeting_before(monkeypatch, services, "create_club")
+    url = reverse("clubs:create")
+
+    answers = twice_at_once([logged_in(admin), logged_in(admin)], url, {"name": "Gmoa"})
+
+    assert sorted(answer.status_code for answer in answers) == [200, 302]
+    (refused,) = [answer for answer in answers if answer.status_code == 200]
+    assert refused.context["form"].errors["name"] == [
+        "Du bist schon in einem Verein namens „Gmoa“. Bitte einen anderen Namen wählen, "
+        "damit sich die beiden auseinanderhalten lassen."
+    ]
+    assert admin.memberships.filter(club__name="Gmoa").count() == 1
+
+
 def test_the_same_signup_twice_at_once_is_one_account_and_one_form_error(db, monkeypatch):
     meeting_before(monkeypatch, SignupForm, "save")
     data = {
