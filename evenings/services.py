@@ -1986,9 +1986,20 @@ def counts_nothing(evening: Evening) -> bool:
 
 
 @transaction.atomic
-def close_evening(evening_id: int, by) -> Evening:
+def close_evening(evening_id: int, by, seen: int | None = None) -> Evening:
+    """Close the evening. `seen`: the version the Abrechnung showed when "Abschließen" was
+    tapped; if anything changed since (another phone booked, corrected or paid), it stays
+    open: closed, what it came to would differ from what was checked (walk 58)."""
     evening = _locked(evening_id)
     _require_open(evening)
+    if seen is not None and seen != evening.version:
+        raise EveningError(
+            _(
+                "Nicht abgeschlossen: seit die Abrechnung geladen wurde, hat sich am Abend "
+                "etwas geändert (gebucht, korrigiert oder bezahlt). Hier steht sie jetzt: "
+                "bitte prüfen und nochmal abschließen."
+            )
+        )
     evening.status = Evening.Status.EMPTY if counts_nothing(evening) else Evening.Status.CLOSED
     evening.closed_at = timezone.now()
     evening.save(update_fields=["status", "closed_at"])

@@ -1926,7 +1926,8 @@ def settlement(request: HttpRequest, evening_id: int) -> HttpResponse:
     if request.method == "POST":
         evening, membership = scored_evening_of(request, evening_id)
         try:
-            services.close_evening(evening.pk, request.user)
+            seen = _version(request.POST.get("v", ""))
+            services.close_evening(evening.pk, request.user, seen)
         except services.EveningError as error:
             messages.error(request, str(error))
         else:

@@ -817,6 +817,33 @@ def test_settlement_lists_who_pays_whom_and_marks_a_payment(client, scorekeeper,
     assert not evening.is_open
 
 
+def test_closing_an_abrechnung_another_phone_changed_since_keeps_the_evening_open(
+    client, scorekeeper, evening, players, admin
+):
+    """Walk 58: a game booked on another phone while the Abrechnung was open was closed
+    with it, the amounts checked no longer those closed. The close says what it saw."""
+    client.force_login(scorekeeper)
+    url = reverse("evenings:settlement", args=[evening.pk])
+    page = client.get(url).text
+    seen = re.search(r'name="v" value="(\d+)"', page.split("Abend abschließen …")[1])[1]
+    p = [x.pk for x in services.next_deal(evening).playing]
+    services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "sauspiel", declarer=p[0], partner=p[2]), admin)  # fmt: skip
+
+    stale = client.post(url, {"v": seen}, follow=True)
+    evening.refresh_from_db()
+    assert evening.is_open
+    assert "Nicht abgeschlossen: seit die Abrechnung geladen wurde" in stale.text
+    # Checked anew: closed; tapped twice, the second says it is closed already.
+    now = re.search(r'name="v" value="(\d+)"', stale.text.split("Abend abschließen …")[1])[1]
+    closed = client.post(url, {"v": now}, follow=True)
+    again = client.post(url, {"v": now}, follow=True)
+    evening.refresh_from_db()
+    assert not evening.is_open and "Der Abend ist abgeschlossen." in closed.text
+    assert "Der Abend ist abgeschlossen." in again.text
+    assert evening.changes.filter(kind="close").count() == 1
+
+
 def test_a_closed_evening_s_settlement_tells_a_spieler_who_enters_the_payments(
     client, scorekeeper, user, club, evening, players, admin
 ):
