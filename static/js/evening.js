@@ -271,8 +271,10 @@
   // games; registered after the closing above, which goes first): its previews' "bisher"
   // and later games may be out of date. The correction's preview is asked anew; the
   // strike's and the restore's, which only the panel opened afresh has right, go.
+  // Marked as the answer is swapped, before its settle (walk 63: marked after it, the
+  // mark took the strike's preview off the next panel opened).
   var sheetChanged = false;
-  document.addEventListener("htmx:afterRequest", function (event) {
+  document.addEventListener("htmx:afterSwap", function (event) {
     var status = event.detail.xhr && event.detail.xhr.status;
     // By the address: the poll's element may have been swapped for a new one meanwhile.
     var path = (event.detail.pathInfo && event.detail.pathInfo.requestPath) || "";

@@ -1801,6 +1801,23 @@ def test_a_correction_is_taken_back_in_one_tap(page, log_in, runde, schreiber, a
     assert "ledger ok" in verify_ledger()
 
 
+def test_a_row_opened_right_after_a_booking_says_what_striking_it_would_change(
+    page, log_in, runde, schreiber, players
+):
+    """Walk 63: a booking's answer (swapped without a settle) left a mark that took the
+    strike's preview off the next panel opened, as if the sheet had changed under it."""
+    evening = two_sauspiele(runde, players, schreiber)
+    log_in(schreiber).goto(f"/abend/{evening.pk}/")
+    book_sauspiel(page, 3, "Vroni", "Hias")
+    panel = page.locator("#correction")
+
+    sheet_row(page, 1).get_by_role("link").click()
+
+    expect(panel.get_by_role("button", name="Spiel streichen")).to_be_visible()
+    page.wait_for_timeout(300)  # past the panel's settle, which took the preview off
+    expect(panel.locator(".strike-effects")).to_contain_text("(bisher")
+
+
 def test_an_open_panel_s_previews_follow_a_change_elsewhere(
     page, log_in, runde, schreiber, admin, players
 ):
