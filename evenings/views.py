@@ -1728,6 +1728,7 @@ def restore(request: HttpRequest, evening_id: int, game_id: int) -> HttpResponse
     except services.EveningError as error:
         messages.error(request, str(error))
     else:
+        game.refresh_from_db()  # counted again, its Bock may be another (walk 63)
         what = wording.told(game, _names(evening))
         messages.success(request, _("Wiederhergestellt: %(game)s") % {"game": what})
     return redirect("evenings:detail", evening_id=evening.pk)

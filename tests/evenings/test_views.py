@@ -2509,8 +2509,8 @@ def test_the_history_keeps_the_bock_of_a_game_counted_again_as_none(
     services.undo_last(evening.pk, admin)
     services.correct_game(evening.pk, ramsch.pk, services.GameInput(
         "sauspiel", declarer=ramsch.seating[0], partner=ramsch.seating[1]), admin)  # fmt: skip
-    services.restore_game(evening.pk, second.pk, admin)
     client.force_login(admin)
+    restored = client.post(reverse("evenings:restore", args=[evening.pk, second.pk]), follow=True)
     page = client.get(reverse("evenings:history", args=[evening.pk])).text
     items = re.findall(r'<li class="change (\w+)">(.*?)</li>', page, re.DOTALL)
     said = [(kind, " ".join(re.sub(r"<[^>]+>", " ", item).split())) for kind, item in items]
@@ -2520,6 +2520,9 @@ def test_the_history_keeps_the_bock_of_a_game_counted_again_as_none(
     assert [kind for kind, _ in said] == ["start", "book", "book", "undo", "correct", "restore"]
     assert [text.count("· Bock") for _, text in said] == [0, 0, 1, 1, 0, 0]
     assert "+0,20 €" in said[2][1] and "+0,10 €" in said[5][1]  # 0,10 € doubled, then not
+    # Its word says it as it counts now (walk 63: "· Bock", as it was struck).
+    word = re.search(r"Wiederhergestellt: Spiel 2, [^<]*", restored.text)[0]
+    assert "Sauspiel" in word and "Bock" not in word
     # Counted again as it was (nothing flipped), the restoring says nothing more.
     third = book(lambda p: services.GameInput("sauspiel", declarer=p[0].pk, partner=p[1].pk))
     services.undo_last(evening.pk, admin)
