@@ -1198,6 +1198,10 @@ def _changes_since(request, evening: Evening, membership, token=None) -> HttpRes
         # Its "Rückgängig" offers the evening's latest change to its games: another
         # phone's now, or none (walk 60: it kept offering a take-back set back since).
         context |= _restore_bar(evening) | {"restore_bar": True}
+        if context["restorable"] and context["heard"] and "deal" in request.GET:
+            # The bar says it in view, and the form's notice where the deal moved: the
+            # word is for the screen reader (walk 63: three boxes said the same).
+            context["heard_quietly"] = True
     # The deal line ("Spiel 7 von 40 · 1 Spiel zählt nicht"): to a phone with a form only
     # where a game was struck, restored or corrected under the same deal (a deal moved on
     # comes with the form's preview, its chips with it).
