@@ -843,6 +843,9 @@ def hall(request: HttpRequest, token: str) -> HttpResponse:
         "standings": tournament_standings(tournament),
         "tie_break": TIE_BREAK,
         "refresh": HALL_REFRESH,
+        # The Endstand corrected after the first finish says so, as the print does (walk 64).
+        "late_after_finish": tournament.status == Tournament.Status.FINISHED
+        and services.corrected_after_finish(tournament),
     }
     if request.htmx:
         return render(request, "tournaments/hall.html#board", context)

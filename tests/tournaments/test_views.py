@@ -1678,6 +1678,7 @@ def test_a_late_correction_is_listed_with_what_it_moved_and_the_endstand_says_so
     services.finish(tournament, admin)
     final = director.get(url("detail", tournament.pk)).text
     printed = director.get(url("ranking", tournament.pk)).text
+    final_hall = client.get(url("hall", tournament.display_token)).text
 
     assert "· <strong>zum Korrigieren offen</strong>" in reopened
     assert "1 von 1 Spielen · fertig · zum Korrigieren offen" in reopened
@@ -1697,6 +1698,8 @@ def test_a_late_correction_is_listed_with_what_it_moved_and_the_endstand_says_so
     when = timezone.localtime(finished_at).strftime("%d.%m.%Y, %H:%M")
     said = f"Nach dem ersten Abschluss am {when} Uhr korrigiert"
     assert said in corrected and said in final and said in printed
+    assert "· Endstand (nach dem Abschluss korrigiert)" in final_hall  # walk 64
+    assert "nach dem Abschluss korrigiert" not in hall
     tournament.refresh_from_db()
     assert tournament.finished_at == finished_at  # the first finish, kept
 
