@@ -826,6 +826,9 @@ def test_closing_an_abrechnung_another_phone_changed_since_keeps_the_evening_ope
     url = reverse("evenings:settlement", args=[evening.pk])
     page = client.get(url).text
     seen = re.search(r'name="v" value="(\d+)"', page.split("Abend abschließen …")[1])[1]
+    # Closed, payments still go in (walk 66: "nichts mehr buchen" read as none at all).
+    assert "kein Spiel mehr buchen oder korrigieren; wieder öffnen kann ihn nur" in page
+    assert "Zahlungen lassen sich weiter eintragen." in page
     p = [x.pk for x in services.next_deal(evening).playing]
     services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
         "sauspiel", declarer=p[0], partner=p[2]), admin)  # fmt: skip
