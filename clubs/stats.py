@@ -279,8 +279,9 @@ def runde_stats(runde: Runde, period: Period, now: datetime | None = None) -> di
 
     labels = [str(t.label) for t in (Game.Type.SAUSPIEL, Game.Type.FARBSOLO, Game.Type.WENZ)]
     # A Tout is a Farbsolo or a Wenz, counted there too: its row says so (walk 54: the
-    # column added up to a game more than was declared).
-    labels.append(_("davon Tout"))
+    # column added up to a game more than was declared), and not "davon Tout" under the
+    # Wenz, which read as a Tout of the Wenz (walk 66).
+    labels.append(_("Tout (Solo oder Wenz)"))
     stats = {pk: PlayerStats.of(player, labels) for pk, player in players.items()}
     _count(stats, counts)
     days = Counter(timezone.localdate(started) for started in dates.values())

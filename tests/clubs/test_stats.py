@@ -179,24 +179,24 @@ def test_every_player_is_counted_as_computed_by_hand(history, bock_runde):
 def test_games_announced_count_by_type_with_the_share_won(history, bock_runde):
     players = by_name(runde_stats(bock_runde, EVERYTHING, NOW))
 
-    #                   Sauspiel          Farbsolo         Wenz             davon Tout
+    #                   Sauspiel          Farbsolo         Wenz             Tout
     assert declared(players["Hias"]) == {
         "Sauspiel": (3, 2, 1, 67), "Farbsolo": (0, 0, 0, None), "Wenz": (0, 0, 0, None),
-        "davon Tout": (0, 0, 0, None),
+        "Tout (Solo oder Wenz)": (0, 0, 0, None),
     }  # fmt: skip
     assert declared(players["Vroni"]) == {
         "Sauspiel": (2, 2, 0, 100), "Farbsolo": (0, 0, 0, None), "Wenz": (1, 0, 1, 0),
-        "davon Tout": (0, 0, 0, None),
+        "Tout (Solo oder Wenz)": (0, 0, 0, None),
     }  # fmt: skip
     # The corrected game counts as corrected: Sepp's lost Sauspiel became a won one.
     assert declared(players["Sepp"]) == {
         "Sauspiel": (1, 1, 0, 100), "Farbsolo": (1, 1, 0, 100), "Wenz": (0, 0, 0, None),
-        "davon Tout": (0, 0, 0, None),
+        "Tout (Solo oder Wenz)": (0, 0, 0, None),
     }  # fmt: skip
     # The struck Sauspiel was Resi's: she has announced only her Tout.
     assert declared(players["Resi"]) == {
         "Sauspiel": (0, 0, 0, None), "Farbsolo": (1, 1, 0, 100), "Wenz": (0, 0, 0, None),
-        "davon Tout": (1, 1, 0, 100),
+        "Tout (Solo oder Wenz)": (1, 1, 0, 100),
     }  # fmt: skip
     assert declared(players["Wastl"])["Wenz"] == (1, 1, 0, 100)
 
