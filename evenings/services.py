@@ -1462,6 +1462,7 @@ class Effects:
     later: list[LaterGame]
     totals_before: dict[int, int]
     totals_after: dict[int, int]
+    bock: bool | None = None  # restore_effects: the game's own Bock, counted again
 
 
 def strike_effects(evening: Evening, around: Around) -> Effects:
@@ -1480,7 +1481,8 @@ def restore_effects(evening: Evening, game: Game) -> Effects:
     now = score_after(evening.tariff.rules, before, rest)
     after = score_after(evening.tariff.rules, before, [game.for_engine(), *rest])
     totals = standing(evening)
-    return _effects(Around(before, later, totals, now), after, after.games[1:], without=True)
+    effects = _effects(Around(before, later, totals, now), after, after.games[1:], without=True)
+    return dataclasses.replace(effects, bock=after.games[0].bock)
 
 
 def _effects(

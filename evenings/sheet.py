@@ -193,7 +193,7 @@ def rows_html(
     bock = f" · <strong>{escape(gettext('Bock'))}</strong>"
     # The game's value, named as on the print (walk 61: a bare amount beside the game
     # read as someone's winnings).
-    worth = escape(gettext("Wert %(unit)s"))
+    worth = escape(gettext("Wert %(unit)s")).replace(" ", NBSP)  # one line with its amount
     corrected = f' · <span class="corrected">{escape(str(wording.CORRECTED))}</span>'
     edit = (
         '<span class="edit"><span aria-hidden="true">✎</span>'

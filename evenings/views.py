@@ -1198,9 +1198,18 @@ def _changes_since(request, evening: Evening, membership, token=None) -> HttpRes
         # Its "Rückgängig" offers the evening's latest change to its games: another
         # phone's now, or none (walk 60: it kept offering a take-back set back since).
         context |= _restore_bar(evening) | {"restore_bar": True}
-        if context["restorable"] and context["heard"] and "deal" in request.GET:
-            # The bar says it in view, and the form's notice where the deal moved: the
-            # word is for the screen reader (walk 63: three boxes said the same).
+        if (
+            context["restorable"]
+            and context["heard"]
+            and request.GET.get("deal")
+            not in (
+                None,
+                deal.token,
+            )
+        ):
+            # The bar says it in view, and the form's notice says it as the deal moved
+            # (a take-back): the word is for the screen reader (walk 63: three boxes said
+            # the same). Else it stays in view: it names the games scored anew (walk 65).
             context["heard_quietly"] = True
     # The deal line ("Spiel 7 von 40 · 1 Spiel zählt nicht"): to a phone with a form only
     # where a game was struck, restored or corrected under the same deal (a deal moved on
@@ -1243,14 +1252,14 @@ def _changes_context(seen: str, evening: Evening, membership, deal) -> dict:
         quiet = heard is not None and not evening.is_open
     else:
         rows = sheet.parts(sheet.build(evening, first=first), membership, known)
-        correction = None
-        if rewritten == {Change.Kind.CORRECT}:
-            correction = (
-                evening.changes.filter(kind=Change.Kind.CORRECT, version__gt=_version(seen))
+        change = None
+        if len(rewritten) == 1:
+            change = (
+                evening.changes.filter(kind__in=rewritten, version__gt=_version(seen))
                 .order_by("-pk")
                 .first()
             )
-        heard = _heard(rows["sheet"], known, rewritten, correction)
+        heard = _heard(rows["sheet"], known, rewritten, change)
     return rows | {
         "heard": heard,
         "heard_quietly": quiet,
@@ -1275,21 +1284,22 @@ HEARD = {
 
 
 def _heard(
-    built: sheet.Sheet, known: int, rewritten: frozenset[str], correction: Change | None = None
+    built: sheet.Sheet, known: int, rewritten: frozenset[str], change: Change | None = None
 ) -> str | None:
     """What a following phone is told, and its screen reader reads out, of what changed
     elsewhere: "Neu gebucht: Spiel 8, Sauspiel Sepp mit Hias" ("Neu gebucht: Spiele 7, 8,
     zuletzt …" where it missed one), "Gestrichen: Spiel 5, …", or "Geändert: Spiel 5, … ·
-    gestrichen" after several kinds of change, then the games booked meanwhile. A
-    `correction` (the one change since) says what the game was, and which games it scored
-    anew. None when no game changed (a payment)."""
+    gestrichen" after several kinds of change, then the games booked meanwhile. The one
+    `change` since, if it was one, says which games it scored anew (their Bock moved),
+    and a correction what the game was. None when no game changed (a payment)."""
     rows = built.rows
     new = [row for row in rows if row.game.number > known and not row.taken_back]
     said = []
     if rewritten and rows and rows[0].game.number <= known:
         row = rows[0]
-        if correction is not None and correction.game_id == row.game.pk and correction.before:
-            said.append(_heard_correction(built, row, correction))
+        ours = change is not None and change.game_id == row.game.pk
+        if ours and change.kind == Change.Kind.CORRECT and change.before:
+            said.append(_heard_correction(built, row, change))
         else:
             details = []
             if len(rewritten) == 1:
@@ -1297,6 +1307,8 @@ def _heard(
             else:
                 word, details = _("Geändert: Spiel %(n)s, %(game)s"), [str(row.taken_back_label)]
             game = " · ".join(filter(None, [_row_words(row), *details]))
+            # A strike, say, that made a later game a Bock game (walk 65: untold).
+            game += _rescored(change) if ours else ""
             said.append(word % {"n": row.game.number, "game": game})
     if len(new) > 1:
         said.append(
@@ -1312,10 +1324,24 @@ def _heard(
 
 
 def _row_words(row: sheet.Row, bock: bool = True) -> str:
-    """A sheet row as words: "Sauspiel Sepp mit Hias · verloren · Bock"."""
+    """A sheet row as words: "Sauspiel Sepp mit Hias · verloren · Bock". A struck game's
+    row is not scored: its Bock is the game's as it was struck (walk 65: left out)."""
+    was_bock = row.bock or bool(row.taken_back and row.game.bock)
     return " · ".join(
-        filter(None, [row.caption, row.details, _("Bock") if row.bock and bock else ""])
+        filter(None, [row.caption, row.details, _("Bock") if was_bock and bock else ""])
     )
+
+
+def _rescored(change: Change) -> str:
+    """ "; dazu neu gewertet: Spiele 5–8": the later games `change` scored anew, if any."""
+    later = [n for _c, _g, n in _later_games(LedgerEntry.objects.filter(change=change))]
+    if not later:
+        return ""
+    return "; " + ngettext(
+        "dazu neu gewertet: Spiel %(games)s",
+        "dazu neu gewertet: Spiele %(games)s",
+        len(later),
+    ) % {"games": _runs(later)}
 
 
 def _restorable_word(change: Change, names: dict[int, str]) -> str:
@@ -1347,13 +1373,7 @@ def _heard_correction(built: sheet.Sheet, row: sheet.Row, correction: Change) ->
     game = _("%(before)s → %(after)s") % {"before": words(before), "after": words(after)}
     if row.bock:
         game = f"{_('Bockspiel')}: {game}"
-    later = [n for _c, _g, n in _later_games(LedgerEntry.objects.filter(change=correction))]
-    if later:
-        game += "; " + ngettext(
-            "dazu neu gewertet: Spiel %(games)s",
-            "dazu neu gewertet: Spiele %(games)s",
-            len(later),
-        ) % {"games": _runs(later)}
+    game += _rescored(correction)
     word = (
         _("Korrektur zurückgenommen: Spiel %(n)s, %(game)s")
         if services.taken_back(correction)
@@ -1596,8 +1616,9 @@ def _struck_meanwhile(request, evening: Evening, membership, game: Game) -> Http
 def _taken_back(request, evening: Evening, game: Game) -> HttpResponse:
     """A struck (or taken back) game opened from its row: what it was, and "Wieder
     zählen" (evenings:restore). It is not corrected as it is."""
-    context = {"evening": evening, "game": game, "what": wording.told(game, _names(evening))}
     restored = services.restore_effects(evening, game)
+    game.bock = restored.bock  # as it would count again (walk 65: as it was struck)
+    context = {"evening": evening, "game": game, "what": wording.told(game, _names(evening))}
     context["restore"] = {"later": restored.later, "moves": _moves(evening, restored)}
     if request.htmx:
         return render(request, "evenings/game_edit.html#taken_back", context | {"panel": True})
@@ -1895,7 +1916,7 @@ def _changes_html(
         games = moved.get(change.pk, {})
         for number, amounts in games.items():
             # Several games: each line says whose amounts it are.
-            label = f"{escape(game % {'n': number})}: " if len(games) > 1 else ""
+            label = f"<strong>{escape(game % {'n': number})}:</strong> " if len(games) > 1 else ""
             item += (
                 f'<div class="moved">{label}'
                 + " ".join(

@@ -462,9 +462,9 @@ def test_a_sheet_row_names_what_to_check_at_the_table_and_leaves_a_plain_win_uns
 
     # The booking's answer and the page read alike: lost, 3 Laufende, Kontra (the game's
     # value 0,80 €); the plain Sauspiel that was won says no more than its value.
-    row = "Sauspiel Vroni mit Resi · Wert 0,80\xa0€ · verloren · 3 Laufende · Kontra<"
+    row = "Sauspiel Vroni mit Resi · Wert\xa00,80\xa0€ · verloren · 3 Laufende · Kontra<"
     assert row in page_text(booked) and row in page_text(page)
-    assert "Sauspiel Hias mit Sepp · Wert 0,10\xa0€</span>" in page_text(page)  # one line
+    assert "Sauspiel Hias mit Sepp · Wert\xa00,10\xa0€</span>" in page_text(page)  # one line
     assert Game.objects.filter(evening=evening).count() == 2
 
 
@@ -1493,6 +1493,46 @@ def test_a_poll_brings_the_bar_of_another_phones_change_and_clears_it_after_a_bo
     Membership.objects.filter(user=scorekeeper).update(role=Membership.Role.PLAYER)
     services.undo_last(evening.pk, admin)
     assert 'id="restore"' not in client.get(poll, {"v": seen}, headers=HTMX).text
+
+
+def test_a_following_phone_hears_what_a_strike_scored_anew_and_a_struck_game_s_bock(
+    client, scorekeeper, admin, runde, players, tariff_with_bock
+):
+    """Walk 65: another phone's strike that moved later games' Bock was told without
+    them (a correction's word names them), a Bock game taken back was told without its
+    Bock, and "Wieder zählen" called a game Bock that would count without it."""
+    evening = services.start_evening(runde, players[:4], 0, admin)
+
+    def book(make) -> Game:
+        deal = services.next_deal(evening)
+        return services.book(evening.pk, uuid.uuid4(), make(deal.playing), admin, deal.token).game
+
+    ramsch = book(lambda p: services.GameInput("ramsch", won=False, loser=p[0].pk))
+    for _ in range(2):
+        book(lambda p: services.GameInput("sauspiel", declarer=p[0].pk, partner=p[1].pk))
+    client.force_login(scorekeeper)
+    poll = reverse("evenings:sheet", args=[evening.pk])
+
+    def heard_after(change) -> str:
+        evening.refresh_from_db()
+        seen = evening.version
+        change()
+        return client.get(poll, {"v": seen}, headers=HTMX).text
+
+    struck = heard_after(lambda: services.void_game(evening.pk, ramsch.pk, admin))
+    services.restore_game(evening.pk, ramsch.pk, admin)
+    undone = heard_after(lambda: services.undo_last(evening.pk, admin))
+
+    assert re.search(r"Gestrichen: Spiel 1, Ramsch[^<]*; dazu neu gewertet: Spiele 2, 3<", struck)
+    assert re.search(r"Zurückgenommen: Spiel 3, Sauspiel [^<]* · Bock<", undone)
+    # Game 2 struck as a Bock game, then its Ramsch: counted again, it is none.
+    second = evening.games.get(number=2)
+    services.void_game(evening.pk, second.pk, admin)
+    services.void_game(evening.pk, ramsch.pk, admin)
+    panel = client.get(reverse("evenings:game", args=[evening.pk, second.pk])).text
+    offered = re.search(r"Spiel 2, Sauspiel [^<]*", panel)[0]
+    assert "Bock" not in offered
+    assert Game.objects.get(pk=second.pk).bock  # as it was struck
 
 
 def test_a_following_phone_hears_what_a_correction_changed_what_it_missed_and_the_close(
