@@ -58,7 +58,8 @@ def german_key(name: str) -> str:
 def reads_alike(players: Iterable["Player"], name: str) -> "Player | None":
     """The one of `players` whose name reads as `name` on a chip at the table: the same
     letters in any case, with or without accents ("Weiss" and "Weiß", "Rene" and "René"),
-    or with an umlaut written out ("Oetzi" and "Ötzi"). Spaces and punctuation do not
+    or with an umlaut written out ("Oetzi" and "Ötzi"), or a digit for the letter it looks
+    like ("Wast1" and "Wastl", walk 64). Spaces and punctuation do not
     count either ("Hias." and "Hias", "Hans-Peter" and "Hanspeter"). The same name in
     another case comes first, as the unique constraint sees it."""
     keys = _letters(name)
@@ -72,7 +73,7 @@ def _letters(name: str) -> set[str]:
     """The letters of `name` with its accents dropped, and with its umlauts written out."""
     return {
         "".join(char for char in german_key(spelling) if char.isalnum())
-        for spelling in (name, name.translate(_GERMAN_LETTERS))
+        for spelling in (name, name.translate(_GERMAN_LETTERS), name.translate(_DIGIT_LOOKS))
     }
 
 
@@ -81,6 +82,8 @@ def _letters(name: str) -> set[str]:
 _GERMAN_LETTERS = str.maketrans(
     {"ß": "ss", "ẞ": "SS", "ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"}
 )
+# A digit typed for the letter it looks like on a chip.
+_DIGIT_LOOKS = str.maketrans({"1": "l", "0": "o"})
 
 
 def german_slug(name: str) -> str:

@@ -644,6 +644,8 @@ def test_two_players_of_a_club_cannot_share_a_name(client, admin, club):
         ("Mueller", "Müller"),
         ("Hias", "Hias."),
         ("Hans-Peter", "Hanspeter"),
+        ("Wastl", "Wast1"),  # walk 64
+        ("Toni", "T0ni"),
     ],
 )
 def test_a_name_that_reads_as_another_players_is_refused_at_the_field(

@@ -208,7 +208,11 @@ def test_a_guest_already_taking_part_is_not_added_again(tournament):
 
     with pytest.raises(TournamentError, match="spielt schon mit"):
         services.add_guest(tournament, "Ferdl")
-    assert tournament.participants.count() == 1
+    # Nor a typo of the name that reads as it on a chip (walk 64: "Wast1" under "Wastl").
+    services.add_guest(tournament, "Wastl")
+    with pytest.raises(TournamentError, match="Wastl spielt schon mit"):
+        services.add_guest(tournament, "Wast1")
+    assert tournament.participants.count() == 2
 
 
 def test_whoever_has_played_withdraws_keeps_the_points_and_is_not_drawn_again(
