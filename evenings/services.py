@@ -626,6 +626,11 @@ class AlreadyUndone(EveningError):
     answer): the first one took the game back, nothing more is."""
 
 
+class StaleClose(EveningError):
+    """ "Abend abschließen" tapped on an Abrechnung older than the evening: booked,
+    corrected or paid on another phone since."""
+
+
 class StaleCorrection(EveningError):
     """The correction form was made for the game as it was before another phone
     corrected it: saving it would silently undo that correction."""
@@ -1995,7 +2000,7 @@ def close_evening(evening_id: int, by, seen: int | None = None) -> Evening:
     evening = _locked(evening_id)
     _require_open(evening)
     if seen is not None and seen != evening.version:
-        raise EveningError(
+        raise StaleClose(
             _(
                 "Nicht abgeschlossen: seit die Abrechnung geladen wurde, hat sich am Abend "
                 "etwas geändert (gebucht, korrigiert oder bezahlt). Hier steht sie jetzt: "

@@ -1954,12 +1954,27 @@ def settlement(request: HttpRequest, evening_id: int) -> HttpResponse:
         try:
             seen = _version(request.POST.get("v", ""))
             services.close_evening(evening.pk, request.user, seen)
+        except services.StaleClose as error:
+            messages.error(request, f"{error} {_changed_since(evening, seen or 0)}")
         except services.EveningError as error:
             messages.error(request, str(error))
         else:
             messages.success(request, _("Der Abend ist abgeschlossen."))
         return redirect("evenings:settlement", evening_id=evening.pk)
     return _settlement_page(request, evening, membership)
+
+
+def _changed_since(evening: Evening, seen: int) -> str:
+    """ "Seitdem: Spiel gebucht (Spiel 21, Berta)": what a refused close had not seen
+    (walk 65: the word did not say what), the last three, by the names the table knows."""
+    since = list(evening.changes.filter(version__gt=seen).select_related("game", "by"))
+    authors = names_played_as(evening.runde.club, {change.by_id for change in since})
+    said = []
+    for change in sorted(since, key=lambda change: change.version)[-3:]:
+        who = [_("Spiel %(n)s") % {"n": change.game.number}] if change.game else []
+        who.append(display_name(change.by, authors))
+        said.append(f"{wording.heading(change)} ({', '.join(who)})")
+    return _("Seitdem: %(what)s.") % {"what": "; ".join(said)}
 
 
 def _settlement_page(request, evening: Evening, membership, typed: dict | None = None):

@@ -837,6 +837,8 @@ def test_closing_an_abrechnung_another_phone_changed_since_keeps_the_evening_ope
     evening.refresh_from_db()
     assert evening.is_open
     assert "Nicht abgeschlossen: seit die Abrechnung geladen wurde" in stale.text
+    # What it had not seen, and by whom (walk 65).
+    assert "Seitdem: Spiel gebucht (Spiel 1, Resi)." in stale.text
     # Checked anew: closed; tapped twice, the second says it is closed already.
     now = re.search(r'name="v" value="(\d+)"', stale.text.split("Abend abschließen …")[1])[1]
     closed = client.post(url, {"v": now}, follow=True)
