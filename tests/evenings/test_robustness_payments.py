@@ -709,11 +709,7 @@ def test_a_correction_taken_back_after_paying_is_said_so(
     """Walk 50: after "Rückgängig" the Abrechnung still said "Spiel 1 korrigiert (dazu
     neu gewertet: Spiel 2)", and the history headed the taking back "Spiel korrigiert"."""
     sepp, vroni, hias, resi = players[:4]
-    evening, ramsch = ramsch_then_sauspiel(runde, players, admin, vroni, hias)
-    sauspiel = GameInput(type="sauspiel", declarer=hias.pk, partner=sepp.pk)
-    services.correct_game(evening.pk, ramsch.pk, sauspiel, admin)
-    first = services.settlement(evening, []).transfers[0]
-    services.record_payment(evening.pk, int(first.payer), int(first.payee), first.amount, admin)
+    evening, ramsch, sauspiel = corrected_then_paid(runde, players, admin)
     url = reverse("evenings:settlement", args=[evening.pk])
     client.force_login(scorekeeper)
     # A correction made before paying, taken back after it.
@@ -784,11 +780,7 @@ def test_what_changed_after_paying_is_said_in_the_order_it_was_done(
     """Walk 60: a correction taken back after paying was named after what was done
     later ("Spiel 2 gestrichen, Korrektur von Spiel 1 zurückgenommen")."""
     sepp, vroni, hias, _resi = players[:4]
-    evening, ramsch = ramsch_then_sauspiel(runde, players, admin, vroni, hias)
-    sauspiel = GameInput(type="sauspiel", declarer=hias.pk, partner=sepp.pk)
-    services.correct_game(evening.pk, ramsch.pk, sauspiel, admin)
-    first = services.settlement(evening, []).transfers[0]
-    services.record_payment(evening.pk, int(first.payer), int(first.payee), first.amount, admin)
+    evening, ramsch, sauspiel = corrected_then_paid(runde, players, admin)
     change = evening.changes.filter(kind="correct").latest("pk")
     services.undo_correction(evening.pk, change.pk, admin)
     services.void_game(evening.pk, evening.games.get(number=2).pk, admin)
@@ -799,3 +791,15 @@ def test_what_changed_after_paying_is_said_in_the_order_it_was_done(
     said = page.split("Nach der ersten Zahlung geändert: ")[1].split(". Was offen")[0]
     assert said.startswith("Korrektur von Spiel 1 zurückgenommen (dazu neu gewertet: Spiel 2)")
     assert said.endswith(", Spiel 2 gestrichen")
+
+
+def corrected_then_paid(runde, players, admin):
+    """A Ramsch corrected into a Sauspiel (Hias with Sepp) before the first proposed
+    payment was made: the evening, the game and what it was corrected to."""
+    sepp, vroni, hias = players[:3]
+    evening, ramsch = ramsch_then_sauspiel(runde, players, admin, vroni, hias)
+    sauspiel = GameInput(type="sauspiel", declarer=hias.pk, partner=sepp.pk)
+    services.correct_game(evening.pk, ramsch.pk, sauspiel, admin)
+    first = services.settlement(evening, []).transfers[0]
+    services.record_payment(evening.pk, int(first.payer), int(first.payee), first.amount, admin)
+    return evening, ramsch, sauspiel

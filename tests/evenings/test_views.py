@@ -1503,15 +1503,7 @@ def test_a_following_phone_hears_what_a_strike_scored_anew_and_a_struck_game_s_b
     """Walk 65: another phone's strike that moved later games' Bock was told without
     them (a correction's word names them), a Bock game taken back was told without its
     Bock, and "Wieder zählen" called a game Bock that would count without it."""
-    evening = services.start_evening(runde, players[:4], 0, admin)
-
-    def book(make) -> Game:
-        deal = services.next_deal(evening)
-        return services.book(evening.pk, uuid.uuid4(), make(deal.playing), admin, deal.token).game
-
-    ramsch = book(lambda p: services.GameInput("ramsch", won=False, loser=p[0].pk))
-    for _ in range(2):
-        book(lambda p: services.GameInput("sauspiel", declarer=p[0].pk, partner=p[1].pk))
+    evening, ramsch, book = ramsch_and_two_sauspiele(runde, players, admin)
     client.force_login(scorekeeper)
     poll = reverse("evenings:sheet", args=[evening.pk])
 
@@ -2496,15 +2488,7 @@ def test_the_history_says_bock_and_which_games_a_strike_scored_anew(
     """A Ramsch makes the next games Bock games; the history says "Bock" at their
     booking, and striking the Ramsch names the games it scored anew, whose amounts its
     line moves. The booking lines still say "Bock": their amounts are a Bock game's."""
-    evening = services.start_evening(runde, players[:4], 0, admin)
-
-    def book(make) -> Game:
-        deal = services.next_deal(evening)
-        return services.book(evening.pk, uuid.uuid4(), make(deal.playing), admin, deal.token).game
-
-    ramsch = book(lambda p: services.GameInput("ramsch", won=False, loser=p[0].pk))
-    for _ in range(2):
-        book(lambda p: services.GameInput("sauspiel", declarer=p[0].pk, partner=p[1].pk))
+    evening, ramsch, book = ramsch_and_two_sauspiele(runde, players, admin)
     client.force_login(admin)
 
     def changes() -> list[str]:
@@ -2932,3 +2916,19 @@ def test_a_booking_whose_game_turned_bock_meanwhile_is_not_booked_at_amounts_not
     booked = client.post(url, form | {"shown": now}, headers=HTMX)
     assert "Gebucht: Spiel 2" in booked.text
     assert evening.games.get(number=2).bock
+
+
+def ramsch_and_two_sauspiele(runde, players, admin):
+    """Four at the table, a Ramsch, then two Sauspiele (Bock games): the evening, the
+    Ramsch, and how to book the next game (`book(make)`, make: the deal's playing to a
+    GameInput)."""
+    evening = services.start_evening(runde, players[:4], 0, admin)
+
+    def book(make) -> Game:
+        deal = services.next_deal(evening)
+        return services.book(evening.pk, uuid.uuid4(), make(deal.playing), admin, deal.token).game
+
+    ramsch = book(lambda p: services.GameInput("ramsch", won=False, loser=p[0].pk))
+    for _ in range(2):
+        book(lambda p: services.GameInput("sauspiel", declarer=p[0].pk, partner=p[1].pk))
+    return evening, ramsch, book
