@@ -19,6 +19,7 @@ from clubs.models import (
     Runde,
     Session,
     Tariff,
+    german_order,
 )
 
 
@@ -371,7 +372,9 @@ def sole_admin_of(user) -> list[Club]:
     the role on first."""
     return [
         membership.club
-        for membership in user.memberships.admins().select_related("club").order_by("club__name")
+        for membership in user.memberships.admins()
+        .select_related("club")
+        .order_by(german_order("club__name"))
         if is_last_admin(membership) and not is_only_member(membership)
     ]
 
@@ -380,7 +383,9 @@ def only_member_of(user) -> list[Club]:
     """The clubs `user` is the one member of: deleting the account leaves them empty."""
     return [
         membership.club
-        for membership in user.memberships.select_related("club").order_by("club__name")
+        for membership in user.memberships.select_related("club").order_by(
+            german_order("club__name")
+        )
         if is_only_member(membership)
     ]
 

@@ -52,7 +52,9 @@ from tournaments.models import Participant, Round, Tournament
 @require_GET
 @login_required
 def start(request: HttpRequest) -> HttpResponse:
-    memberships = list(request.user.memberships.select_related("club").order_by("club__name"))
+    memberships = list(
+        request.user.memberships.select_related("club").order_by(german_order("club__name"))
+    )
     # A Schreiber's or admin's way to the table: each money Runde of their clubs, one tap
     # to start its evening.
     scoring = [m.club_id for m in memberships if m.can_score]
@@ -71,7 +73,7 @@ def start(request: HttpRequest) -> HttpResponse:
     own = list(
         Player.objects.filter(user=request.user, club__memberships__user=request.user)
         .select_related("club")
-        .order_by("club__name")
+        .order_by(german_order("club__name"))
     )
     accounts = kept_accounts(own, request.user)
     # The money evenings running in those clubs: one tap back to the table, also for a
@@ -243,7 +245,7 @@ def club_detail(request: HttpRequest, club_id: int) -> HttpResponse:
             "club": club,
             # Who they play as, one tap from their balances: where an invitation lands.
             "player": player,
-            "runden": club.runden.money(),
+            "runden": club.runden.money().order_by(german_order("name")),
             # A tournament on now is one tap from the club's page, for every member.
             "running": (
                 running := list(

@@ -1573,3 +1573,30 @@ def test_names_stored_decomposed_are_composed_unless_another_has_that_name(club)
     pair[0].refresh_from_db()
     assert lone.name == "Zo\u00eb"
     assert pair[0].name == "Rene\u0301"  # "René" is taken: the two stay told apart
+
+
+def test_the_start_page_lists_clubs_and_accounts_in_german_order(client, admin):
+    # The database's own order puts capitals first and umlauts last ("Zwiesel" before
+    # "altbayern", "Ödenhof" after both); a club joined later was listed first (walk 61).
+    for name in ("Zwiesel", "Ödenhof", "altbayern"):
+        club = services.create_club(make_user(name.lower(), name), name)
+        Membership.objects.create(user=admin, club=club, role=Membership.Role.PLAYER)
+        Player.objects.create(club=club, name="Sepp", user=admin)
+    client.force_login(admin)
+
+    page = client.get("/").text
+
+    clubs = page[page.index("Deine Vereine") :]
+    assert clubs.index("altbayern") < clubs.index("Ödenhof") < clubs.index("Zwiesel")
+    homes = [page.index(f"Deine Konten: {name}") for name in ("altbayern", "Ödenhof", "Zwiesel")]
+    assert homes == sorted(homes)
+
+
+def test_the_club_page_lists_its_runden_in_german_order(client, admin, club):
+    for name in ("Zwiesel", "Ödenhof", "altbayern"):
+        services.create_runde(club, name, admin)
+    client.force_login(admin)
+
+    page = client.get(reverse("clubs:detail", args=[club.pk])).text
+
+    assert page.index("altbayern") < page.index("Ödenhof") < page.index("Zwiesel")
