@@ -168,12 +168,17 @@ def next_deal(
     """
     seats = seats if seats is not None else seats_of(evening)
     state = state if state is not None else state_of(evening.pk, 1)
-    last_number = state.last_number
     last_dealer = state.recent[-1].dealer_id if state.recent else None
+    return _deal_after(evening, seats, last_dealer, state.last_number + 1)
+
+
+def _deal_after(evening: Evening, seats: list[Seat], last_dealer: int | None, number: int) -> Deal:
+    """Game `number`'s deal when the last booked game was dealt by `last_dealer` (None:
+    no game counts yet, so the evening's first dealer deals)."""
     if last_dealer is None:
-        return deal_at(seats, evening.first_dealer, last_number + 1)
+        return deal_at(seats, evening.first_dealer, number)
     after = next(s.position for s in seats if s.player_id == last_dealer) + 1
-    return deal_at(seats, after, last_number + 1)
+    return deal_at(seats, after, number)
 
 
 def deal_at(seats: list[Seat], dealer: int, number: int) -> Deal:
@@ -1443,6 +1448,7 @@ class Around:
     later: list[Game]
     totals: dict[int, int]
     now: EveningResult
+    dealer_before: int | None = None  # who dealt the booked game before it
 
     @property
     def rest(self) -> list:
@@ -1450,12 +1456,24 @@ class Around:
 
 
 def around_game(evening: Evening, game: Game) -> Around:
-    before = [g.for_engine() for g in games_before(evening, game.number)]
+    earlier = games_before(evening, game.number)
+    before = [g.for_engine() for g in earlier]
     later = list(evening.games.booked().filter(number__gt=game.number))
     now = score_after(
         evening.tariff.rules, before, [game.for_engine(), *(g.for_engine() for g in later)]
     )
-    return Around(before, later, standing(evening), now)
+    dealer_before = earlier[-1].dealer_id if earlier else None
+    return Around(before, later, standing(evening), now, dealer_before)
+
+
+def deal_after_strike(evening: Evening, around: Around) -> Deal | None:
+    """Who deals next once the game of `around` is struck, if that moves the deal: only
+    when it is the last booked game, whose deal then goes back round the table (next_deal
+    goes on from the last booked game's dealer). Walk 65: the strike's preview did not
+    say so, and the next dealer changed unannounced."""
+    if around.later:
+        return None
+    return _deal_after(evening, seats_of(evening), around.dealer_before, evening.last_number + 1)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -1598,7 +1598,11 @@ def game_edit(request: HttpRequest, evening_id: int, game_id: int) -> HttpRespon
     elif moved:
         context.update(_preview_of(evening, form, replacing=game, around=around))
     struck = services.strike_effects(evening, around)
-    context["strike"] = {"later": struck.later, "moves": _moves(evening, struck)}
+    context["strike"] = {
+        "later": struck.later,
+        "moves": _moves(evening, struck),
+        "deal": services.deal_after_strike(evening, around),
+    }
     if request.htmx:
         return render(request, "evenings/game_edit.html#panel", context | {"panel": True})
     return render(request, "evenings/game_edit.html", context)

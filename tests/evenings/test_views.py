@@ -1868,6 +1868,27 @@ def test_the_correction_panel_says_what_striking_the_game_would_change(
     assert Change.objects.filter(evening=evening, kind="void").count() == 0
 
 
+def test_striking_the_last_game_says_who_deals_next(client, scorekeeper, admin, evening, players):
+    evening, ramsch = ramsch_then_bock_sauspiel(evening.runde, players, admin)
+    last = evening.games.get(number=2)
+    client.force_login(scorekeeper)
+
+    def strike_preview(game):
+        panel = page_text(client.get(reverse("evenings:game", args=[evening.pk, game.pk]),
+                                     headers=HTMX))  # fmt: skip
+        return panel[panel.index('class="void-form"') :]
+
+    # Game 2 was dealt by the second seat; struck, its deal goes back to that seat, as
+    # if it had not been played (walk 65: the next dealer changed unannounced).
+    dealer = players[1]
+    assert last.dealer_id == dealer.pk
+    assert f"Danach gibt {dealer.name} neu." in strike_preview(last)
+    assert "Danach gibt" not in strike_preview(ramsch)  # games after it: no deal moves
+
+    services.void_game(evening.pk, last.pk, admin)
+    assert services.next_deal(evening).dealer == dealer
+
+
 def test_a_struck_game_s_panel_says_what_counting_it_again_would_change(
     client, scorekeeper, admin, evening, players, tariff_with_bock
 ):
