@@ -123,6 +123,12 @@ class Home:
     accounts: list[Account]  # by the Runde's name
     yours: bool  # the player is the one looking: "Du zahlst …" rather than "Sepp zahlt …"
 
+    @property
+    def explained_at(self) -> int | None:
+        """The Runde whose account says how its suggestion settles: the first with a
+        payment to make. Walk 66: it was said beside "keine Zahlung steht an"."""
+        return next((account.runde.pk for account in self.accounts if account.transfers), None)
+
 
 def homes(players: list[Player], viewer=None) -> list[Home]:
     """Each player's accounts, one per Runde they sat in, in eight queries whatever the

@@ -229,6 +229,28 @@ def test_a_player_of_two_runden_reads_how_it_is_settled_once(client, history, ad
     assert text.count(">Konten der Runde</a>") == 2
 
 
+def test_how_it_is_settled_is_said_where_a_payment_is_due(client, history, admin, player_user):
+    # Vroni's first Runde by name has nothing to settle (its one game struck); her other
+    # has: the note goes there, not beside "keine Zahlung" (walk 66).
+    abend = club_services.create_runde(history.runde.club, "Abendrunde", admin)
+    seated = [history.vroni, history.hias, history.resi, history.sepp]
+    evening = evening_services.start_evening(abend, seated, 0, admin)
+    struck = book(
+        evening, admin, type="sauspiel", declarer=history.vroni.pk, partner=history.resi.pk
+    )
+    evening_services.void_game(evening.pk, struck.pk, admin)
+    client.force_login(player_user)
+
+    text = page_text(client.get(reverse("start")))
+
+    nothing = text.index("Beim Ausgleich der Runde steht keine Zahlung an.")
+    due = text.index("Hias zahlt dir 0,80 €")
+    assert nothing < due
+    assert text.count("So wird ausgeglichen, was über alle Abende der Runde offen ist") == 1
+    assert due < text.index("So wird ausgeglichen")
+    assert text.count(">Konten der Runde</a>") == 2
+
+
 def test_the_start_page_names_the_player_a_login_plays_as(client, history, player_user):
     client.force_login(player_user)  # Vroni's login, first name Vroni
     assert "heißt du" not in client.get(reverse("start")).text
