@@ -685,6 +685,9 @@ def player_edit(request: HttpRequest, club_id: int, player_id: int) -> HttpRespo
             "entered": entered,
             "back": back,
             "shown": shown or now,
+            # Beside "Aktiv": set inactive, the player is offered at no table, and what is
+            # open stays open (walk 67: not said, unlike leaving the club).
+            "open_balances": open_balances([player])[player.pk],
         },
     )
 

@@ -1,9 +1,13 @@
 """Setting up a club's players: a new player can be seated at once, and a member without a
 player is linked to the player who holds their history."""
 
+import uuid
+
 from django.urls import reverse
 
 from clubs.models import Player
+from evenings import services as evening_services
+from tests.conftest import page_text
 
 
 def seat_choices(client, club, runde) -> list[str]:
@@ -126,3 +130,31 @@ def test_a_player_page_offers_an_invitation_link_for_that_player(client, admin, 
     resi = club.players.get(user=admin)
     own_page = client.get(reverse("clubs:player", args=[club.pk, resi.pk]))
     assert "Einladungslink für" not in own_page.text  # Resi has a login already
+
+
+def test_a_player_page_says_what_is_still_open_before_setting_them_inactive(
+    client, admin, club, runde
+):
+    """Walk 67: Toni, owing money, was set inactive with no word; leaving the club says
+    what is still open, and so does his page, beside "Aktiv"."""
+    resi = club.players.get(user=admin)
+    sepp, toni, vroni = (
+        Player.objects.create(club=club, name=n) for n in ("Sepp", "Toni", "Vroni")
+    )
+    evening = evening_services.start_evening(runde, [resi, sepp, toni, vroni], 0, admin)
+    evening_services.book_game(evening.pk, uuid.uuid4(), evening_services.GameInput(
+        "sauspiel", declarer=resi.pk, partner=sepp.pk), admin)  # fmt: skip
+    wastl = Player.objects.create(club=club, name="Wastl")
+    client.force_login(admin)
+
+    def page(player) -> str:
+        return page_text(client.get(reverse("clubs:player", args=[club.pk, player.pk])))
+
+    toni_page = page(toni)
+    assert (
+        f"Noch nicht ausgeglichen: Runde „{runde.name}“ "
+        '<span class="amount">-0,10 €</span> (zu zahlen).'
+    ) in toni_page
+    assert toni_page.index('name="active"') < toni_page.index("Noch nicht ausgeglichen")
+    assert "(zu bekommen)" in page(resi)  # she won
+    assert "Noch nicht ausgeglichen" not in page(wastl)  # never played
