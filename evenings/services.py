@@ -488,9 +488,19 @@ def _locked(evening_id: int) -> Evening:
     )
 
 
-def _require_open(evening: Evening) -> None:
+def _require_open(evening: Evening, nothing: str = "") -> None:
+    """`nothing`: what the refused request did not do, said first ("Nichts
+    zurückgenommen"); walk 68: "Der Abend ist abgeschlossen." alone read as the word of
+    a close that had just worked."""
     if not evening.is_open:
         # A tournament table is ended (by the director, or with its tournament).
+        if nothing:
+            said = (
+                _("%(nothing)s: dieser Tisch ist beendet.")
+                if evening.is_table
+                else _("%(nothing)s: der Abend ist abgeschlossen.")
+            )
+            raise EveningError(said % {"nothing": nothing})
         raise EveningError(
             _("Dieser Tisch ist beendet.")
             if evening.is_table
@@ -1135,18 +1145,31 @@ def _void(evening: Evening, game: Game, by, kind: str) -> Game:
     return game
 
 
+class StrikeMoved(EveningError):
+    """Striking the game would now do other than its panel showed (strike_shown): another
+    phone changed the evening since, a game before it corrected, say, so that it is no
+    longer a Bock game. Nothing is struck; the panel is to be seen again."""
+
+
 @transaction.atomic
 def void_game(
-    evening_id: int, game_id: int, by, seen: int | None = None, shown: str | None = None
+    evening_id: int,
+    game_id: int,
+    by,
+    seen: int | None = None,
+    shown: str | None = None,
+    effects: str | None = None,
 ) -> Game:
     """Strike a game: it stays on record but no longer counts; later games are rescored.
 
     `seen`: the evening's version the phone showed when "Spiel streichen" was tapped;
     `shown`: the game as its panel showed it (GameInput.fingerprint). If the game changed
     since (corrected on another phone, or struck and restored: this tap sent again
-    later), nothing is struck: the game is not the one the phone showed."""
+    later), nothing is struck: the game is not the one the phone showed. `effects`: what
+    the panel said striking it does (strike_shown); if it would now do otherwise,
+    StrikeMoved, and nothing is struck."""
     evening = _locked(evening_id)
-    _require_open(evening)
+    _require_open(evening, _("Nichts gestrichen"))
     game = evening.games.filter(pk=game_id).first()
     if game is None or not game.is_booked:
         raise EveningError(gone_word(game))
@@ -1168,6 +1191,16 @@ def void_game(
                 "streichen“ tippen."
             )
         )
+    if effects is not None:
+        around = around_game(evening, game)
+        if effects != strike_shown(around, strike_effects(evening, around)):
+            raise StrikeMoved(
+                _(
+                    "Nichts gestrichen: am Abend hat sich inzwischen etwas geändert, und das "
+                    "Streichen wirkt jetzt anders als angezeigt. So sähe es jetzt aus; soll "
+                    "das Spiel weg, bitte nochmal „Spiel streichen“ tippen."
+                )
+            )
     return _void(evening, game, by, Change.Kind.VOID)
 
 
@@ -1180,7 +1213,7 @@ def undo_last(evening_id: int, by, seen: int | None = None) -> Game:
     a double tap, a reload after a lost answer), nothing is taken back: the last game now
     may not be the one the phone showed."""
     evening = _locked(evening_id)
-    _require_open(evening)
+    _require_open(evening, _("Nichts zurückgenommen"))
     if seen is not None and seen != evening.version:
         just_undone = evening.changes.filter(version=seen + 1, kind=Change.Kind.UNDO)
         undone = just_undone.select_related("game").first() if seen + 1 == evening.version else None
@@ -1294,7 +1327,7 @@ def undo_correction(evening_id: int, change_id: int, by) -> Game:
     once the game was changed again since; games booked meanwhile do not matter (a phone
     may still show the word after another phone booked)."""
     evening = _locked(evening_id)
-    _require_open(evening)
+    _require_open(evening, _("Nichts zurückgenommen"))
     change = evening.changes.filter(pk=change_id, kind=Change.Kind.CORRECT).first()
     latest = (
         evening.changes.filter(game_id=change.game_id).order_by("-pk").first() if change else None
@@ -1345,7 +1378,7 @@ def restore_game(evening_id: int, game_id: int, by) -> Game:
     its dealer, and the game booked since was dealt by the same one.
     """
     evening = _locked(evening_id)
-    _require_open(evening)
+    _require_open(evening, _("Nichts geändert"))
     game = evening.games.get(pk=game_id)
     if game.is_booked:
         raise EveningError(_("Dieses Spiel zählt schon."))
@@ -1492,6 +1525,20 @@ def strike_effects(evening: Evening, around: Around) -> Effects:
     """What striking the game of `around` would do, before it is struck."""
     after = score_after(evening.tariff.rules, around.before, around.rest)
     return _effects(around, after, after.games)
+
+
+def strike_shown(around: Around, effects: Effects) -> str:
+    """What a strike's preview showed, to be sent back with "Spiel streichen": the game's
+    amounts as it counts now, and each later game that striking it changes. Not the
+    standing after, which every game booked elsewhere moves, while the strike does the
+    same."""
+    result = around.now.games[0]
+    amounts = ",".join(f"{pid}:{cents}" for pid, cents in sorted(result.payouts.items()))
+    later = ",".join(
+        f"{g.number}:{g.unit_before}:{g.unit_after}:{g.bock_before:d}{g.bock_after:d}"
+        for g in effects.later
+    )
+    return f"{'B' if result.bock else ''}|{amounts}|{later}"
 
 
 def restore_effects(evening: Evening, game: Game) -> Effects:
@@ -1717,7 +1764,7 @@ def record_payment(
     if type(amount) is not int or amount <= 0:
         raise EveningError(_("Der Betrag muss größer als null sein."), "amount")
     if seen is not None:
-        _require_unpaid_since(evening, payer, payee, seen)
+        _require_unpaid_since(evening, payer, payee, seen, by)
         if retariffed_since(evening, seen):
             # The page's proposal was of the old amounts (walk 30).
             raise EveningError(
@@ -1772,10 +1819,11 @@ def record_payment(
     return _pay(evening, payer, payee, amount, by, **({"key": str(key)} if key else {}))
 
 
-def _require_unpaid_since(evening: Evening, payer: int, payee: int, seen: int) -> None:
+def _require_unpaid_since(evening: Evening, payer: int, payee: int, seen: int, by) -> None:
     """Refuse a payment from a page shown at version `seen` if the same two have had one
     marked since: another phone marked it (a page's "bezahlt" is the whole transfer it
-    showed, and a payer who owes two could pay the same one twice within the cap)."""
+    showed, and a payer who owes two could pay the same one twice within the cap), or
+    `by` did, from another page (walk 68: Back to the page before paying)."""
     since = [
         change
         for change in payments(evening)
@@ -1786,9 +1834,16 @@ def _require_unpaid_since(evening: Evening, payer: int, payee: int, seen: int) -
     if since:
         names = _player_names(payer, payee)
         raise EveningError(
-            _(
-                "Schon bezahlt: %(payer)s hat %(payee)s %(paid)s gezahlt, eben auf einem "
-                "anderen Gerät. Hier steht, was jetzt noch offen ist."
+            (
+                _(
+                    "Schon bezahlt: %(payer)s hat %(payee)s %(paid)s gezahlt, eben von dir "
+                    "eingetragen. Hier steht, was jetzt noch offen ist."
+                )
+                if all(change.by_id == by.pk for change in since)
+                else _(
+                    "Schon bezahlt: %(payer)s hat %(payee)s %(paid)s gezahlt, eben auf einem "
+                    "anderen Gerät. Hier steht, was jetzt noch offen ist."
+                )
             )
             % {
                 "payer": names[payer],

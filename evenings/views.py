@@ -582,10 +582,13 @@ def _stale_notice(
         for game in games[-NAMED_SINCE:]
     )
     if earlier:
-        what = _("%(count)s Spiele, zuletzt %(what)s") % {
-            "count": earlier + min(len(games), NAMED_SINCE),
-            "what": what,
-        }
+        # Walk 68: "8 Spiele, zuletzt Spiel 19 gebucht (…); Spiel 20 …" named 19 the last.
+        named = min(len(games), NAMED_SINCE)
+        what = ngettext(
+            "%(count)s Spiele, das letzte: %(what)s",
+            "%(count)s Spiele, die letzten %(named)s: %(what)s",
+            named,
+        ) % {"count": earlier + named, "named": named, "what": what}
     notice = _("Inzwischen auf einem anderen Handy: %(what)s. Jetzt gibt %(dealer)s.") % {
         "what": what or _("die Reihenfolge hat sich geändert"),
         "dealer": dealer,
@@ -686,6 +689,7 @@ LAST_GAME_ELSEWHERE = gettext_lazy(
 
 @require_POST
 @login_required_keep_form("#entry-status")
+@never_cache  # without JavaScript, a refusal is the evening's page (Back: not the old one)
 def book(request: HttpRequest, evening_id: int) -> HttpResponse:
     """Book the game on the form. The answer to the screen is small, out of band: the new
     row, the standing, the next deal and a fresh key; the chips only when other players
@@ -1522,6 +1526,7 @@ def _closed_for_corrections(evening: Evening) -> str:
 
 @require_http_methods(["GET", "POST"])
 @login_required_keep_form("#correction-status", on_get="#correction")
+@never_cache
 def game_edit(request: HttpRequest, evening_id: int, game_id: int) -> HttpResponse:
     """Correct an earlier game; later games are rescored.
 
@@ -1581,12 +1586,22 @@ def game_edit(request: HttpRequest, evening_id: int, game_id: int) -> HttpRespon
             if request.htmx:
                 return _corrected(request, evening, membership)
             return redirect("evenings:detail", evening_id=evening.pk)
+    return _panel(request, evening, membership, game, form, notice=notice, moved=moved)
+
+
+def _panel(
+    request, evening: Evening, membership, game: Game, form, *, notice="", moved=False, strike=""
+) -> HttpResponse:
+    """The correction panel of a booked game (a page of its own without JavaScript): the
+    correction form with its preview, and "Spiel streichen" with what striking does.
+    `notice`: above the correction; `strike`: beside "Spiel streichen"."""
     context = {
         "evening": evening,
         "membership": membership,
         "game": game,
         "form": form,
         "notice": notice,
+        "strike_notice": strike,
         # The game as the form shows it; a form sent back with errors keeps what it saw.
         "seen": request.POST.get("k-seen", "")
         if form.is_bound
@@ -1602,6 +1617,7 @@ def game_edit(request: HttpRequest, evening_id: int, game_id: int) -> HttpRespon
         "later": struck.later,
         "moves": _moves(evening, struck),
         "deal": services.deal_after_strike(evening, around),
+        "shown": services.strike_shown(around, struck),
     }
     if request.htmx:
         return render(request, "evenings/game_edit.html#panel", context | {"panel": True})
@@ -1684,8 +1700,17 @@ def game_void(request: HttpRequest, evening_id: int, game_id: int) -> HttpRespon
     else:
         try:
             services.void_game(
-                evening.pk, game.pk, request.user, seen=seen, shown=request.POST["seen"]
+                evening.pk,
+                game.pk,
+                request.user,
+                seen=seen,
+                shown=request.POST["seen"],
+                effects=request.POST.get("struck") or None,
             )
+        except services.StrikeMoved as error:
+            # What striking does now, to be seen before it is done (walk 68).
+            form = _correction_form(None, evening, game)
+            return _panel(request, evening, membership, game, form, strike=str(error))
         except services.EveningError as error:
             messages.error(request, str(error))
     if request.htmx:
@@ -2237,6 +2262,7 @@ def _balance_lines(
 
 @require_POST
 @login_required
+@never_cache  # a typed amount refused is the Abrechnung again (walk 68: Back showed it old)
 def payment(request: HttpRequest, evening_id: int) -> HttpResponse:
     """Mark a suggested transfer as paid, or part of it ("Anderer Betrag"), or another
     payment between two of the evening ("Andere Zahlung", `other`): two ledger entries,

@@ -143,7 +143,7 @@ def test_a_transfer_paid_on_another_phone_says_so(
 
     expect(
         page.get_by_text(
-            "Schon bezahlt: Resi hat Hias 0,50 € gezahlt, eben auf einem anderen Gerät. "
+            "Schon bezahlt: Resi hat Hias 0,50 € gezahlt, eben von dir eingetragen. "
             "Hier steht, was jetzt noch offen ist."
         )
     ).to_be_visible()

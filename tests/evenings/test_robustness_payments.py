@@ -12,6 +12,7 @@ import uuid
 import pytest
 from django.core.management import call_command
 from django.db.models import Sum
+from django.test import Client
 from django.urls import reverse
 
 from clubs import services as club_services
@@ -79,6 +80,25 @@ def test_a_cent_more_than_the_payer_owes_is_refused_and_nothing_booked(
     assert "So viel ist nicht offen: Sepp kann Resi höchstens 0,40 € zahlen." in response.text
     assert payments(after_one_game) == []
     assert not Change.objects.filter(kind="payment").exists()
+
+
+def test_a_typed_amount_refused_is_an_abrechnung_not_kept_for_back(
+    client, scorekeeper, after_one_game, players
+):
+    """Walk 68: 99 typed, refused, then 0,30 € paid; Back showed the refused page from
+    the browser's cache, the debt still open and nothing said."""
+    sepp, resi = players[0], players[3]
+    client.force_login(scorekeeper)
+
+    response = client.post(
+        reverse("evenings:payment", args=[after_one_game.pk]),
+        {"payer": sepp.pk, "payee": resi.pk, "other_amount": "99", "key": uuid.uuid4()},
+    )
+
+    assert response.status_code == 200  # the page itself, the typed amount at its field
+    assert "So viel ist nicht offen" in response.text
+    assert "no-store" in response.headers["Cache-Control"]
+    assert payments(after_one_game) == []
 
 
 def test_the_same_payment_tapped_twice_is_booked_once(client, scorekeeper, after_one_game, players):
@@ -574,8 +594,17 @@ def test_the_history_says_which_payment_was_cancelled(
     ]
 
 
+@pytest.mark.parametrize(
+    ("first", "said"),
+    [
+        ("admin", "eben auf einem anderen Gerät."),
+        # The same Schreiber's other tab, or Back to the page before paying (walk 68:
+        # "auf einem anderen Gerät" was not true of that).
+        ("scorekeeper", "eben von dir eingetragen."),
+    ],
+)
 def test_a_part_paid_on_another_phone_meanwhile_is_not_paid_again_from_a_stale_page(
-    client, scorekeeper, after_one_game, players
+    client, scorekeeper, admin, after_one_game, players, first, said
 ):
     """Two phones show the Abrechnung; one marks 0,10 € of Sepp's 0,40 € to Vroni as
     paid, the other then types 0,20 € for the same transfer. That would fit in what is
@@ -585,8 +614,10 @@ def test_a_part_paid_on_another_phone_meanwhile_is_not_paid_again_from_a_stale_p
     page = client.get(reverse("evenings:settlement", args=[after_one_game.pk])).text
     [shown] = set(re.findall(r'name="seen" value="(\d+)"', page))
     form = {"payer": sepp.pk, "payee": vroni.pk, "seen": shown}
+    other = Client()
+    other.force_login({"admin": admin, "scorekeeper": scorekeeper}[first])
 
-    client.post(
+    other.post(
         reverse("evenings:payment", args=[after_one_game.pk]),
         {**form, "other_amount": "0,10", "key": uuid.uuid4()},
     )
@@ -595,9 +626,7 @@ def test_a_part_paid_on_another_phone_meanwhile_is_not_paid_again_from_a_stale_p
         {**form, "other_amount": "0,20", "key": uuid.uuid4()},
     )
 
-    assert "Schon bezahlt: Sepp hat Vroni 0,10 € gezahlt, eben auf einem anderen Gerät." in (
-        answer.text
-    )
+    assert f"Schon bezahlt: Sepp hat Vroni 0,10 € gezahlt, {said}" in answer.text
     assert payments(after_one_game) == [(sepp.pk, 10), (vroni.pk, -10)]
 
 

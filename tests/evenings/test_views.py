@@ -796,6 +796,59 @@ def test_a_strike_for_a_game_changed_since_the_phone_showed_it_strikes_nothing(
     assert not Game.objects.get().is_booked
 
 
+def test_a_strike_that_would_now_do_otherwise_than_its_panel_showed_strikes_nothing(
+    client, scorekeeper, admin, evening, players, tariff_with_bock
+):
+    """Walk 68: a panel showed game 2 as a Bock game; another phone then corrected the
+    Ramsch before it into a Sauspiel, and the strike went through at amounts the panel
+    never showed. It is refused with the panel anew, which then strikes."""
+    evening, ramsch = ramsch_then_bock_sauspiel(evening.runde, players, admin)
+    game = evening.games.get(number=2)
+    client.force_login(scorekeeper)
+    void = reverse("evenings:void", args=[evening.pk, game.pk])
+
+    def tap(panel):
+        evening.refresh_from_db()
+        fields = dict(re.findall(r'name="(seen|struck)" value="([^"]*)"', panel))
+        return client.post(void, {"v": str(evening.version), **fields}, headers=HTMX)
+
+    old = client.get(reverse("evenings:game", args=[evening.pk, game.pk]), headers=HTMX).text
+    assert "Bockspiel" in old
+    services.correct_game(evening.pk, ramsch.pk, services.GameInput(
+        "sauspiel", declarer=players[0].pk, partner=players[1].pk), admin)  # fmt: skip
+
+    refused = tap(old)
+
+    assert (
+        "Nichts gestrichen: am Abend hat sich inzwischen etwas geändert, und das Streichen "
+        "wirkt jetzt anders als angezeigt."
+    ) in unescape(refused.text)
+    assert "Ohne dieses Spiel:" in refused.text  # the panel again, its preview as it is now
+    assert "Bockspiel" not in page_text(refused)
+    assert evening.games.get(number=2).is_booked
+    assert not Change.objects.filter(evening=evening, kind="void").exists()
+
+    assert "Gestrichen: Spiel 2, Sauspiel" in tap(refused.text).text
+    assert not evening.games.get(number=2).is_booked
+
+
+def test_a_take_back_from_a_tab_older_than_the_close_says_nothing_was_taken_back(
+    client, scorekeeper, evening, players
+):
+    """Walk 68: "Der Abend ist abgeschlossen." alone, the word of a close that worked."""
+    game, _ = services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "sauspiel", declarer=players[1].pk, partner=players[3].pk), scorekeeper)  # fmt: skip
+    evening.refresh_from_db()
+    shown = evening.version
+    services.close_evening(evening.pk, scorekeeper)
+    client.force_login(scorekeeper)
+
+    answer = client.post(reverse("evenings:undo", args=[evening.pk]), {"v": shown}, follow=True)
+
+    assert "Nichts zurückgenommen: der Abend ist abgeschlossen." in answer.text
+    assert Game.objects.get().is_booked
+
+
 def test_settlement_lists_who_pays_whom_and_marks_a_payment(client, scorekeeper, evening, players):
     client.force_login(scorekeeper)
     client.post(
@@ -1136,7 +1189,7 @@ def test_a_form_many_games_behind_names_the_last_three_and_counts_the_rest(
     assert len(queries) == 2
     names = [p.name for p in players[:4]]
     assert (
-        f"Inzwischen auf einem anderen Handy: 6 Spiele, zuletzt Spiel 4 gebucht (Sauspiel "
+        f"Inzwischen auf einem anderen Handy: 6 Spiele, die letzten 3: Spiel 4 gebucht (Sauspiel "
         f"{names[3]} mit {names[0]}); Spiel 5 gebucht (Sauspiel {names[0]} mit {names[1]}); "
         f"Spiel 6 gebucht (Sauspiel {names[1]} mit {names[2]})."
     ) in response.text

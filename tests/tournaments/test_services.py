@@ -81,7 +81,9 @@ def test_a_table_takes_back_its_last_game_while_its_round_runs_and_not_after(
     # Round 2 has started: no game is booked at this table again, so none is taken back
     # (it would be lost); a correction still can strike or change it.
     services.start_round(services.draw_round(tournament), admin)
-    with pytest.raises(evenings.EveningError, match="Dieser Tisch ist beendet"):
+    with pytest.raises(
+        evenings.EveningError, match="Nichts zurückgenommen: dieser Tisch ist beendet"
+    ):
         evenings.undo_last(table.pk, admin)
     assert table.games.booked().count() == 2
     assert 'id="undo"' not in client.get(f"/abend/{table.pk}/").text
@@ -604,7 +606,9 @@ def test_finishing_closes_every_table_on_the_record_and_the_ranking_stays_final(
     assert sorted(closes.values_list("evening_id", flat=True)) == sorted(evening_ids)
     assert {change.by for change in closes} == {admin}
     # Nothing at a table changes the final ranking: no undo, and the table stays closed.
-    with pytest.raises(evenings.EveningError, match="Dieser Tisch ist beendet"):
+    with pytest.raises(
+        evenings.EveningError, match="Nichts zurückgenommen: dieser Tisch ist beendet"
+    ):
         evenings.undo_last(evening_ids[0], scorekeeper)
     with pytest.raises(evenings.EveningError, match="Das Turnier ist abgeschlossen"):
         evenings.reopen_evening(evening_ids[0], admin)
