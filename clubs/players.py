@@ -37,7 +37,7 @@ from django.views.decorators.http import require_GET
 
 from clubs import periods, stats
 from clubs.access import membership_of
-from clubs.models import Membership, Player, Runde, Tariff, german_key
+from clubs.models import Departure, Membership, Player, Runde, Tariff, german_key
 from clubs.templatetags.money import euro
 from evenings import wording
 from evenings.models import Evening, EveningTotal, Game, LedgerEntry, Seat
@@ -529,13 +529,34 @@ class Balance:
         return self.games + self.payments
 
 
+def marked_names(players: QuerySet[Player]) -> dict[int, str]:
+    """{player id: name} of `players`, marked where a balance is settled with someone no
+    longer met at the table: "(ausgetreten)" who left the club (or was removed) and has not
+    come back, "(inaktiv)" a player set inactive. Walk 67: the Ausgleich listed "Sepp zahlt
+    Hias 0,50 €" for a Sepp gone from the club, as for anyone."""
+    left = Departure.objects.filter(player=OuterRef("pk"))
+    return {
+        pk: (
+            gettext("%(name)s (ausgetreten)")
+            if user_id is None and has_left
+            else gettext("%(name)s (inaktiv)")
+            if not active
+            else "%(name)s"
+        )
+        % {"name": name}
+        for pk, name, active, user_id, has_left in players.annotate(
+            has_left=Exists(left)
+        ).values_list("pk", "name", "active", "user_id", "has_left")
+    }
+
+
 def runde_balances(runde: Runde, own_id: int | None) -> list[Balance]:
     """Every player's balance in the Runde (games and payments over all its evenings),
     highest first."""
     sums: dict[int, dict[str, int]] = defaultdict(dict)
     for (player_id, kind), total in runde_sums([runde.pk]).get(runde.pk, {}).items():
         sums[player_id][kind] = total
-    names = dict(Player.objects.filter(pk__in=sums).values_list("pk", "name"))
+    names = marked_names(Player.objects.filter(pk__in=sums))
     rows = [
         Balance(pid, names[pid], kinds.get(GAME, 0), kinds.get(PAYMENT, 0), pid == own_id)
         for pid, kinds in sums.items()

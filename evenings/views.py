@@ -352,7 +352,7 @@ def _names(evening: Evening, seats: list | None = None) -> dict[int, str]:
     """{player id: name} of everyone seated at the evening; at an Ausgleich, where nobody
     sat, of the club's players (a short list: no sum over the Runde's evenings for it)."""
     if evening.settles_runde:
-        return dict(evening.runde.club.players.values_list("pk", "name"))
+        return player_pages.marked_names(evening.runde.club.players.all())
     return {s.player_id: s.player.name for s in (seats if seats is not None else seats_of(evening))}
 
 

@@ -21,6 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clubs import players as player_pages
+from clubs import services as club_services
 from clubs.models import Membership
 from evenings import services
 from evenings.models import Change, Evening, LedgerEntry
@@ -884,3 +885,37 @@ def test_the_runde_s_accounts_round_as_the_ausgleich_they_show(
 
     assert pairs(page) == pairs(at_ausgleich) and pairs(page)
     assert "Jede Zahlung ist für sich auf 50 Cent abgerundet" in page
+
+
+def test_who_left_the_club_or_plays_no_more_is_marked_where_their_debt_is_settled(
+    client, club, runde, players, scorekeeper, admin, two_evenings
+):
+    """Walk 67: Hias left the club owing 0,80 €, Vroni was set inactive; the Runde's
+    accounts and the Ausgleich named them as anyone, though neither comes to the table."""
+    sepp, vroni, hias, resi = players[:4]
+    hias.user = make_user("hias.weg", "Hias")
+    hias.save()
+    membership = Membership.objects.create(club=club, user=hias.user, role="spieler")
+    club_services.remove_member(membership, hias.user)
+    vroni.active = False
+    vroni.save()
+    client.force_login(scorekeeper)
+    accounts = reverse("evenings:runde_balances", args=[club.pk, runde.pk])
+
+    page = page_text(client.get(accounts))
+
+    assert "Hias (ausgetreten) zahlt Vroni (inaktiv) 0,80 €" in page
+    assert "<dt>Hias (ausgetreten)</dt>" in page
+    ausgleich = services.start_ausgleich(runde, scorekeeper, uuid.uuid4())
+    page = page_text(client.get(reverse("evenings:settlement", args=[ausgleich.pk])))
+    assert re.findall(r'id="transfer-\d+">([^<]+)<', page) == [
+        "Hias (ausgetreten) zahlt Vroni (inaktiv) 0,80 €"
+    ]
+    # Sepp and Resi are neither; nor is Hias once he is back, as the same player.
+    assert "<dt>Sepp</dt>" in page and "<dt>Resi</dt>" in page
+    hias.refresh_from_db()
+    hias.user = Membership.objects.create(
+        club=club, user=make_user("hias.da", "Hias"), role="spieler"
+    ).user
+    hias.save()
+    assert "<dt>Hias</dt>" in page_text(client.get(accounts))
