@@ -525,7 +525,10 @@ def test_played_on_after_an_ausgleich_with_payments_open_both_pages_say_why_they
     page = client.get(accounts).text
     assert PLAYED_ON.format(day=day) in page
     assert f'<a href="{its_page}">Zum Ausgleich vom {day}</a>' in page
-    assert "Seit diesem Ausgleich wurde weitergespielt" in client.get(its_page).text
+    played_on = client.get(its_page).text
+    assert "Seit diesem Ausgleich wurde weitergespielt" in played_on
+    # Its balances are the Runde's as the Ausgleich found them (walk 67: read as now).
+    assert "<h2>Kontostand in der Runde beim Ausgleich (mit seinen Zahlungen)</h2>" in played_on
     # The later evening's own Abrechnung points to the Ausgleich that is still open.
     evening_page = client.get(reverse("evenings:settlement", args=[later.pk])).text
     assert (
