@@ -394,6 +394,12 @@ class TariffForm(forms.ModelForm):
     AMOUNT_FIELDS = ("sauspiel", "farbsolo", "wenz", "ramsch", "laufende", "schneider", "schwarz")
 
     @property
+    def asked_key(self) -> str:
+        """The questions the preview asks, as one line: a save sent with it (the page
+        that showed them, `bestaetigt`) confirms them; without it, they are asked first."""
+        return " | ".join(str(question["text"]) for question in self.asked)
+
+    @property
     def asked(self) -> list[dict]:
         """What the preview asks about (bound, valid forms), each question with its field's
         name and an id, so the field can be described by it:

@@ -479,7 +479,18 @@ def tariff_edit(request: HttpRequest, club_id: int, runde_id: int) -> HttpRespon
         ) % {"day": began}
     # The version the form's values come from: kept while the admin corrects a typo.
     shown = int(request.POST["stand"]) if request.POST.get("stand", "").isdigit() else None
-    if form.is_valid():
+    asking = form.is_valid() and form.asked and request.POST.get("bestaetigt") != form.asked_key
+    if asking:
+        # "10" for Schwarz saved as 10,00 € in one tap, the question only in the preview
+        # (walk 67): asked at the save, and the same save again confirms it.
+        messages.warning(
+            request,
+            _(
+                "Noch nicht gespeichert: bitte die Fragen zur Vorschau prüfen. Stimmt alles so, "
+                "nochmal „Tarif speichern“ tippen."
+            ),
+        )
+    elif form.is_valid():
         try:
             saved = services.change_tariff(runde, form.save(commit=False), request.user, shown)
         except services.NewerTariff as newer:
@@ -500,9 +511,15 @@ def tariff_edit(request: HttpRequest, club_id: int, runde_id: int) -> HttpRespon
         else:
             messages.info(request, _("Nichts geändert: der Tarif ist schon so."))
         return redirect("clubs:runde", club_id=club_id, runde_id=runde.pk)
-    if form.is_bound:
+    if form.is_bound and not asking:
         messages.error(request, _("Nicht gespeichert: bitte die markierten Werte prüfen."))
-    examples = worked_examples(current.rules) if request.method == "GET" else None
+    examples = (
+        worked_examples(form.rules())
+        if asking
+        else worked_examples(current.rules)
+        if request.method == "GET"
+        else None
+    )
     return render(
         request,
         "clubs/tariff_edit.html",
@@ -512,6 +529,7 @@ def tariff_edit(request: HttpRequest, club_id: int, runde_id: int) -> HttpRespon
             "form": form,
             "examples": examples,
             "stand": shown if form.is_bound and shown else current.pk,
+            "asked_key": form.asked_key if asking else "",
         },
     )
 

@@ -532,3 +532,25 @@ def test_at_a_laptop_what_can_be_clicked_shows_it_under_the_mouse(
         assert summary.evaluate("e => getComputedStyle(e).cursor") == "pointer"
     finally:
         context.close()
+
+
+def test_a_tariff_a_hundred_times_too_dear_is_asked_about_before_it_is_saved(
+    page, log_in, admin, club, runde
+):
+    """Walk 67: "10" for Schwarz was 10,00 € saved in one tap, the question only in the
+    preview. The save asks it again, in view; the same save once more saves."""
+    log_in(admin).goto(f"/verein/{club.pk}/runde/{runde.pk}/tarif/")
+    page.get_by_label("Schwarz", exact=True).fill("10")
+    page.get_by_role("button", name="Tarif speichern").click()
+
+    expect(
+        page.get_by_text("Noch nicht gespeichert: bitte die Fragen zur Vorschau prüfen.")
+    ).to_be_visible()
+    expect(page.locator("#preview-summary")).to_contain_text(
+        "„10“ sind 10,00 €. Sind 10 Cent gemeint, bitte 0,10 schreiben."
+    )
+    assert runde.tariffs.count() == 1
+
+    page.get_by_role("button", name="Tarif speichern").click()
+    expect(page.get_by_text("Der neue Tarif gilt ab dem nächsten Spielabend.")).to_be_visible()
+    assert runde.tariffs.latest().schwarz == 1000

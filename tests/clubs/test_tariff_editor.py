@@ -2,6 +2,7 @@
 summary for phones and every field's error container."""
 
 import re
+from html import unescape
 from html.parser import HTMLParser
 
 from django.urls import reverse
@@ -183,8 +184,15 @@ def test_a_solo_cheaper_than_a_sauspiel_or_a_base_above_ten_euro_is_asked_about(
         "id_wenz",
         "id_ramsch",
     ]
-    # Asked, not refused: saved as typed.
-    assert saved.status_code == 302 and runde.tariffs.latest().farbsolo == 10
+    # Asked, not refused: asked once more at the save (walk 67), then saved as typed.
+    assert saved.status_code == 200 and runde.tariffs.count() == 1
+    assert "Noch nicht gespeichert: bitte die Fragen zur Vorschau prüfen." in saved.text
+    confirm = re.search(r'name="bestaetigt" value="([^"]*)"', saved.text)[1]
+    again = client.post(
+        reverse("clubs:tariff", args=[club.pk, runde.pk]),
+        TARIFF | {"sauspiel": "0,20", "farbsolo": "0,10", "bestaetigt": unescape(confirm)},
+    )
+    assert again.status_code == 302 and runde.tariffs.latest().farbsolo == 10
 
 
 def test_a_whole_number_that_may_mean_cents_is_asked_about_not_refused(client, admin, club, runde):
@@ -205,8 +213,17 @@ def test_a_whole_number_that_may_mean_cents_is_asked_about_not_refused(client, a
     assert notes(asked.text, "preview-summary") == expected
     assert notes(asked.text.split('id="preview-summary"')[0], "preview") == expected
     assert notes(plain.text, "preview-summary") == []
-    # Euros, as the form says: saved as typed.
-    client.post(reverse("clubs:tariff", args=[club.pk, runde.pk]), TARIFF | {"schwarz": "10"})
+    # Euros, as the form says, but a tariff 100 times too dear is one tap away (walk 67):
+    # the save asks first, with the question in view, and saves once asked again.
+    url = reverse("clubs:tariff", args=[club.pk, runde.pk])
+    first = client.post(url, TARIFF | {"schwarz": "10"})
+    assert first.status_code == 200 and runde.tariffs.count() == 1
+    assert notes(first.text.split('id="preview"')[0], "preview") == [expected[1]]
+    confirm = unescape(re.search(r'name="bestaetigt" value="([^"]*)"', first.text)[1])
+    # Confirmed for another question ("5" for the Ramsch, say), it asks again.
+    other = client.post(url, TARIFF | {"schwarz": "10", "ramsch": "5", "bestaetigt": confirm})
+    assert other.status_code == 200 and runde.tariffs.count() == 1
+    client.post(url, TARIFF | {"schwarz": "10", "bestaetigt": confirm})
     assert runde.tariffs.latest().schwarz == 1000
 
 
