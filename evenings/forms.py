@@ -143,16 +143,8 @@ class GameForm(forms.Form):
     schwarz = forms.BooleanField(label=_("Schwarz"), required=False)
     tout = forms.BooleanField(label=_("Tout"), required=False)
     angesagt = forms.BooleanField(label=_("Schneider angesagt"), required=False)
-    kontra = forms.TypedChoiceField(
-        label=_("Kontra"), choices=KONTRA, coerce=int, initial=0, widget=ChipSelect
-    )
-    doubled = forms.TypedChoiceField(
-        label=_("Gedoppelt"),
-        choices=[(n, str(n)) for n in range(5)],
-        coerce=int,
-        initial=0,
-        widget=ChipSelect,
-    )
+    # A Ramsch's own fields before Kontra: shown only for it, they come right after the
+    # game (walk 68: at 320 px the loser's chips were below the fold, under Kontra).
     loser = forms.TypedChoiceField(
         label=_("Verlierer (meiste Augen)"),
         coerce=int,
@@ -162,6 +154,16 @@ class GameForm(forms.Form):
     )
     jungfrauen = forms.TypedMultipleChoiceField(
         label=_("Jungfrauen (kein Stich)"), coerce=int, required=False, widget=ChipMultiple
+    )
+    kontra = forms.TypedChoiceField(
+        label=_("Kontra"), choices=KONTRA, coerce=int, initial=0, widget=ChipSelect
+    )
+    doubled = forms.TypedChoiceField(
+        label=_("Gedoppelt"),
+        choices=[(n, str(n)) for n in range(5)],
+        coerce=int,
+        initial=0,
+        widget=ChipSelect,
     )
 
     # The evening's seats when the view has read them: the booking needs not read them again.
