@@ -173,6 +173,14 @@
     said.scrollIntoView({ block: "center" });
     said.focus({ preventScroll: true });
   });
+  // 3d. A late second tap on "Speichern" hits the fresh form: nobody chosen within a
+  //     moment of the booking's answer is that tap, not a game (walk 68).
+  var bookedAt = 0;
+  document.addEventListener("htmx:confirm", function (event) {
+    var form = event.detail.elt;
+    if (form.id !== "entry-form" || Date.now() - bookedAt > 1500) return;
+    if (!form.querySelector("[name$=declarer]:checked, [name$=loser]:checked")) event.preventDefault();
+  });
   // 3a'''. A game just like the one booked last is asked about (walk 57): "Speichern"
   //        brings the question into view until its box is ticked; a chip changed drops it.
   function againAsked() {
@@ -279,6 +287,7 @@
     // By the address: the poll's element may have been swapped for a new one meanwhile.
     var path = (event.detail.pathInfo && event.detail.pathInfo.requestPath) || "";
     if (status === 200 && /\/(blatt|buchen)\/(\?|$)/.test(path)) sheetChanged = true;
+    if (/\/buchen\//.test(path)) bookedAt = Date.now();
   });
   document.addEventListener("htmx:afterSettle", function () {
     var form = document.getElementById("correction-form");

@@ -1841,3 +1841,31 @@ def test_an_open_panel_s_previews_follow_a_change_elsewhere(
     page.get_by_role("button", name="Korrektur speichern").tap()
     expect(page.locator("#restore-word")).to_contain_text("Korrigiert: Spiel 1, Sauspiel")
     assert Game.objects.get(number=1).kontra == 1
+
+
+def test_a_late_second_tap_on_speichern_is_not_read_as_an_empty_game(
+    page, log_in, runde, schreiber, players
+):
+    """Walk 68: the second of a double tap landed after the answer, on the fresh form,
+    and "Bitte wählen, wer spielt." stood in red under "Gebucht: Spiel 1"."""
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    log_in(schreiber).goto(f"/abend/{evening.pk}/")
+    chip(page, "declarer", "Hias").tap()
+    chip(page, "partner", "Sepp").tap()
+    save_button(page).tap()
+    expect(flash(page)).to_contain_text("Gebucht: Spiel 1, Sauspiel Hias")
+
+    sent = []
+    page.on("request", lambda request: sent.append(request.url))
+    save_button(page).tap()  # the same thumb, a moment late
+    page.wait_for_timeout(600)  # what its answer would have taken
+
+    assert not [url for url in sent if "/buchen/" in url]
+    expect(flash(page)).to_contain_text("Gebucht: Spiel 1, Sauspiel Hias")
+    expect(page.get_by_text("Bitte wählen, wer spielt.")).to_have_count(0)
+    assert evening.games.count() == 1
+    # A while later, "Speichern" with nobody chosen says so, as before.
+    page.wait_for_timeout(1600)
+    save_button(page).tap()
+    expect(page.get_by_text("Bitte wählen, wer spielt.")).to_be_visible()
+    assert evening.games.count() == 1
