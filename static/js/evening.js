@@ -278,7 +278,8 @@
   // The sheet changed under a panel still open (a poll's or a booking's answer brought
   // games; registered after the closing above, which goes first): its previews' "bisher"
   // and later games may be out of date. The correction's preview is asked anew; the
-  // strike's and the restore's, which only the panel opened afresh has right, go.
+  // strike's and the restore's, which only the panel opened afresh has right, say so
+  // (walk 68: they went unsaid; a strike that now does otherwise is shown first).
   // Marked as the answer is swapped, before its settle (walk 63: marked after it, the
   // mark took the strike's preview off the next panel opened).
   var sheetChanged = false;
@@ -296,7 +297,7 @@
     if (!panelGame()) return;
     if (form) form.dispatchEvent(new Event("change"));
     document.querySelectorAll("#correction .strike-effects").forEach(function (effects) {
-      effects.remove();
+      effects.textContent = effects.dataset.stale;
     });
   });
   // 5. A field's error ("Bitte auswählen.") goes once one of its chips is tapped; the next

@@ -1830,12 +1830,17 @@ def test_an_open_panel_s_previews_follow_a_change_elsewhere(
     expect(moves).to_contain_text("Sepp -0,10 € (bisher 0,00 €)")
 
     # Another phone: game 2 was lost. What striking game 1 would leave is new: that
-    # preview goes (the panel opened again has it right); the correction's is asked anew.
+    # preview says it is old (walk 68: it went unsaid); the correction's is asked anew.
     p = {name: player.pk for name, player in players.items()}
     lost = services.GameInput("sauspiel", declarer=p["Hias"], partner=p["Sepp"], won=False)
     services.correct_game(evening.pk, Game.objects.get(number=2).pk, lost, admin)
 
-    expect(panel.locator(".strike-effects")).to_have_count(0, timeout=8000)
+    stale = panel.locator(".strike-effects")
+    expect(stale).to_have_text(
+        "Ohne dieses Spiel: am Abend hat sich inzwischen etwas geändert. Wirkt das Streichen "
+        "jetzt anders als hier zuerst gezeigt, zeigt „Spiel streichen“ es, bevor es streicht.",
+        timeout=8000,
+    )
     expect(moves).to_contain_text("Sepp -0,30 € (bisher -0,20 €)", timeout=8000)
     expect(panel.locator(".f-kontra input:checked")).to_have_value("1")
     page.get_by_role("button", name="Korrektur speichern").tap()
