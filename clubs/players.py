@@ -531,13 +531,14 @@ class Balance:
 
 def marked_names(players: QuerySet[Player]) -> dict[int, str]:
     """{player id: name} of `players`, marked where a balance is settled with someone no
-    longer met at the table: "(ausgetreten)" who left the club (or was removed) and has not
-    come back, "(inaktiv)" a player set inactive. Walk 67: the Ausgleich listed "Sepp zahlt
-    Hias 0,50 €" for a Sepp gone from the club, as for anyone."""
+    longer met at the table: "(ausgeschieden)" who left the club, was removed or deleted
+    their account, and has not come back; "(inaktiv)" a player set inactive. Walk 67: the
+    Ausgleich listed "Sepp zahlt Hias 0,50 €" for a Sepp gone from the club, as for
+    anyone; walk 70: "ausgetreten" said of a member an admin removed."""
     left = Departure.objects.filter(player=OuterRef("pk"))
     return {
         pk: (
-            gettext("%(name)s (ausgetreten)")
+            gettext("%(name)s (ausgeschieden)")
             if user_id is None and has_left
             else gettext("%(name)s (inaktiv)")
             if not active

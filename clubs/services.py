@@ -2,7 +2,7 @@
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
-from django.db.models import ProtectedError
+from django.db.models import F, ProtectedError, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -38,8 +38,23 @@ def display_name(user, played_as: dict[int, str] | None = None) -> str:
 
 
 def names_played_as(club, users) -> dict[int, str]:
-    """user id → the name of their player in `club`, for `users` (ids or a queryset)."""
-    return dict(club.players.filter(user__in=users).values_list("user_id", "name"))
+    """user id → the name of their player in `club`, for `users` (ids or a queryset); for
+    one who left the club, was removed or deleted their account, of the player they left
+    as (walk 70: the history named them "gelöschtes Konto" once it was made anew, the
+    name it had cached until then). One query."""
+    rows = (
+        club.players.filter(Q(user__in=users) | Q(departures__user__in=users))
+        .order_by(F("departures__at").asc(nulls_first=True), "departures__pk")
+        .values_list("user_id", "departures__user_id", "name")
+    )
+    left: dict[int, str] = {}
+    linked: dict[int, str] = {}
+    for user_id, left_by, name in rows:
+        if left_by is not None:
+            left[left_by] = name  # the newest departure last
+        if user_id is not None:
+            linked[user_id] = name
+    return left | linked
 
 
 def _player_for(club: Club, user) -> Player:

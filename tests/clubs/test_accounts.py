@@ -934,10 +934,13 @@ def test_a_member_deletes_their_account_and_their_games_stay_in_the_club(
     # Logged out everywhere, and the old login no longer works.
     assert other_phone.get(reverse("profile")).status_code == 302
     assert not Client().login(username="hias", password=PASSWORD)
-    # The club still reads who booked the game.
+    # The club still reads who booked the game: by the player they left as, as the
+    # history said before (walk 70: "gelöschtes Konto" once it was made anew).
     client.force_login(admin)
     history = client.get(reverse("evenings:history", args=[evening.pk])).text
-    assert "gelöschtes Konto" in history
+    booked = history[history.index("Spiel gebucht") :]
+    assert re.search(r'<div class="muted">[\d.]+ [\d:]+ · Hiasl</div>', booked)
+    assert "gelöschtes Konto" not in history
 
 
 def test_a_wrong_password_deletes_nothing_and_says_so_at_the_field(client, player_user):

@@ -907,12 +907,12 @@ def test_who_left_the_club_or_plays_no_more_is_marked_where_their_debt_is_settle
 
     page = page_text(client.get(accounts))
 
-    assert "Hias (ausgetreten) zahlt Vroni (inaktiv) 0,80 €" in page
-    assert "<dt>Hias (ausgetreten)</dt>" in page
+    assert "Hias (ausgeschieden) zahlt Vroni (inaktiv) 0,80 €" in page
+    assert "<dt>Hias (ausgeschieden)</dt>" in page
     ausgleich = services.start_ausgleich(runde, scorekeeper, uuid.uuid4())
     page = page_text(client.get(reverse("evenings:settlement", args=[ausgleich.pk])))
     assert re.findall(r'id="transfer-\d+">([^<]+)<', page) == [
-        "Hias (ausgetreten) zahlt Vroni (inaktiv) 0,80 €"
+        "Hias (ausgeschieden) zahlt Vroni (inaktiv) 0,80 €"
     ]
     # Sepp and Resi are neither; nor is Hias once he is back, as the same player.
     assert "<dt>Sepp</dt>" in page and "<dt>Resi</dt>" in page
