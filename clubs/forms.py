@@ -15,6 +15,7 @@ from clubs.models import (
     Runde,
     Tariff,
     german_order,
+    near_name,
     one_line,
     reads_alike,
 )
@@ -535,6 +536,8 @@ class JoinForm(forms.Form):
         },
     )
     name = NameField(label=_("Dein Name im Verein"), max_length=40, required=False)
+    # The new name asked about (near_name) and sent again: it is meant.
+    sure = forms.CharField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, data=None, *, club: Club, name: str):
         self.club = club
@@ -591,7 +594,20 @@ class JoinForm(forms.Form):
             self.add_error("name", _("Bitte gib den Namen ein, unter dem du spielst."))
         elif taken := reads_alike(self.club.players.all(), name):
             self.add_error("name", self._taken(taken))
+        elif (near := near_name(self.unlinked, name)) and cleaned.get("sure") != name:
+            self.asked = name
+            self.add_error(
+                "name",
+                _(
+                    "Bist du %(near)s? Dann wähle oben „%(near)s“. Bist du neu im Verein, "
+                    "als %(name)s, dann nochmal „Beitreten“ tippen."
+                )
+                % {"near": near.name, "name": name},
+            )
         return cleaned
+
+    # The new name asked about, to be sent again as `sure`.
+    asked = ""
 
     def _gone(self, player: Player) -> str:
         """Why a player picked on the page is not to be had any more."""

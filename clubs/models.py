@@ -69,6 +69,32 @@ def reads_alike(players: Iterable["Player"], name: str) -> "Player | None":
     )
 
 
+def near_name(players: Iterable["Player"], name: str) -> "Player | None":
+    """The first of `players` whose name is one slip of the thumb from `name`: one letter
+    changed, added, left out, or two swapped ("Karl" and "Carl", "Sepi" and "Sepp",
+    "Hais" and "Hias"), in names of four letters or more. Not an error, as both names may
+    be meant: a question (walk 70: "Karl" joined beside the club's "Carl" unasked)."""
+    typed = _letters(name)
+    for player in players:
+        if any(_one_slip(a, b) for a in typed for b in _letters(player.name)):
+            return player
+    return None
+
+
+def _one_slip(a: str, b: str) -> bool:
+    if a == b or min(len(a), len(b)) < 4 or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        differ = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(differ) == 1 or (
+            len(differ) == 2
+            and differ[1] == differ[0] + 1
+            and (a[differ[0]], a[differ[1]]) == (b[differ[1]], b[differ[0]])
+        )
+    short, long = sorted((a, b), key=len)
+    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
+
+
 def _letters(name: str) -> set[str]:
     """The letters of `name` with its accents dropped, and with its umlauts written out."""
     return {

@@ -9,7 +9,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 
 from clubs import services
-from clubs.models import Invitation, Membership, Player
+from clubs.models import Invitation, Membership, Player, near_name
 from tests.conftest import make_user
 
 
@@ -737,6 +737,51 @@ def test_a_new_name_an_unlinked_player_has_is_an_error_at_the_name(client, admin
     hias.refresh_from_db()
     assert hias.user is None
     assert not Membership.objects.filter(user=user).exists()
+
+
+def test_a_new_name_one_slip_from_an_unlinked_players_is_asked_about_once(
+    client, admin, club, hias, user
+):
+    """Walk 70: "Karl" joined beside the club's "Carl" unasked, a second player the admin
+    then needed four steps to undo. A name one slip of the thumb away is asked about; sent
+    again, it is meant."""
+    client.force_login(user)
+    url = join_url(invite(club, admin))
+
+    asked = client.post(url, {"who": "neu", "name": "Hais"})
+
+    assert asked.status_code == 200
+    assert asked.context["form"].errors["name"] == [
+        "Bist du Hias? Dann wähle oben „Hias“. Bist du neu im Verein, als Hais, dann nochmal "
+        "„Beitreten“ tippen."
+    ]
+    assert '<input type="hidden" name="sure" value="Hais">' in asked.text
+    assert not Membership.objects.filter(user=user).exists()
+    # Another name than the one asked about is asked about in turn.
+    other = client.post(url, {"who": "neu", "name": "Hiaz", "sure": "Hais"})
+    assert other.status_code == 200 and not Membership.objects.filter(user=user).exists()
+
+    joined = client.post(url, {"who": "neu", "name": "Hais", "sure": "Hais"})
+
+    assert joined.status_code == 302
+    assert club.players.get(user=user).name == "Hais"
+    hias.refresh_from_db()
+    assert hias.user is None
+
+
+@pytest.mark.parametrize(
+    ("typed", "near"),
+    [("Karl", "Carl"), ("Sepi", "Sepp"), ("Hais", "Hias"), ("Hanna", "Anna"), ("Wast", "Wastl")],
+)
+def test_near_names(typed, near):
+    assert near_name([Player(name="Vroni"), Player(name=near)], typed).name == near
+
+
+@pytest.mark.parametrize("typed", ["Vroni", "Toni", "Sepp", "Franz", "Max", "Karla"])
+def test_names_more_than_one_slip_apart_are_not_near(typed):
+    assert (
+        near_name([Player(name="Carl"), Player(name="Veronika"), Player(name="Mox")], typed) is None
+    )
 
 
 def test_a_new_name_that_reads_as_an_unlinked_players_points_to_that_player(
