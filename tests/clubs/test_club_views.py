@@ -854,10 +854,11 @@ def test_who_left_or_was_removed_is_told_on_their_start_page_with_what_is_still_
         f"<strong>Schafkopffreunde Au</strong>: ein Admin hat deinen Zugang am {today} entfernt."
     ) in start
     assert "Dein Stand dort, noch nicht ausgeglichen:" in start
-    # Whom to pay, as the Runde's suggestion has it (Sepp won the Sauspiel with Vroni).
+    # Whom to pay, as the Runde's suggestion has it (Sepp won the Sauspiel with Vroni); the
+    # amount whole (walk 70: "0,10 / €" at 320 px).
     assert (
         '<li>Runde „Donnerstagsrunde“ <span class="amount">-0,10 €</span> · Vorschlag: du zahlst '
-        "Sepp 0,10 €</li>"
+        'Sepp <span class="amount">0,10 €</span></li>'
     ) in start
     assert "Einen Ausgleich trägt ein Schreiber des Vereins ein." in start
     assert "Mit einem Einladungslink des Vereins trittst du wieder als Christl bei" in start
