@@ -1990,7 +1990,15 @@ def settlement(request: HttpRequest, evening_id: int) -> HttpResponse:
         else:
             messages.success(request, _("Der Abend ist abgeschlossen."))
         return redirect("evenings:settlement", evening_id=evening.pk)
-    return _settlement_page(request, evening, membership)
+    typed = request.session.pop(TYPED, None) if TYPED in request.session else None
+    if typed is not None and typed.pop("evening") != evening.pk:
+        typed = None  # refused at another evening, whose page was left
+    return _settlement_page(request, evening, membership, typed)
+
+
+# The session's key for an amount typed at an Abrechnung and refused (evenings:payment),
+# shown at its field on the page it redirects to.
+TYPED = "typed_payment"
 
 
 def _changed_since(evening: Evening, seen: int) -> str:
@@ -2262,12 +2270,11 @@ def _balance_lines(
 
 @require_POST
 @login_required
-@never_cache  # a typed amount refused is the Abrechnung again (walk 68: Back showed it old)
 def payment(request: HttpRequest, evening_id: int) -> HttpResponse:
     """Mark a suggested transfer as paid, or part of it ("Anderer Betrag"), or another
     payment between two of the evening ("Andere Zahlung", `other`): two ledger entries,
     payer and payee."""
-    evening, membership = scored_evening_of(request, evening_id)
+    evening, _membership = scored_evening_of(request, evening_id)
     form = PaymentForm(request.POST)
     other = "other" in request.POST
     refused = ""
@@ -2317,16 +2324,18 @@ def payment(request: HttpRequest, evening_id: int) -> HttpResponse:
         refused = _("Diese Zahlung ist ungültig.")
     chosen = other or ("payer" in form.cleaned_data and "payee" in form.cleaned_data)
     if refused and form.typed and chosen:
-        # A typed amount: shown again at its field, with the reason, to put right.
-        typed = {
+        # A typed amount: shown again at its field, with the reason, to put right; on the
+        # Abrechnung's own address (walk 69: as this POST's answer, Back after paying
+        # then asked to send the refused form again).
+        request.session[TYPED] = {
+            "evening": evening.pk,
             "payer": form.cleaned_data.get("payer"),
             "payee": form.cleaned_data.get("payee"),
             "value": request.POST["other_amount"],
-            "error": refused,
+            "error": str(refused),
             "other": other,
         }
-        return _settlement_page(request, evening, membership, typed)
-    if refused:
+    elif refused:
         messages.error(request, refused)
     return redirect("evenings:settlement", evening_id=evening.pk)
 

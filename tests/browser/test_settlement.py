@@ -107,6 +107,13 @@ def test_a_mis_tap_is_taken_back_and_a_part_payment_is_booked(
     line.locator("details").get_by_role("button", name="Betrag eintragen").tap()
     expect(page.get_by_text("Zahlung eingetragen:")).to_be_visible()
     expect(balances(page)).to_have_text(["-0,50 €", "-0,30 €", "+1,30 €", "-0,50 €"])
+    # Back: the Abrechnung as it is now, not the refused form's answer, nor the browser's
+    # "send the form again?" (walks 68, 69); and forward again.
+    page.go_back()
+    expect(balances(page)).to_have_text(["-0,50 €", "-0,30 €", "+1,30 €", "-0,50 €"])
+    expect(page.get_by_text("Bitte einen Betrag in Euro eingeben")).to_have_count(0)
+    page.go_forward()
+    expect(balances(page)).to_have_text(["-0,50 €", "-0,30 €", "+1,30 €", "-0,50 €"])
     # The rest of Vroni's transfer, where it was: the plan stays as proposed.
     expect(transfers).to_have_text(
         ["Sepp zahlt Hias 0,50 €", "Vroni zahlt Hias 0,30 €", "Resi zahlt Hias 0,50 €"]

@@ -723,8 +723,10 @@ def test_a_rest_rounding_leaves_open_is_paid_as_another_payment(
     other = {"other": "1", "payer": debtor, "payee": creditor, "seen": evening.version}
 
     # Too much, or nobody chosen: said at the form, what was chosen kept, nothing booked.
-    too_much = page_text(client.post(pay, other | {"other_amount": "0,50"}))
-    unchosen = page_text(client.post(pay, other | {"payer": "", "other_amount": "0,40"}))
+    too_much = page_text(client.post(pay, other | {"other_amount": "0,50"}, follow=True))
+    unchosen = page_text(
+        client.post(pay, other | {"payer": "", "other_amount": "0,40"}, follow=True)
+    )
 
     assert "Offen ist nur noch 0,40 €" in too_much.split('id="other-payment-error"')[1]
     assert f'<option value="{debtor}" selected>' in too_much and 'value="0,50"' in too_much

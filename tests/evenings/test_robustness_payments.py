@@ -82,22 +82,31 @@ def test_a_cent_more_than_the_payer_owes_is_refused_and_nothing_booked(
     assert not Change.objects.filter(kind="payment").exists()
 
 
-def test_a_typed_amount_refused_is_an_abrechnung_not_kept_for_back(
+def test_a_typed_amount_refused_is_shown_on_the_abrechnung_s_own_address(
     client, scorekeeper, after_one_game, players
 ):
-    """Walk 68: 99 typed, refused, then 0,30 € paid; Back showed the refused page from
-    the browser's cache, the debt still open and nothing said."""
+    """Walk 68: 99 typed, refused, then 0,30 € paid; Back showed the refused answer from
+    the browser's cache, the debt still open. Walk 69: made uncacheable, Back asked to
+    send the refused form again. The refusal leads to the Abrechnung's page, once."""
     sepp, resi = players[0], players[3]
     client.force_login(scorekeeper)
+    settlement = reverse("evenings:settlement", args=[after_one_game.pk])
 
-    response = client.post(
+    refused = client.post(
         reverse("evenings:payment", args=[after_one_game.pk]),
         {"payer": sepp.pk, "payee": resi.pk, "other_amount": "99", "key": uuid.uuid4()},
     )
 
-    assert response.status_code == 200  # the page itself, the typed amount at its field
-    assert "So viel ist nicht offen" in response.text
-    assert "no-store" in response.headers["Cache-Control"]
+    assert refused.status_code == 302 and refused["Location"] == settlement
+    page = client.get(settlement)
+    assert "no-store" in page.headers["Cache-Control"]
+    error = "So viel ist nicht offen: Sepp kann Resi höchstens 0,40 € zahlen."
+    at_field = re.search(
+        r'value="99"[^>]*aria-invalid="true"[^>]*>\s*<div class="error"[^>]*>([^<]*)<', page.text
+    )
+    assert at_field and at_field[1] == error
+    assert page_text(page).count(error) == 1  # at its field, not above as well
+    assert error not in client.get(settlement).text  # said once: Back finds the page as it is
     assert payments(after_one_game) == []
 
 
@@ -624,6 +633,7 @@ def test_a_part_paid_on_another_phone_meanwhile_is_not_paid_again_from_a_stale_p
     answer = client.post(
         reverse("evenings:payment", args=[after_one_game.pk]),
         {**form, "other_amount": "0,20", "key": uuid.uuid4()},
+        follow=True,
     )
 
     assert f"Schon bezahlt: Sepp hat Vroni 0,10 € gezahlt, {said}" in answer.text
