@@ -93,12 +93,21 @@
     }
     // Nor a poll: the booking's answer brings what changed and a new poll element, and
     // the old one's answer would have nowhere to go (htmx logged an error for each part).
-    if (booking && event.detail.elt.id === "poll") event.preventDefault();
+    // Nor while a strike or a correction here is on its way: the poll would tell this
+    // phone's own change as another phone's (walk 69).
+    if ((booking || acting) && event.detail.elt.id === "poll") event.preventDefault();
   });
+  // the panel's or the bar's form whose request is on its way (its answer may remove it)
+  var acting = null;
   document.addEventListener("htmx:beforeSend", function (event) {
     var elt = event.detail.elt;
     if (elt.id === "entry-form") booking = true;
     if (elt.id === "preview") previewAskedAt = booked;
+    if (elt.tagName === "FORM" && elt.closest("#correction, #restore")) acting = elt;
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    // (said again on a parent if the answer removed the form: detail.elt is that parent)
+    if ((event.detail.requestConfig || {}).elt === acting) acting = null;
   });
   document.addEventListener("htmx:beforeSwap", function (event) {
     if (event.detail.requestConfig.elt.id === "preview" && previewAskedAt !== booked) {

@@ -1874,3 +1874,33 @@ def test_a_late_second_tap_on_speichern_is_not_read_as_an_empty_game(
     save_button(page).tap()
     expect(page.get_by_text("Bitte wählen, wer spielt.")).to_be_visible()
     assert evening.games.count() == 1
+
+
+def test_a_strike_whose_answer_is_slow_is_not_told_as_another_phones(
+    page, log_in, runde, schreiber, players
+):
+    """Walk 69: while the strike's answer was on its way, a poll found the deal moved and
+    said "Inzwischen auf einem anderen Handy: Spiel 2 gestrichen", and it stayed."""
+    evening = two_sauspiele(runde, players, schreiber)
+    log_in(schreiber).goto(f"/abend/{evening.pk}/")
+    sheet_row(page, 2).get_by_role("link").click()
+    strike = page.locator("#correction").get_by_role("button", name="Spiel streichen")
+    expect(strike).to_be_visible()
+    polls = []
+    page.on(
+        "request", lambda request: polls.append(request.url) if "/blatt/" in request.url else None
+    )
+
+    held = []
+    page.route("**/streichen/", lambda route: held.append(route))
+    strike.tap()
+    page.wait_for_timeout(4000)  # the answer on its way for more than a poll's 3 seconds
+    assert held and not polls  # no poll meanwhile
+    held[0].continue_()
+
+    expect(page.locator("#restore-word")).to_contain_text("Gestrichen: Spiel 2")
+    assert not evening.games.get(number=2).is_booked
+    page.wait_for_timeout(4000)  # the polls go on afterwards, and say nothing of it
+    assert polls
+    expect(page.locator("#entry-status")).not_to_contain_text("anderen Handy")
+    expect(page.locator(".deal")).to_contain_text("Vroni gibt")
