@@ -218,7 +218,9 @@ def homes(players: list[Player], viewer=None) -> list[Home]:
             account.last.sort(key=lambda r: (r.evening.started_at, r.evening.pk), reverse=True)
             del account.last[LAST_EVENINGS:]
         yours = viewer is not None and player.user_id == viewer.pk
-        out.append(Home(player, list(accounts.values()), yours))
+        # By the Runde's name as Germans sort it (walk 69: "Stammtisch" before "abendrunde").
+        by_name = sorted(accounts.values(), key=lambda a: (german_key(a.runde.name), a.runde.pk))
+        out.append(Home(player, by_name, yours))
     return out
 
 
@@ -226,7 +228,10 @@ def open_balances(players: list[Player]) -> dict[int, list[tuple[str, int]]]:
     """By player id, each money Runde of their club where the player's balance (games and
     payments) is not settled: (its name, cents). What leaving the club, or being removed,
     leaves behind unseen. The Runden's kept sums (runde_sums): two light queries."""
-    runden = list(Runde.objects.money().filter(club__in={player.club_id for player in players}))
+    runden = sorted(
+        Runde.objects.money().filter(club__in={player.club_id for player in players}),
+        key=lambda runde: (german_key(runde.name), runde.pk),
+    )
     sums = runde_sums([runde.pk for runde in runden])
     balances: dict[tuple[int, int], int] = defaultdict(int)  # (Runde, player): cents
     for runde_id, totals in sums.items():

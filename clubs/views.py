@@ -483,12 +483,15 @@ def tariff_edit(request: HttpRequest, club_id: int, runde_id: int) -> HttpRespon
     if asking:
         # "10" for Schwarz saved as 10,00 € in one tap, the question only in the preview
         # (walk 67): asked at the save, and the same save again confirms it.
+        # The questions in the word itself: at 320 px the preview's were below the fold
+        # (walk 69).
         messages.warning(
             request,
             _(
-                "Noch nicht gespeichert: bitte die Fragen zur Vorschau prüfen. Stimmt alles so, "
-                "nochmal „Tarif speichern“ tippen."
-            ),
+                "Noch nicht gespeichert: bitte die Fragen zur Vorschau prüfen. %(asked)s "
+                "Stimmt alles so, nochmal „Tarif speichern“ tippen."
+            )
+            % {"asked": " ".join(str(question["text"]) for question in form.asked)},
         )
     elif form.is_valid():
         try:

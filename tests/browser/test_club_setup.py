@@ -540,12 +540,15 @@ def test_a_tariff_a_hundred_times_too_dear_is_asked_about_before_it_is_saved(
     """Walk 67: "10" for Schwarz was 10,00 € saved in one tap, the question only in the
     preview. The save asks it again, in view; the same save once more saves."""
     log_in(admin).goto(f"/verein/{club.pk}/runde/{runde.pk}/tarif/")
+    page.set_viewport_size({"width": 320, "height": 568})
     page.get_by_label("Schwarz", exact=True).fill("10")
     page.get_by_role("button", name="Tarif speichern").click()
 
-    expect(
-        page.get_by_text("Noch nicht gespeichert: bitte die Fragen zur Vorschau prüfen.")
-    ).to_be_visible()
+    # The question in the word at the top, in view at 320 px (walk 69: below the fold).
+    word = page.locator(".message.warning")
+    expect(word).to_contain_text("Noch nicht gespeichert: bitte die Fragen zur Vorschau prüfen.")
+    expect(word).to_contain_text("Schwarz: „10“ sind 10,00 €.")
+    expect(word).to_be_in_viewport()
     expect(page.locator("#preview-summary")).to_contain_text(
         "„10“ sind 10,00 €. Sind 10 Cent gemeint, bitte 0,10 schreiben."
     )

@@ -1164,3 +1164,16 @@ def test_payments_that_net_to_nothing_are_not_called_none(client, club, runde, a
     )
     assert "keine Zahlungen" not in text
     assert "keine Zahlungen" in nobody
+
+
+def test_a_player_s_accounts_come_in_german_order(client, history, admin, player_user):
+    """Walk 69: "Stammtisch" before "abendrunde", as the database sorts capitals first."""
+    abend = club_services.create_runde(history.runde.club, "abendrunde", admin)
+    seated = [history.vroni, history.hias, history.resi, history.sepp]
+    evening = evening_services.start_evening(abend, seated, 0, admin)
+    book(evening, admin, type="sauspiel", declarer=history.vroni.pk, partner=history.resi.pk)
+    client.force_login(player_user)
+
+    text = page_text(client.get(reverse("start")))
+
+    assert text.index(">abendrunde</a></h3>") < text.index(">Donnerstagsrunde</a></h3>")

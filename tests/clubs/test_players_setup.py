@@ -158,3 +158,10 @@ def test_a_player_page_says_what_is_still_open_before_setting_them_inactive(
     assert toni_page.index('name="active"') < toni_page.index("Noch nicht ausgeglichen")
     assert "(zu bekommen)" in page(resi)  # she won
     assert "Noch nicht ausgeglichen" not in page(wastl)  # never played
+    assert "am besten vorher ausgleichen" in toni_page
+    # Set inactive, the page says what stays, not what to do before (walk 69).
+    toni.active = False
+    toni.save()
+    inactive = page(toni)
+    assert "Noch nicht ausgeglichen" in inactive and "vorher" not in inactive
+    assert "bis ein Schreiber die Zahlung einträgt." in inactive

@@ -186,7 +186,10 @@ def test_a_solo_cheaper_than_a_sauspiel_or_a_base_above_ten_euro_is_asked_about(
     ]
     # Asked, not refused: asked once more at the save (walk 67), then saved as typed.
     assert saved.status_code == 200 and runde.tariffs.count() == 1
-    assert "Noch nicht gespeichert: bitte die Fragen zur Vorschau prüfen." in saved.text
+    assert (
+        "Noch nicht gespeichert: bitte die Fragen zur Vorschau prüfen. Farbsolo: 0,10 €, weniger "
+        "als ein Sauspiel (0,20 €). So gewollt? Stimmt alles so, nochmal „Tarif speichern“ tippen."
+    ) in unescape(saved.text)
     confirm = re.search(r'name="bestaetigt" value="([^"]*)"', saved.text)[1]
     again = client.post(
         reverse("clubs:tariff", args=[club.pk, runde.pk]),
