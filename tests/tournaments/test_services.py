@@ -81,9 +81,7 @@ def test_a_table_takes_back_its_last_game_while_its_round_runs_and_not_after(
     # Round 2 has started: no game is booked at this table again, so none is taken back
     # (it would be lost); a correction still can strike or change it.
     services.start_round(services.draw_round(tournament), admin)
-    with pytest.raises(
-        evenings.EveningError, match="Nichts zurückgenommen: dieser Tisch ist beendet"
-    ):
+    with pytest.raises(evenings.EveningError, match="Dieser Tisch ist beendet"):
         evenings.undo_last(table.pk, admin)
     assert table.games.booked().count() == 2
     assert 'id="undo"' not in client.get(f"/abend/{table.pk}/").text
