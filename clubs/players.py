@@ -37,7 +37,7 @@ from django.views.decorators.http import require_GET
 
 from clubs import periods, stats
 from clubs.access import membership_of
-from clubs.models import Departure, Membership, Player, Runde, Tariff, german_key
+from clubs.models import Departure, Membership, Player, Runde, Tariff, german_key, german_order
 from clubs.templatetags.money import euro
 from evenings import wording
 from evenings.models import Evening, EveningTotal, Game, LedgerEntry, Seat
@@ -695,7 +695,7 @@ def player_history(request: HttpRequest, club_id: int, player_id: int) -> HttpRe
     """Every game the player took part in, newest first, fifty a page; filtered by Runde
     (?runde=) and by period (?zeitraum=)."""
     membership, player = player_of(request, club_id, player_id)
-    runden = list(membership.club.runden.money())
+    runden = list(membership.club.runden.money().order_by(german_order("name")))
     # Compared as text with the club's own Runden: no value from outside reaches a query.
     runde = next((r for r in runden if str(r.pk) == request.GET.get("runde")), None)
     # Each year since the player's first evening, for a history of many pages.

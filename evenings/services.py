@@ -1370,12 +1370,19 @@ def _require_room(evening: Evening) -> None:
         )
 
 
+class RestoreMoved(EveningError):
+    """Counting the game again would now do other than its panel showed (restore_shown):
+    a game booked or changed since (walk 71). Nothing is restored."""
+
+
 @transaction.atomic
-def restore_game(evening_id: int, game_id: int, by) -> Game:
+def restore_game(evening_id: int, game_id: int, by, effects: str | None = None) -> Game:
     """Take back a void or an undo: the game counts again and the evening is rescored.
 
     An undone game comes back only while no later game was booked: the deal went back to
-    its dealer, and the game booked since was dealt by the same one.
+    its dealer, and the game booked since was dealt by the same one. `effects`: what the
+    panel said counting it again does (restore_shown); if it would now do otherwise,
+    RestoreMoved, and nothing changes.
     """
     evening = _locked(evening_id)
     _require_open(evening, _("Nichts geändert"))
@@ -1389,6 +1396,14 @@ def restore_game(evening_id: int, game_id: int, by) -> Game:
             _("Seit dem Zurücknehmen ist ein neues Spiel gebucht; bitte neu eingeben.")
         )
     _require_room(evening)
+    if effects is not None and effects != restore_shown(restore_effects(evening, game)):
+        raise RestoreMoved(
+            _(
+                "Nichts geändert: am Abend hat sich inzwischen etwas geändert, und das Spiel "
+                "würde jetzt anders zählen als angezeigt. So sähe es jetzt aus; soll es wieder "
+                "zählen, bitte nochmal „Wieder zählen“ tippen."
+            )
+        )
     game.voided_at = None
     game.save(update_fields=["voided_at"])
     scored = score_from(evening, game.number)
@@ -1534,11 +1549,21 @@ def strike_shown(around: Around, effects: Effects) -> str:
     same."""
     result = around.now.games[0]
     amounts = ",".join(f"{pid}:{cents}" for pid, cents in sorted(result.payouts.items()))
-    later = ",".join(
+    return f"{'B' if result.bock else ''}|{amounts}|{_later_shown(effects)}"
+
+
+def restore_shown(effects: Effects) -> str:
+    """What the preview of "Wieder zählen" showed (restore_effects), as strike_shown: the
+    game's Bock when it counts again (its amounts follow from it), and each later game it
+    changes."""
+    return f"{'B' if effects.bock else ''}|{_later_shown(effects)}"
+
+
+def _later_shown(effects: Effects) -> str:
+    return ",".join(
         f"{g.number}:{g.unit_before}:{g.unit_after}:{g.bock_before:d}{g.bock_after:d}"
         for g in effects.later
     )
-    return f"{'B' if result.bock else ''}|{amounts}|{later}"
 
 
 def restore_effects(evening: Evening, game: Game) -> Effects:

@@ -1639,7 +1639,11 @@ def _taken_back(request, evening: Evening, game: Game) -> HttpResponse:
     restored = services.restore_effects(evening, game)
     game.bock = restored.bock  # as it would count again (walk 65: as it was struck)
     context = {"evening": evening, "game": game, "what": wording.told(game, _names(evening))}
-    context["restore"] = {"later": restored.later, "moves": _moves(evening, restored)}
+    context["restore"] = {
+        "later": restored.later,
+        "moves": _moves(evening, restored),
+        "shown": services.restore_shown(restored),
+    }
     if request.htmx:
         return render(request, "evenings/game_edit.html#taken_back", context | {"panel": True})
     return render(request, "evenings/game_edit.html", context)
@@ -1778,7 +1782,13 @@ def restore(request: HttpRequest, evening_id: int, game_id: int) -> HttpResponse
     evening, _membership = scored_evening_of(request, evening_id)
     game = get_object_or_404(evening.games, pk=game_id)
     try:
-        services.restore_game(evening.pk, game.pk, request.user)
+        services.restore_game(
+            evening.pk, game.pk, request.user, effects=request.POST.get("shown") or None
+        )
+    except services.RestoreMoved as error:
+        # The game's page, with what counting it again does now (walk 71).
+        messages.error(request, str(error))
+        return redirect("evenings:game", evening_id=evening.pk, game_id=game.pk)
     except services.EveningError as error:
         messages.error(request, str(error))
     else:

@@ -1749,11 +1749,12 @@ def test_the_panel_of_a_game_struck_elsewhere_gives_way_to_a_word_in_view(
     expect(flash(page)).to_contain_text("Gestrichen: Spiel 1", timeout=8000)
     expect(page.locator("#restore-word")).to_contain_text("Gestrichen: Spiel 1")
     expect(panel.get_by_role("button", name="Spiel streichen")).to_have_count(0)
-    # Where the panel was, in view: the sheet's word is at the top (walk 38).
+    # Where the panel was, in view: the sheet's word is at the top (walk 38). Not "deine
+    # Korrektur", of a panel only opened (walk 71).
     word = panel.get_by_role("alert")
     expect(word).to_have_text(
-        "Spiel 1 ist inzwischen gestrichen: deine Korrektur ist nicht gespeichert. Soll es "
-        "doch zählen, die Zeile antippen und „Wieder zählen“."
+        "Spiel 1 ist inzwischen gestrichen; hier ist nichts gespeichert. Soll es doch "
+        "zählen, die Zeile antippen und „Wieder zählen“."
     )
     expect(word).to_be_in_viewport()
     panel.get_by_role("button", name="Schließen").tap()

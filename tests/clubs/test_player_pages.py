@@ -1177,3 +1177,13 @@ def test_a_player_s_accounts_come_in_german_order(client, history, admin, player
     text = page_text(client.get(reverse("start")))
 
     assert text.index(">abendrunde</a></h3>") < text.index(">Donnerstagsrunde</a></h3>")
+
+
+def test_the_history_s_runde_filter_comes_in_german_order(client, history, admin, player_user):
+    club_services.create_runde(history.runde.club, "abendrunde", admin)
+    client.force_login(player_user)
+
+    page = client.get(history_url(history.runde.club_id, history.vroni)).text
+
+    options = re.findall(r'<option value="\d+"[^>]*>([^<]+)</option>', page)
+    assert options[:2] == ["abendrunde", "Donnerstagsrunde"]  # walk 71

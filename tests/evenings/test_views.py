@@ -849,6 +849,40 @@ def test_a_take_back_from_a_tab_older_than_the_close_says_nothing_was_taken_back
     assert Game.objects.get().is_booked
 
 
+def test_wieder_zaehlen_that_would_now_do_otherwise_than_its_panel_showed_changes_nothing(
+    client, scorekeeper, admin, evening, players, tariff_with_bock
+):
+    """Walk 71: the panel of a struck Ramsch showed game 2 becoming a Bock game; another
+    phone then booked game 3, which counting the Ramsch again makes one too, and "Wieder
+    zählen" restored it at once. As a strike, it is refused with the preview anew."""
+    evening, ramsch = ramsch_then_bock_sauspiel(evening.runde, players, admin)
+    services.void_game(evening.pk, ramsch.pk, admin)
+    client.force_login(scorekeeper)
+    game_page = reverse("evenings:game", args=[evening.pk, ramsch.pk])
+    restore = reverse("evenings:restore", args=[evening.pk, ramsch.pk])
+
+    def shown(page: str) -> str:
+        return unescape(re.search(r'name="shown" value="([^"]*)"', page)[1])
+
+    old = shown(client.get(game_page, headers=HTMX).text)
+    services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "sauspiel", declarer=players[1].pk, partner=players[3].pk), admin)  # fmt: skip
+
+    refused = client.post(restore, {"shown": old}, follow=True)
+
+    assert refused.redirect_chain == [(game_page, 302)]
+    assert (
+        "Nichts geändert: am Abend hat sich inzwischen etwas geändert, und das Spiel würde "
+        "jetzt anders zählen als angezeigt."
+    ) in unescape(refused.text)
+    assert "Spiel 3: 0,20 € statt 0,10 € (wird Bockspiel)" in page_text(refused)
+    assert not evening.games.get(number=1).is_booked
+    assert not Change.objects.filter(evening=evening, kind="restore").exists()
+
+    client.post(restore, {"shown": shown(refused.text)})
+    assert evening.games.get(number=1).is_booked
+
+
 def test_settlement_lists_who_pays_whom_and_marks_a_payment(client, scorekeeper, evening, players):
     client.force_login(scorekeeper)
     client.post(
