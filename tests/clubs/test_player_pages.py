@@ -106,6 +106,15 @@ def history(club, runde, admin, scorekeeper, player_user) -> History:
     return History(runde, sepp, vroni, hias, resi, wastl, first, second, corrected, struck)
 
 
+def vroni_wins_in_another_runde(history: History, name: str, admin) -> Game:
+    """A second Runde of the club, `name`, where Vroni and Resi win a Sauspiel against
+    Hias and Sepp: the game."""
+    runde = club_services.create_runde(history.runde.club, name, admin)
+    seated = [history.vroni, history.hias, history.resi, history.sepp]
+    evening = evening_services.start_evening(runde, seated, 0, admin)
+    return book(evening, admin, type="sauspiel", declarer=history.vroni.pk, partner=history.resi.pk)
+
+
 def home_url(club_id: int, player: Player) -> str:
     return reverse("clubs:player_home", args=[club_id, player.pk])
 
@@ -216,10 +225,7 @@ def test_a_spieler_sees_their_balance_and_who_pays_them_on_the_start_page(
 
 
 def test_a_player_of_two_runden_reads_how_it_is_settled_once(client, history, admin, player_user):
-    freitag = club_services.create_runde(history.runde.club, "Freitagsrunde", admin)
-    seated = [history.vroni, history.hias, history.resi, history.sepp]
-    evening = evening_services.start_evening(freitag, seated, 0, admin)
-    book(evening, admin, type="sauspiel", declarer=history.vroni.pk, partner=history.resi.pk)
+    vroni_wins_in_another_runde(history, "Freitagsrunde", admin)
     client.force_login(player_user)
 
     text = page_text(client.get(reverse("start")))
@@ -232,13 +238,8 @@ def test_a_player_of_two_runden_reads_how_it_is_settled_once(client, history, ad
 def test_how_it_is_settled_is_said_where_a_payment_is_due(client, history, admin, player_user):
     # Vroni's first Runde by name has nothing to settle (its one game struck); her other
     # has: the note goes there, not beside "keine Zahlung" (walk 66).
-    abend = club_services.create_runde(history.runde.club, "Abendrunde", admin)
-    seated = [history.vroni, history.hias, history.resi, history.sepp]
-    evening = evening_services.start_evening(abend, seated, 0, admin)
-    struck = book(
-        evening, admin, type="sauspiel", declarer=history.vroni.pk, partner=history.resi.pk
-    )
-    evening_services.void_game(evening.pk, struck.pk, admin)
+    struck = vroni_wins_in_another_runde(history, "Abendrunde", admin)
+    evening_services.void_game(struck.evening_id, struck.pk, admin)
     client.force_login(player_user)
 
     text = page_text(client.get(reverse("start")))
@@ -1168,10 +1169,7 @@ def test_payments_that_net_to_nothing_are_not_called_none(client, club, runde, a
 
 def test_a_player_s_accounts_come_in_german_order(client, history, admin, player_user):
     """Walk 69: "Stammtisch" before "abendrunde", as the database sorts capitals first."""
-    abend = club_services.create_runde(history.runde.club, "abendrunde", admin)
-    seated = [history.vroni, history.hias, history.resi, history.sepp]
-    evening = evening_services.start_evening(abend, seated, 0, admin)
-    book(evening, admin, type="sauspiel", declarer=history.vroni.pk, partner=history.resi.pk)
+    vroni_wins_in_another_runde(history, "abendrunde", admin)
     client.force_login(player_user)
 
     text = page_text(client.get(reverse("start")))
