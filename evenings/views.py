@@ -1590,18 +1590,26 @@ def game_edit(request: HttpRequest, evening_id: int, game_id: int) -> HttpRespon
 
 
 def _panel(
-    request, evening: Evening, membership, game: Game, form, *, notice="", moved=False, strike=""
+    request,
+    evening: Evening,
+    membership,
+    game: Game,
+    form,
+    *,
+    notice="",
+    moved=False,
+    strike_notice="",
 ) -> HttpResponse:
     """The correction panel of a booked game (a page of its own without JavaScript): the
     correction form with its preview, and "Spiel streichen" with what striking does.
-    `notice`: above the correction; `strike`: beside "Spiel streichen"."""
+    `notice`: above the correction; `strike_notice`: beside "Spiel streichen"."""
     context = {
         "evening": evening,
         "membership": membership,
         "game": game,
         "form": form,
         "notice": notice,
-        "strike_notice": strike,
+        "strike_notice": strike_notice,
         # The game as the form shows it; a form sent back with errors keeps what it saw.
         "seen": request.POST.get("k-seen", "")
         if form.is_bound
@@ -1714,7 +1722,7 @@ def game_void(request: HttpRequest, evening_id: int, game_id: int) -> HttpRespon
         except services.StrikeMoved as error:
             # What striking does now, to be seen before it is done (walk 68).
             form = _correction_form(None, evening, game)
-            return _panel(request, evening, membership, game, form, strike=str(error))
+            return _panel(request, evening, membership, game, form, strike_notice=str(error))
         except services.EveningError as error:
             messages.error(request, str(error))
     if request.htmx:
