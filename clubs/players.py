@@ -183,9 +183,10 @@ def homes(players: list[Player], viewer=None) -> list[Home]:
             by_kind[runde_id, player_id, kind] = total
             balance = balances[runde_id]
             balance[str(player_id)] = balance.get(str(player_id), 0) + total
-    # 5. The names of the players in the suggestions.
+    # 5. The names of the players in the suggestions, marked as the Runde's accounts
+    # mark them: "Hias (ausgeschieden) zahlt dir 0,80 €" (walk 71).
     seen = {player_id for totals in sums.values() for player_id, _kind in totals}
-    names = dict(Player.objects.filter(pk__in=seen).values_list("pk", "name"))
+    names = marked_names(Player.objects.filter(pk__in=seen))
     suggestions = runde_plans(balances, units)
     # 6. Why a suggestion may differ from an evening's or an Ausgleich's Abrechnung.
     # Open ones, also one opened again for corrections only: the Ausgleich waits for it,

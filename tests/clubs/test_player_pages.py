@@ -224,6 +224,22 @@ def test_a_spieler_sees_their_balance_and_who_pays_them_on_the_start_page(
     assert second < text.index('<span class="pill">läuft</span>') < first
 
 
+def test_who_pays_a_player_is_marked_if_they_no_longer_come_to_the_table(
+    client, history, scorekeeper, player_user
+):
+    """Walk 71: Vroni's start page said "Hias zahlt dir 0,80 €" of a Hias gone from the
+    club, where the Runde's accounts and the Ausgleich mark him."""
+    club_services.remove_member(history.hias.user.memberships.get(), history.hias.user)
+    history.wastl.active = False
+    history.wastl.save()
+    client.force_login(player_user)
+
+    text = page_text(client.get(reverse("start")))
+
+    assert "Hias (ausgeschieden) zahlt dir 0,80 €" in text
+    assert "Wastl (inaktiv) zahlt dir 0,40 €" in text
+
+
 def test_a_player_of_two_runden_reads_how_it_is_settled_once(client, history, admin, player_user):
     vroni_wins_in_another_runde(history, "Freitagsrunde", admin)
     client.force_login(player_user)
