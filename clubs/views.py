@@ -639,7 +639,11 @@ def players(request: HttpRequest, club_id: int) -> HttpResponse:
         {
             "membership": membership,
             "club": club,
-            "players": club.players.select_related("user"),
+            # Who left, was removed or deleted their account, and is not back: marked
+            # (walk 70), as the Runde's accounts mark them.
+            "players": club.players.select_related("user").annotate(
+                has_left=Exists(Departure.objects.filter(player=OuterRef("pk")))
+            ),
             "form": form,
         },
     )

@@ -5,6 +5,7 @@ import uuid
 
 from django.urls import reverse
 
+from clubs import services as club_services
 from clubs.models import Player
 from evenings import services as evening_services
 from tests.conftest import page_text
@@ -165,3 +166,19 @@ def test_a_player_page_says_what_is_still_open_before_setting_them_inactive(
     inactive = page(toni)
     assert "Noch nicht ausgeglichen" in inactive and "vorher" not in inactive
     assert "bis ein Schreiber die Zahlung einträgt." in inactive
+
+
+def test_the_players_page_marks_who_left_the_club(client, admin, club, player_user):
+    """Walk 70: Vroni left the club; its players page listed her as anyone who plays."""
+    vroni = Player.objects.create(club=club, name="Vroni", user=player_user)
+    club_services.remove_member(player_user.memberships.get(club=club), player_user)
+    client.force_login(admin)
+
+    page = client.get(reverse("clubs:players", args=[club.pk])).text
+
+    vroni_page = reverse("clubs:player", args=[club.pk, vroni.pk])
+    assert f'<a class="whole" href="{vroni_page}">Vroni</a>' in page
+    row = page[page.index(vroni_page) :].split("</li>")[0]
+    assert '<span class="muted">ausgeschieden</span>' in row
+    resi_row = page[page.index(">Resi</a>") :].split("</li>")[0]
+    assert "ausgeschieden" not in resi_row
