@@ -72,8 +72,10 @@ def reads_alike(players: Iterable["Player"], name: str) -> "Player | None":
 def near_name(players: Iterable["Player"], name: str) -> "Player | None":
     """The first of `players` whose name is one slip of the thumb from `name`: one letter
     changed, added, left out, or two swapped ("Karl" and "Carl", "Sepi" and "Sepp",
-    "Hais" and "Hias"), in names of four letters or more. Not an error, as both names may
-    be meant: a question (walk 70: "Karl" joined beside the club's "Carl" unasked)."""
+    "Hais" and "Hias"), in names of four letters or more; of three, a letter left out or
+    added ("Crl" and "Carl", walk 71), not changed ("Max" and "Mox"). Not an error, as
+    both names may be meant: a question (walk 70: "Karl" joined beside the club's "Carl"
+    unasked)."""
     typed = _letters(name)
     for player in players:
         if any(_one_slip(a, b) for a in typed for b in _letters(player.name)):
@@ -82,9 +84,11 @@ def near_name(players: Iterable["Player"], name: str) -> "Player | None":
 
 
 def _one_slip(a: str, b: str) -> bool:
-    if a == b or min(len(a), len(b)) < 4 or abs(len(a) - len(b)) > 1:
+    if a == b or min(len(a), len(b)) < 3 or abs(len(a) - len(b)) > 1:
         return False
     if len(a) == len(b):
+        if len(a) < 4:
+            return False
         differ = [i for i in range(len(a)) if a[i] != b[i]]
         return len(differ) == 1 or (
             len(differ) == 2

@@ -769,15 +769,40 @@ def test_a_new_name_one_slip_from_an_unlinked_players_is_asked_about_once(
     assert hias.user is None
 
 
+def test_a_new_name_one_slip_from_an_inactive_players_is_asked_about(client, admin, club, user):
+    """Walk 71: "Dieterr" joined beside the club's inactive "Dieter", who is not offered
+    on the join page: asked, with what Dieter does to come back."""
+    Player.objects.create(club=club, name="Dieter", active=False)
+    client.force_login(user)
+    url = join_url(invite(club, admin))
+
+    asked = client.post(url, {"who": "neu", "name": "Dieterr"})
+
+    assert asked.context["form"].errors["name"] == [
+        "Bist du Dieter? Dieter spielt gerade nicht mit: dann bitte den Admin um einen "
+        "Einladungslink für Dieter. Bist du neu im Verein, als Dieterr, dann nochmal "
+        "„Beitreten“ tippen."
+    ]
+    assert not Membership.objects.filter(user=user).exists()
+
+    joined = client.post(url, {"who": "neu", "name": "Dieterr", "sure": "Dieterr"})
+
+    assert joined.status_code == 302
+    assert club.players.get(user=user).name == "Dieterr"
+
+
 @pytest.mark.parametrize(
     ("typed", "near"),
-    [("Karl", "Carl"), ("Sepi", "Sepp"), ("Hais", "Hias"), ("Hanna", "Anna"), ("Wast", "Wastl")],
+    [
+        *[("Karl", "Carl"), ("Sepi", "Sepp"), ("Hais", "Hias"), ("Hanna", "Anna")],
+        *[("Wast", "Wastl"), ("Crl", "Carl"), ("Uli", "Ulli"), ("Carl", "Crl")],
+    ],
 )
 def test_near_names(typed, near):
     assert near_name([Player(name="Vroni"), Player(name=near)], typed).name == near
 
 
-@pytest.mark.parametrize("typed", ["Vroni", "Toni", "Sepp", "Franz", "Max", "Karla"])
+@pytest.mark.parametrize("typed", ["Vroni", "Toni", "Sepp", "Franz", "Max", "Karla", "Mo", "Ca"])
 def test_names_more_than_one_slip_apart_are_not_near(typed):
     assert (
         near_name([Player(name="Carl"), Player(name="Veronika"), Player(name="Mox")], typed) is None
