@@ -259,7 +259,15 @@ def kept_for_former_members(club: Club):
 
 
 def former_member_s(player: Player) -> str:
-    """Why a player kept for a former member is not taken with a link for anyone."""
+    """Why a player kept for a former member is not taken with a link for anyone. Where
+    that account is deleted, only an admin's link for the player brings them back (walk
+    71: "tritt mit diesem Konto bei" said of an account nobody can log in with)."""
+    if not player.departures.filter(user__is_active=True).exists():
+        return _(
+            "%(name)s hat schon mit einem eigenen Konto im Verein gespielt, das inzwischen "
+            "gelöscht ist. Bist du %(name)s, frag den Admin des Vereins nach einem Link "
+            "für %(name)s; sonst wähle einen anderen Namen."
+        ) % {"name": player.name}
     return _(
         "%(name)s hat schon mit einem eigenen Konto im Verein gespielt. Bist du %(name)s, "
         "tritt mit diesem Konto bei; sonst wähle einen anderen Namen (oder frag den Admin "

@@ -505,6 +505,14 @@ def test_the_player_of_a_deleted_login_is_not_offered_to_others_either(
     # Hias's games and money are not anyone's who has the link; an admin's link for Hias
     # gives them to whom the admin means (Hias with a new account, say).
     assert [label for _, label in page.context["form"].fields["who"].choices] == ["neu im Verein"]
+    # Told what can be done: not "tritt mit diesem Konto bei", gone for good (walk 71).
+    named = client.post(join_url(invite(club, admin)), {"who": "neu", "name": "Hias"})
+    assert named.context["form"].errors["name"] == [
+        "Hias hat schon mit einem eigenen Konto im Verein gespielt, das inzwischen gelöscht "
+        "ist. Bist du Hias, frag den Admin des Vereins nach einem Link für Hias; sonst wähle "
+        "einen anderen Namen."
+    ]
+    assert not Membership.objects.filter(user=newcomer).exists()
     services.accept_invitation(invite(club, admin, player=hias), newcomer)
     hias.refresh_from_db()
     assert hias.user == newcomer
