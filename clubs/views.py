@@ -158,11 +158,19 @@ def _departures(user, memberships: list[Membership]) -> list[Departure]:
             "club_id", flat=True
         )
     )
+    # Running evenings they still sit at: games are booked for them there still (walk 70:
+    # the page said their accounts were settled while one ran on).
+    seated_at = defaultdict(list)
+    for seat in Seat.objects.filter(
+        player__in=players, evening__in=Evening.objects.playing()
+    ).select_related("evening__runde"):
+        seated_at[seat.player_id].append(seat.evening)
     for departure in departures:
         departure.open = [
             account for account in accounts.get(departure.player_id, []) if account.balance
         ]
         departure.abandoned = departure.club_id not in kept
+        departure.running = seated_at[departure.player_id]
     # One left with nothing open: nothing to tell, ever (a club founded to try the app).
     return [d for d in departures if not (d.abandoned and not d.open)]
 

@@ -861,13 +861,22 @@ def test_who_left_or_was_removed_is_told_on_their_start_page_with_what_is_still_
         'Sepp <span class="amount">0,10 €</span></li>'
     ) in start
     assert "Einen Ausgleich trägt ein Schreiber des Vereins ein." in start
+    # The evening she sits at runs on: her balance may change yet (walk 70).
+    since = date_format(timezone.localtime(evening.started_at), "d.m., H:i")
+    assert (
+        f"Am laufenden Abend der Runde „Donnerstagsrunde“ (seit {since}) sitzt du noch: dort "
+        "wird weiter für dich gebucht, bis er abgeschlossen ist."
+    ) in start
     assert "Mit einem Einladungslink des Vereins trittst du wieder als Christl bei" in start
     assert "Du bist derzeit in keinem Verein." in start
     # The club's pages stay closed to them.
     assert client.get(reverse("clubs:detail", args=[club.pk])).status_code == 404
     # Settled (a payment from Christl): said so.
     evening_services.record_payment(evening.pk, christl.pk, table[1].pk, 10, admin)
-    assert "Deine Konten dort sind ausgeglichen." in client.get(reverse("start")).text
+    evening_services.close_evening(evening.pk, admin)
+    closed = client.get(reverse("start")).text
+    assert "Deine Konten dort sind ausgeglichen." in closed
+    assert "Am laufenden Abend" not in closed
     # Back in the club: nothing of it.
     Membership.objects.create(user=player_user, club=club, role="spieler")
     assert "Früher dabei" not in client.get(reverse("start")).text
