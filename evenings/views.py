@@ -490,7 +490,33 @@ def _carried_over(request, evening: Evening, deal: services.Deal) -> tuple[GameF
     form.repeated, form.booked_here, form.clash = repeated, booked_here, clash
     otherwise = clash if clash is not None else repeated if not booked_here else None
     form.entered = _entered_otherwise(request.POST, evening, token, otherwise) if otherwise else ""
-    return form, _stale_notice(evening, since, named_from, games, deal, form)
+    seen = _version(request.POST.get("v", ""))
+    return form, _stale_notice(evening, since, named_from, games, deal, form, seen)
+
+
+def _moved_otherwise(evening: Evening, seen: int | None, names: dict[int, str]) -> str:
+    """What moved the deal since version `seen` where no game came or went after the
+    form's: the newest older game struck or counted again (walk 69: "die Reihenfolge hat
+    sich geändert" said of "Spiel 1 zählt wieder"), or the seats changed."""
+    kinds = [Change.Kind.VOID, Change.Kind.RESTORE, Change.Kind.SEATS]
+    change = (
+        evening.changes.filter(version__gt=seen, kind__in=kinds)
+        .select_related("game")
+        .order_by("-version")
+        .first()
+        if seen is not None
+        else None
+    )
+    if change is None:
+        return _("die Reihenfolge hat sich geändert")
+    if change.kind == Change.Kind.SEATS:
+        return _("die Sitzordnung hat sich geändert")
+    told = (
+        _("Spiel %(n)s zählt wieder (%(game)s)")
+        if change.kind == Change.Kind.RESTORE
+        else _("Spiel %(n)s gestrichen (%(game)s)")
+    )
+    return told % {"n": change.game.number, "game": wording.summary(change.game, names)}
 
 
 def _booked_at(evening: Evening, token: str, named_from: int, games: list[Game]) -> Game | None:
@@ -552,10 +578,12 @@ def _stale_notice(
     games: list[Game],
     deal: services.Deal,
     form: GameForm,
+    seen: int | None,
 ) -> str:
-    """What another phone did since the form was shown (from game `since` on), in German:
-    the last few games booked or taken back, and how many there were in all if more (a
-    phone that slept through a round), so the notice and its cost stay small."""
+    """What another phone did since the form was shown (from game `since` on, at version
+    `seen` of the evening), in German: the last few games booked or taken back, and how
+    many there were in all if more (a phone that slept through a round), so the notice
+    and its cost stay small; with none, what else moved the deal."""
     dealer = deal.dealer.name
     if form.booked_here:
         return _ends(
@@ -590,7 +618,7 @@ def _stale_notice(
             named,
         ) % {"count": earlier + named, "named": named, "what": what}
     notice = _("Inzwischen auf einem anderen Handy: %(what)s. Jetzt gibt %(dealer)s.") % {
-        "what": what or _("die Reihenfolge hat sich geändert"),
+        "what": what or _moved_otherwise(evening, seen, names),
         "dealer": dealer,
     }
     notice = _ends(notice, dealer)

@@ -1295,6 +1295,28 @@ def test_a_form_for_a_deal_gone_back_names_the_game_struck_elsewhere_as_struck(
     assert evening.games.count() == 1 and not evening.games.get().is_booked
 
 
+def test_a_form_for_a_deal_moved_by_a_game_counted_again_elsewhere_names_that_game(
+    client, scorekeeper, admin, evening, players
+):
+    """Walk 69: game 1 struck, then counted again on another phone, moved the deal; the
+    stale form said only "die Reihenfolge hat sich geändert"."""
+    form_after_one_game(client, scorekeeper, admin, evening, players)
+    game = evening.games.get()
+    services.void_game(evening.pk, game.pk, admin)
+    evening.refresh_from_db()
+    form = entry(evening, declarer=players[2].pk, partner=players[0].pk, v=evening.version)
+    services.restore_game(evening.pk, game.pk, admin)  # on another phone
+
+    answer = client.post(reverse("evenings:book", args=[evening.pk]), form, headers=HTMX)
+
+    assert (
+        "Inzwischen auf einem anderen Handy: Spiel 1 zählt wieder (Sauspiel Vroni mit Resi)."
+        in answer.text
+    )
+    assert "Reihenfolge" not in answer.text
+    assert evening.games.count() == 1
+
+
 def test_a_bock_game_is_said_to_be_one_to_the_phone_that_booked_it_and_to_those_following(
     client, scorekeeper, admin, runde, players, set_tariff
 ):
