@@ -5,6 +5,7 @@ from collections.abc import Callable
 from django import forms
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import (
@@ -408,7 +409,8 @@ class TariffForm(forms.ModelForm):
         - an amount typed as a bare whole number of 5 or more ("10" for Schwarz): euros, as
           the form says, but perhaps meant as cents, as the seed counts;
         - what a slip of the thumb may have made of the tariff: a Solo or Wenz cheaper than
-          a Sauspiel, a base value of 0 or above 10 €.
+          a Sauspiel or dearer than ten, a base value of 0 or above 10 €, an extra
+          (Laufende, Schneider, Schwarz) dearer than the dearest game.
 
         Not errors, as a club may mean them: the preview asks."""
         data = getattr(self, "cleaned_data", {})
@@ -420,7 +422,7 @@ class TariffForm(forms.ModelForm):
                 {
                     "field": field.auto_id,
                     "id": f"{field.auto_id}_asked{len(said)}",
-                    "text": question % {"label": field.label, **values},
+                    "text": question % {"label": capfirst(field.label), **values},
                 }
             )
 
@@ -462,6 +464,44 @@ class TariffForm(forms.ModelForm):
                 )
             elif value == 0:
                 ask(name, _("%(label)s: 0,00 €, so ein Spiel kostet nichts. So gewollt?"))
+            elif (
+                name in ("farbsolo", "wenz")
+                and value is not None
+                and sauspiel
+                and value > 10 * sauspiel
+                and self[name].auto_id not in as_cents
+            ):
+                # Walk 73: "5,0" typed for 0,50: a comma one place off.
+                ask(
+                    name,
+                    _(
+                        "%(label)s: %(amount)s, mehr als zehnmal ein Sauspiel (%(sauspiel)s). "
+                        "So gewollt?"
+                    ),
+                    amount=format_cents(value),
+                    sauspiel=format_cents(sauspiel),
+                )
+        # An extra dearer than the dearest game it comes with ("1,00" for Schneider, meant
+        # 0,10; walk 73).
+        bases = [data.get(name) for name in ("sauspiel", "farbsolo", "wenz")]
+        dearest = max((value for value in bases if value is not None), default=None)
+        for name in ("laufende", "schneider", "schwarz"):
+            value = data.get(name)
+            if (
+                dearest
+                and value is not None
+                and value > dearest
+                and self[name].auto_id not in as_cents
+            ):
+                ask(
+                    name,
+                    _(
+                        "%(label)s: %(amount)s, mehr als das teuerste Spiel (%(dearest)s). "
+                        "So gewollt?"
+                    ),
+                    amount=format_cents(value),
+                    dearest=format_cents(dearest),
+                )
         return said
 
     @property

@@ -198,6 +198,28 @@ def test_a_solo_cheaper_than_a_sauspiel_or_a_base_above_ten_euro_is_asked_about(
     assert again.status_code == 302 and runde.tariffs.latest().farbsolo == 10
 
 
+def test_a_comma_one_place_off_is_asked_about(client, admin, club, runde):
+    """Walk 73: "5,0" typed for a Farbsolo of 0,50 and "1,00" for Schneider were taken
+    unasked: a Solo dearer than ten Sauspiele, an extra dearer than any game."""
+    client.force_login(admin)
+
+    def notes(**typed) -> list[str]:
+        response = preview(client, club, runde, **typed)
+        return re.findall(
+            r'<p class="note maybe-cents"[^>]*>([^<]*)</p>', oob(response.text, "preview-summary")
+        )
+
+    assert notes(farbsolo="5,0") == [
+        "Farbsolo: 5,00 €, mehr als zehnmal ein Sauspiel (0,20 €). So gewollt?"
+    ]
+    assert notes(laufende="0,60", schneider="1,00") == [
+        "Je Laufendem: 0,60 €, mehr als das teuerste Spiel (0,50 €). So gewollt?",
+        "Schneider: 1,00 €, mehr als das teuerste Spiel (0,50 €). So gewollt?",
+    ]
+    # Ten Sauspiele, or an extra as dear as a Solo, are a club's to choose unasked.
+    assert notes(farbsolo="2,00", schwarz="0,50") == []
+
+
 def test_a_whole_number_that_may_mean_cents_is_asked_about_not_refused(client, admin, club, runde):
     client.force_login(admin)
 
