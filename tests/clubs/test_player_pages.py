@@ -260,7 +260,7 @@ def test_how_it_is_settled_is_said_where_a_payment_is_due(client, history, admin
 
     text = page_text(client.get(reverse("start")))
 
-    nothing = text.index("Beim Ausgleich der Runde steht keine Zahlung an.")
+    nothing = text.index("Zurzeit steht keine Zahlung an.")
     due = text.index("Hias zahlt dir 0,80 €")
     assert nothing < due
     assert text.count("So wird ausgeglichen, was über alle Abende der Runde offen ist") == 1
@@ -395,10 +395,16 @@ def test_what_rounding_leaves_open_is_said_as_owed_or_to_get(
     others = client.get(home_url(history.runde.club_id, history.hias)).text
 
     # Vroni gets 1,00 € of her 1,20 €; Hias pays 0,50 € of his 0,80 €.
-    assert "Im Vorschlag offen: du bekommst noch 0,20 €; es bleibt auf dem Konto der Runde." in own
-    # A Spieler enters no payment: the page says who does.
-    assert "Ein Schreiber oder Admin trägt es im Ausgleich der Runde ein:" in own
-    assert "Im Vorschlag offen: Hias schuldet noch 0,30 €; es bleibt" in others
+    assert (
+        "Offen bleibt: du bekommst noch 0,20 €; das bleibt auf dem Konto der Runde stehen." in own
+    )
+    # A Spieler enters no payment: the page says who does, and where (walk 73: "im
+    # Ausgleich der Runde" only, while the evening's Abrechnung takes it too).
+    assert (
+        "Eintragen kann es ein Schreiber oder Admin, in der Abrechnung eines Abends oder im "
+        "Ausgleich der Runde:"
+    ) in own
+    assert "Offen bleibt: Hias schuldet noch 0,30 €; das bleibt" in others
 
 
 @pytest.fixture
