@@ -250,6 +250,33 @@
   document.addEventListener("keydown", function (event) {
     if (event.key === "Escape" && event.target.closest("#correction")) closeCorrection();
   });
+  //    So does Back (walk 69: it left the evening, a correction half made with it): the
+  //    panel opened adds an entry of this page to the history, which Back takes off by
+  //    closing the panel; closed otherwise (saved, struck), it takes its entry off itself.
+  //    No scroll is restored going back to that entry: the page stays where it is.
+  var panelEntry = false;
+  function panelOpened() {
+    if (panelEntry) return;
+    history.scrollRestoration = "manual";
+    history.pushState({ panel: true }, "");
+    panelEntry = true;
+  }
+  window.addEventListener("popstate", function () {
+    // Back to "auto" once the browser has (not) restored this entry's scroll.
+    setTimeout(function () { history.scrollRestoration = "auto"; }, 0);
+    if (!panelEntry) return;
+    panelEntry = false;
+    closeCorrection();
+  });
+  var correctionPanel = document.getElementById("correction");
+  if (correctionPanel) {
+    new MutationObserver(function () {
+      if (panelEntry && !correctionPanel.children.length) {
+        panelEntry = false;
+        history.back();
+      }
+    }).observe(correctionPanel, { childList: true });
+  }
   // The game open in the panel was struck meanwhile (elsewhere, or here with its answer
   // lost): the panel, which would still offer to strike or correct it, gives way to a
   // word where it was, in view (the sheet's word is at the top of the screen, far up on
@@ -449,6 +476,7 @@
       } else if (!firstInvalid(elt) && lost()) focus(document.getElementById("deal"));
     } else if (panel && elt.getAttribute("hx-target") === "#correction" && elt.closest("#sheet")) {
       openedFrom = elt.getAttribute("href");
+      if (panel.children.length) panelOpened();
       focus(panel.querySelector(".correction-title"));
     } else if (elt === panel && lost()) {
       // A form of the panel, answered (htmx tells the panel once the form has gone with

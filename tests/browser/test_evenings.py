@@ -954,6 +954,38 @@ def test_a_game_half_entered_survives_correcting_and_striking_an_older_one_in_pl
     assert Game.objects.get(number=1).kontra == 1
 
 
+def test_back_closes_the_correction_panel_and_then_leaves_the_evening(
+    page, log_in, runde, schreiber, players
+):
+    """Walk 69: Back with a game's panel open left the evening, the correction with it;
+    as a phone's dialogs go, it closes the panel. Closed otherwise, no extra Back."""
+    evening = two_sauspiele(runde, players, schreiber)
+    log_in(schreiber).goto("/")
+    page.goto(f"/abend/{evening.pk}/")
+    panel = page.locator("#correction")
+    title = page.get_by_role("heading", name="Spiel 1 korrigieren")
+
+    sheet_row(page, 1).get_by_role("link").click()
+    expect(title).to_be_visible()
+    page.go_back()
+
+    expect(panel).to_be_empty()
+    assert page.url.endswith(f"/abend/{evening.pk}/")
+    expect(page.locator("#entry-form")).to_be_visible()
+    # Abbrechen, or a correction saved: its entry goes too; Back then leaves.
+    sheet_row(page, 1).get_by_role("link").click()
+    page.get_by_role("button", name="Abbrechen").tap()
+    expect(panel).to_be_empty()
+    sheet_row(page, 2).get_by_role("link").click()
+    panel.locator(".f-kontra .chips").get_by_text("Kontra", exact=True).tap()
+    preview_settled(page)
+    page.get_by_role("button", name="Korrektur speichern").tap()
+    expect(page.locator("#restore-word")).to_contain_text("Korrigiert: Spiel 2")
+    page.go_back()
+    page.wait_for_url(lambda url: "/abend/" not in url)
+    assert Game.objects.get(number=2).kontra == 1
+
+
 def test_while_a_game_is_being_saved_its_choices_cannot_change(
     page, log_in, runde, schreiber, players
 ):
