@@ -167,13 +167,8 @@ def homes(players: list[Player], viewer=None) -> list[Home]:
     runde_ids = sorted({result.evening.runde_id for _player, result in last})
     # 2. Every player's totals per Runde and kind: the accounts and the suggestions.
     sums = runde_sums(runde_ids)
-    # 3. The unit each Runde settles to, from its current tariff (the newest version).
-    units = dict(
-        Tariff.objects.filter(runde__in=runde_ids)
-        .order_by("runde_id", "-valid_from", "-pk")
-        .distinct("runde_id")
-        .values_list("runde_id", "settle_unit")
-    )
+    # 3. The unit each Runde settles to.
+    units = settle_units(runde_ids)
 
     by_kind: dict[tuple[int, int, str], int] = {}
     balances: dict[int, dict[str, int]] = defaultdict(dict)  # Runde: {player id: cents}
@@ -225,10 +220,19 @@ def homes(players: list[Player], viewer=None) -> list[Home]:
     return out
 
 
-def open_balances(players: list[Player]) -> dict[int, list[tuple[str, int]]]:
+@dataclass(frozen=True)
+class OpenBalance:
+    runde: str  # the Runde's name
+    cents: int
+    # Below the unit the Runde settles to: no payment is suggested for it, it stays
+    # (walk 73: "-0,10 € (zu zahlen)" beside an Abrechnung that said nobody pays).
+    rest: bool
+
+
+def open_balances(players: list[Player]) -> dict[int, list[OpenBalance]]:
     """By player id, each money Runde of their club where the player's balance (games and
-    payments) is not settled: (its name, cents). What leaving the club, or being removed,
-    leaves behind unseen. The Runden's kept sums (runde_sums): two light queries."""
+    payments) is not settled. What leaving the club, or being removed, leaves behind
+    unseen. The Runden's kept sums (runde_sums) and their units: three light queries."""
     runden = sorted(
         Runde.objects.money().filter(club__in={player.club_id for player in players}),
         key=lambda runde: (german_key(runde.name), runde.pk),
@@ -238,14 +242,26 @@ def open_balances(players: list[Player]) -> dict[int, list[tuple[str, int]]]:
     for runde_id, totals in sums.items():
         for (player_id, _kind), total in totals.items():
             balances[runde_id, player_id] += total
+    units = settle_units(list(sums))
     return {
         player.pk: [
-            (runde.name, balance)
+            OpenBalance(runde.name, balance, abs(balance) < units.get(runde.pk, 1))
             for runde in runden
             if runde.club_id == player.club_id and (balance := balances[runde.pk, player.pk])
         ]
         for player in players
     }
+
+
+def settle_units(runde_ids: list[int]) -> dict[int, int]:
+    """The unit each Runde settles to, in cents, from its current tariff (the newest
+    version)."""
+    return dict(
+        Tariff.objects.filter(runde__in=runde_ids)
+        .order_by("runde_id", "-valid_from", "-pk")
+        .distinct("runde_id")
+        .values_list("runde_id", "settle_unit")
+    )
 
 
 def kept_accounts(players: list[Player], viewer) -> dict[int, SafeString]:

@@ -98,3 +98,10 @@ def unbroken(text: str) -> SafeString:
     """An amount in running text that never breaks before its "€" ("gezahlt 17,70 €" at
     320 px), as the amounts of the sheet and the cards do not."""
     return format_html('<span class="amount">{}</span>', text)
+
+
+@register.filter
+def due(lines) -> list:
+    """Of a player's open balances (clubs.players.open_balances), those a payment
+    settles: not a rest below the Runde's unit."""
+    return [line for line in lines if not line.rest]

@@ -182,3 +182,28 @@ def test_the_players_page_marks_who_left_the_club(client, admin, club, player_us
     assert '<span class="muted">ausgeschieden</span>' in row
     resi_row = page[page.index(">Resi</a>") :].split("</li>")[0]
     assert "ausgeschieden" not in resi_row
+
+
+def test_a_rest_below_the_runde_s_unit_is_not_said_to_be_paid(client, admin, club, runde):
+    """Walk 73: a player's page said "-0,10 € (zu zahlen) … am besten vorher ausgleichen"
+    where the Runde settles to 50 Cent, and its Abrechnung said nobody pays."""
+    tariff = runde.tariffs.latest()
+    tariff.pk, tariff.settle_unit = None, 50
+    tariff.save()
+    resi = club.players.get(user=admin)
+    sepp, toni, vroni = (
+        Player.objects.create(club=club, name=n) for n in ("Sepp", "Toni", "Vroni")
+    )
+    evening = evening_services.start_evening(runde, [resi, sepp, toni, vroni], 0, admin)
+    evening_services.book_game(evening.pk, uuid.uuid4(), evening_services.GameInput(
+        "sauspiel", declarer=resi.pk, partner=sepp.pk), admin)  # fmt: skip
+    client.force_login(admin)
+
+    page = page_text(client.get(reverse("clubs:player", args=[club.pk, toni.pk])))
+
+    assert (
+        f"Noch nicht ausgeglichen: Runde „{runde.name}“ "
+        '<span class="amount">-0,10 €</span> (ein Rest, für den beim Ausgleich keine Zahlung '
+        "ansteht). Das bleibt auf dem Konto der Runde stehen.</p>"
+    ) in page
+    assert "zu zahlen" not in page and "vorher" not in page
