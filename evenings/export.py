@@ -61,9 +61,15 @@ def attachment(name: str) -> str:
 
 def evening_attachment(evening: Evening) -> str:
     """ "donnerstagsrunde-2026-03-12-1930.csv": the Runde, the day and the hour it started,
-    sorting by date; two evenings of one day do not overwrite each other's file."""
+    sorting by date; two evenings of one day do not overwrite each other's file. A
+    tournament's table adds its round and number: its round's tables start in one
+    minute (walk 72: four files of one name)."""
     started = timezone.localtime(evening.started_at)
-    return attachment(f"{evening.runde.name} {started:%Y-%m-%d %H%M}")
+    name = f"{evening.runde.name} {started:%Y-%m-%d %H%M}"
+    if evening.is_table:
+        table = evening.table
+        name += f" runde {table.round.number} tisch {table.number}"
+    return attachment(name)
 
 
 def evening_date(evening: Evening) -> str:

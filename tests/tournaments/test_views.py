@@ -1103,6 +1103,23 @@ def test_the_ranking_prints_and_downloads_as_a_german_csv(client, tournament, pl
     assert len(lines) == 1 + 9 + 1  # header, nine participants, the last line's end
 
 
+def test_each_table_s_csv_is_named_by_its_round_and_number(client, tournament, players, admin):
+    """Walk 72: the four tables of a round downloaded under one file name."""
+    services.add_participants(tournament, players[:8])
+    round_ = services.start_round(services.draw_round(tournament, seed=5), admin)
+    client.force_login(admin)
+
+    names = [
+        client.get(reverse("evenings:csv", args=[table.evening_id]))["Content-Disposition"]
+        for table in round_.tables.all()
+    ]
+
+    assert [re.search(r"-(runde-\d+-tisch-\d+)\.csv\"$", name)[1] for name in names] == [
+        "runde-1-tisch-1",
+        "runde-1-tisch-2",
+    ]
+
+
 def test_the_csv_marks_who_withdrew(client, tournament, players, admin):
     tournament.games_per_round = 1
     tournament.save()
