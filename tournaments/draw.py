@@ -230,6 +230,24 @@ def big_tables_beyond_need(tables: Round, earlier: Sequence[Round] = ()) -> dict
     }
 
 
+def big_table_swaps(tables: Round, earlier: Sequence[Round] = ()) -> tuple[int, dict[int, int]]:
+    """How many swaps of a player at a table of 5 with one at a table of 4 in ``tables``
+    would spread the tables of 5 evenly again, and who at a table of 4 sat at one in
+    fewer ``earlier`` rounds than someone at a table of 5: {player: those rounds}. Walk
+    72: one seat too many read as eight, since everyone at a table of 5 beyond the
+    fewest is named (``big_tables_beyond_need``), and the one to swap with was not."""
+    before = _big_before(earlier)
+    big = sorted((before[p] for t in tables if len(t) == BIG_TABLE for p in t), reverse=True)
+    small = [player for table in tables if len(table) != BIG_TABLE for player in table]
+    # The most at a table of 5 against the fewest at one of 4, pair by pair.
+    swaps = sum(
+        1 for five, four in zip(big, sorted(before[p] for p in small), strict=False) if five > four
+    )
+    if not swaps:
+        return 0, {}
+    return swaps, {player: before[player] for player in small if before[player] < big[0]}
+
+
 def _big_before(earlier: Sequence[Round]) -> Counter[int]:
     """{player: the earlier rounds in which they sat at a table of 5}."""
     return Counter(

@@ -4,7 +4,7 @@ tournament page with the message at its field. Only the hall display refreshes i
 (htmx polling of its board)."""
 
 import copy
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
@@ -34,6 +34,7 @@ from tournaments.draw import (
     BIG_TABLE,
     TABLE,
     DrawError,
+    big_table_swaps,
     big_tables_beyond_need,
     repeated_pairs,
     table_sizes,
@@ -156,6 +157,10 @@ class RoundView:
     # (name, times) of those at a table of 5 more often than someone at a table of 4
     # (after a swap by hand): they play fewer games than the field needs them to.
     big_beyond_need: list[tuple[str, int]]
+    # How many swaps spread them evenly again, and with whom: (name, earlier rounds at a
+    # table of 5) of those at a table of 4 who sat at one less often.
+    big_swaps: int = 0
+    big_swap_with: list[tuple[str, int]] = field(default_factory=list)
     swap_form: SwapForm | None = None
     scorekeepers_form: ScorekeepersForm | None = None
 
@@ -245,6 +250,9 @@ def _round_view(
             if participant in names
         ],
     )
+    if view.big_beyond_need:
+        view.big_swaps, fewer = big_table_swaps(progress.seating, [e.seating for e in earlier])
+        view.big_swap_with = [(names[p], times) for p, times in fewer.items() if p in names]
     if members is not None and not round_.is_started:
         view.swap_form = forms.get("swap") or SwapForm(seats=seats, seating=view.seating)
     if members is not None and not progress.complete:

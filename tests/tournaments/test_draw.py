@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from tournaments.draw import (
     DrawCost,
     DrawError,
+    big_table_swaps,
     big_tables_beyond_need,
     cost,
     draw,
@@ -367,3 +368,10 @@ def test_a_table_of_five_beyond_need_names_who_sits_there_too_often() -> None:
     assert big_tables_beyond_need(by_hand, [first]) == {1: 2, 2: 2}
     assert big_tables_beyond_need([[9, 6, 7, 8, 2], [3, 4, 5, 1]], [first]) == {}
     assert big_tables_beyond_need([[1, 2, 3, 4]], [first]) == {}
+    # One swap, of 1 or 2 with 9, spreads them evenly again (walk 72: eight named, not
+    # the one to swap with).
+    assert big_table_swaps(by_hand, [first]) == (1, {9: 0})
+    assert big_table_swaps([[9, 6, 7, 8, 2], [3, 4, 5, 1]], [first]) == (0, {})
+    # Three at a table of 5 a second time, and two who sat at none at a table of 4: two
+    # swaps (a third would only move the second time to another).
+    assert big_table_swaps([[1, 2, 3, 6, 7], [4, 5, 8, 9]], [first]) == (2, {8: 0, 9: 0})

@@ -587,6 +587,11 @@ def test_a_swap_that_seats_someone_at_the_table_of_five_again_is_said_on_the_pag
     assert "Öfter am Fünfertisch als nötig:" in page
     assert all(name in page for name in twice)
     assert "Andere an Vierertischen saßen seltener an einem" in page
+    # ... and with whom one swap spreads them evenly again (walk 72).
+    assert (
+        "Ein Tausch gleicht es aus, einer von ihnen mit: "
+        f"{newcomer.participant.player.name} (noch nie am Fünfertisch)."
+    ) in page
     assert TableSeat.objects.filter(table__round=second, table__number=1).count() == 5
 
 
