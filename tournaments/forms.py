@@ -199,10 +199,14 @@ class DrawForm(forms.Form):
 
 
 def _seat_choices(seats: list[TableSeat]) -> list[tuple[str, list[tuple[str, str]]]]:
-    """The seated participants grouped by table, in seat order."""
+    """The seated participants grouped by table, in seat order: "Rosi (Nr. 17)", by the
+    start number as the cards write it ("17. Rosi" read as a place, walk 72)."""
     tables: dict[int, list[tuple[str, str]]] = {}
     for seat in seats:
-        label = f"{seat.participant.number}. {seat.participant.player.name}"
+        label = _("%(name)s (Nr. %(n)s)") % {
+            "name": seat.participant.player.name,
+            "n": seat.participant.number,
+        }
         tables.setdefault(seat.table.number, []).append((str(seat.participant_id), label))
     return [(_("Tisch %(n)s") % {"n": n}, choices) for n, choices in tables.items()]
 

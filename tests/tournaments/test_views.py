@@ -484,6 +484,10 @@ def test_two_players_of_different_tables_swap_before_the_round_starts(
     round_ = drawn(tournament, players)
     a = TableSeat.objects.get(table__round=round_, table__number=1, position=1)
     b = TableSeat.objects.get(table__round=round_, table__number=2, position=2)
+    # Offered by name and start number, not as "17. Rosi", a place (walk 72).
+    page = director.get(url("detail", tournament.pk)).text
+    offered = f'<option value="{a.participant_id}">{a.participant.player.name} (Nr. '
+    assert f"{offered}{a.participant.number})</option>" in page
 
     response = director.post(
         url("swap", tournament.pk, 1),
