@@ -779,6 +779,25 @@ def test_the_next_round_is_offered_when_every_table_has_its_games(
     assert tournament.rounds.count() == 2
 
 
+def test_a_finished_tournament_tells_of_its_tables_of_five_as_past(
+    director, tournament, players, admin
+):
+    """Walk 72: "An einem Fünfertisch setzt der Geber … Die Auslosung verteilt …" stayed
+    after the tournament was over."""
+    tournament.round_count = tournament.games_per_round = 1
+    tournament.save()
+    round_ = services.start_round(drawn(tournament, players, count=9), admin)
+    play_out(round_, admin)
+    running = director.get(url("detail", tournament.pk)).text
+
+    director.post(url("finish", tournament.pk))
+
+    closed = director.get(url("detail", tournament.pk)).text
+    assert "An einem Fünfertisch setzt der Geber jedes Spiel aus" in running
+    assert "An einem Fünfertisch setzte der Geber jedes Spiel aus" in closed
+    assert "setzt der Geber" not in closed and "Die Auslosung verteilt" not in closed
+
+
 def test_after_the_last_round_the_director_closes_the_tournament(
     director, tournament, players, admin
 ):
