@@ -3,11 +3,12 @@
 and its German message lands at the field it names."""
 
 from django import forms
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from clubs.forms import NameField
-from clubs.models import Club, Player, one_line
+from clubs.models import Club, Player, german_order, one_line
 from tournaments.models import Participant, Season, Table, TableSeat, Tournament
 from tournaments.services import MAX_SEED
 
@@ -142,10 +143,17 @@ class SeasonForm(forms.ModelForm):
         answered by save_unless_taken."""
 
 
-class ParticipantsForm(forms.Form):
-    """Tick the club's players who play (its guests are entered by name)."""
+class _PlayerChoice(forms.ModelMultipleChoiceField):
+    def label_from_instance(self, obj: Player) -> str:
+        return _("%(name)s (Gast)") % {"name": obj.name} if obj.guest else obj.name
 
-    players = forms.ModelMultipleChoiceField(
+
+class ParticipantsForm(forms.Form):
+    """Tick the club's players who play, and the guests of its last tournament, who come
+    again as a season goes on (walk 72: twelve names typed anew); other guests are
+    entered by name."""
+
+    players = _PlayerChoice(
         label=_("Spieler des Vereins"),
         queryset=Player.objects.none(),
         widget=forms.CheckboxSelectMultiple,
@@ -158,9 +166,19 @@ class ParticipantsForm(forms.Form):
 
     def __init__(self, data=None, *, tournament: Tournament):
         super().__init__(data)
-        self.fields["players"].queryset = tournament.club.players.filter(
-            guest=False, active=True
-        ).exclude(participations__tournament=tournament)
+        club = tournament.club
+        last = (
+            club.tournaments.filter(date__lte=tournament.date)
+            .exclude(pk=tournament.pk)
+            .order_by("-date", "-pk")[:1]
+        )
+        guests = Participant.objects.filter(tournament__in=last, player__guest=True)
+        self.fields["players"].queryset = (
+            club.players.filter(active=True)
+            .filter(Q(guest=False) | Q(pk__in=guests.values("player")))
+            .exclude(participations__tournament=tournament)
+            .order_by("guest", german_order("name"), "pk")
+        )
 
 
 class GuestForm(forms.Form):

@@ -4,6 +4,7 @@ each page's answer and the database afterwards."""
 import dataclasses
 import re
 import uuid
+from datetime import timedelta
 
 import pytest
 from django.test import Client
@@ -259,6 +260,28 @@ def test_a_count_that_cannot_be_seated_is_said_at_the_list_before_the_draw(
     assert said in seven
     assert "lassen sich keine Tische" not in three + eight
     assert watched.status_code == 200 and said not in watched.text  # the director's note
+
+
+def test_the_guests_of_the_last_tournament_are_ticked_as_the_club_s_players_are(
+    director, tournament, players, admin
+):
+    """Walk 72: the last tournament's twelve guests had to be typed again."""
+    services.add_guest(tournament, "Ferdl Huber")
+    services.add_participants(tournament, players[:1])
+    older = services.create_tournament(tournament.club, admin, name="Herbst", venue="Post")
+    services.add_guest(older, "Zenzl Maier")
+    older.date -= timedelta(days=30)
+    older.save()
+    later = services.create_tournament(tournament.club, admin, name="Frühjahr", venue="Post")
+    ferdl = Player.objects.get(name="Ferdl Huber")
+
+    page = director.get(url("detail", later.pk)).text
+    ticked = director.post(url("participants", later.pk), {"players": [ferdl.pk]})
+
+    assert f'value="{ferdl.pk}"' in page and "Ferdl Huber (Gast)</label>" in page
+    assert "Zenzl" not in page.split('<fieldset class="picks">')[1].split("</fieldset>")[0]
+    assert ticked.status_code == 302
+    assert list(later.participants.values_list("player__name", flat=True)) == ["Ferdl Huber"]
 
 
 def test_a_guest_of_an_earlier_tournament_is_told_to_be_recognised(director, tournament, admin):
