@@ -1610,3 +1610,14 @@ def test_the_club_page_lists_its_runden_in_german_order(client, admin, club):
     page = client.get(reverse("clubs:detail", args=[club.pk])).text
 
     assert page.index("altbayern") < page.index("Ödenhof") < page.index("Zwiesel")
+
+
+def test_the_club_page_links_each_runde_s_rules(client, club, runde, player_user):
+    """Walk 73: a player landing on the club page found the rules only on a Runde's."""
+    client.force_login(player_user)
+
+    page = client.get(reverse("clubs:detail", args=[club.pk])).text
+
+    rules = reverse("clubs:rules", args=[club.pk, runde.pk])
+    assert f'Regeln und Tarif: <a href="{rules}">{runde.name}</a></p>' in page
+    assert client.get(rules).status_code == 200
