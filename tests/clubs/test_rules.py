@@ -389,6 +389,8 @@ def test_the_runde_s_values_are_filled_in(client, club, runde, player_user, othe
     assert page.find(cls="laufende-min-wenz").text() == "2 Laufenden"
     assert page.find(cls="laufende-max-wenz").text() == "4"
     assert "Diese Runde zählt alle 14 Trümpfe." in text
+    # The sheet's "Wert" is the Endwert (walk 73: read as two things).
+    assert "Auf dem Blatt eines Abends steht er bei jedem Spiel als „Wert“." in text
     # "3 zahlen für 3", with this Runde's threshold and amount: 2 x 0,20 €.
     assert "2 Laufende zahlen für 2 Laufende, nicht für einen." in text
     assert "Bei 0,20 € je Laufendem bringen 2 Laufende also 0,40 €." in text
