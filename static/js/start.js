@@ -53,16 +53,17 @@
       settled();
     }
   });
-  // The one to deal left the table (seated nowhere now): whoever sits next clockwise deals
-  // instead, as at the table, rather than a chip nobody sees still chosen (refused when
-  // sent). Should the dealer sit down again, the choice goes back to them (above). With
-  // `from` (a place), that place itself if someone sits there, else the next after it.
+  // The one to deal left the table (seated nowhere now): the deal goes by the chair, as at
+  // the table, to whoever took theirs (walk 75: Wastl in Hias's place, and the deal
+  // skipped him), else to whoever sits next clockwise; not a chip nobody sees still
+  // chosen (refused when sent). Should the dealer sit down again, the choice goes back to
+  // them (above). With `from` (a place), that place if someone sits there, else the next.
   function nextSeated(from) {
     var places = seats();
     var start = from;
     if (start === null) {
       var checked = form.querySelector("input[name='first_dealer']:checked");
-      start = checked ? Number(checked.value) + 1 : 0;
+      start = checked ? Number(checked.value) : 0;
     }
     for (var step = 0; step < places.length; step += 1) {
       var select = places[(Number(start) + step) % places.length];

@@ -177,6 +177,26 @@ def test_the_first_dealer_who_leaves_the_table_passes_the_deal_to_the_next_place
     assert evening.seats.order_by("position")[evening.first_dealer].player.name == "Hias"
 
 
+def test_the_first_dealer_s_place_taken_by_a_newcomer_passes_the_deal_to_them(
+    page, log_in, runde, schreiber, players
+):
+    """Vroni was to deal and goes home, Wastl takes her chair: the deal goes by the
+    chair, to Wastl (walk 75: it skipped him for the next one round)."""
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], schreiber)
+    log_in(schreiber).goto(f"/abend/{evening.pk}/sitzordnung/")
+    dealer = page.locator("#id_first_dealer")
+    dealer.get_by_text("Vroni", exact=True).tap()
+
+    page.get_by_role("combobox", name="Platz 2", exact=True).select_option(label="Wastl")
+
+    checked = dealer.locator("label:visible").filter(has=page.locator("input:checked"))
+    expect(checked).to_have_text("Wastl")
+    page.get_by_role("button", name="Sitzordnung speichern").click()
+    expect(page.locator(".deal")).to_contain_text("Wastl gibt")
+    evening.refresh_from_db()
+    assert evening.seats.order_by("position")[evening.first_dealer].player.name == "Wastl"
+
+
 def test_platz_1_deals_first_unless_another_chip_is_tapped(
     page, log_in, club, runde, schreiber, players
 ):
