@@ -260,9 +260,10 @@ def seats(request: HttpRequest, evening_id: int) -> HttpResponse:
     seated = seats_of(evening)
     played = bool(evening.last_number)
     first_dealer = evening.first_dealer
+    next_dealer = None
     if played:  # the new table's first dealer: who deals next here
-        dealer = services.next_deal(evening, seated).dealer.pk
-        first_dealer = next(s.position for s in seated if s.player_id == dealer)
+        next_dealer = services.next_deal(evening, seated).dealer
+        first_dealer = next(s.position for s in seated if s.player_id == next_dealer.pk)
     players = list(
         membership.club.players.filter(
             Q(active=True, guest=False) | Q(pk__in=[s.player_id for s in seated])
@@ -326,6 +327,9 @@ def seats(request: HttpRequest, evening_id: int) -> HttpResponse:
         "form": form,
         "newcomer": newcomer or newcomer_form(membership.club),
         "played": played,
+        # Said, as the deal goes by the chair: whoever takes it deals (walk 75).
+        "next_dealer": next_dealer,
+        "next_place": first_dealer + 1,
         "seen": evening.version if seen is None else seen,
     }
     if played and (lean := sheet.whole(evening, membership, seated)["sheet"]).shows_bock:

@@ -213,6 +213,10 @@ def test_the_form_for_a_new_table_says_that_a_running_bock_round_ends(
         "Noch 3 Bockspiele sind offen. Eine Bockrunde gilt nur am laufenden Abend: am neuen "
         "Tisch verfallen sie." in form
     )
+    # Who deals next, by the chair (walk 75: not said, and a newcomer there skipped).
+    assert (
+        f"Als Nächstes gibt {players[3].name} (Platz 4). Sitzt dort jetzt jemand anderes, gibt der."
+    ) in form
     new = services.continue_at_new_table(evening.pk, players[:5], 0, admin, key=uuid.uuid4())
     assert new.games.count() == 0
     assert "Bockspiel" not in client.get(reverse("evenings:detail", args=[new.pk])).text
