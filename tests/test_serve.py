@@ -42,7 +42,10 @@ def serve(*args: str) -> str:
 def test_the_first_start_creates_the_demo_and_serves_with_gunicorn(db, execv):
     out = serve()
 
-    assert "Demo created. Log in with this password, then change it under Konto:" in out
+    assert (
+        'Demo created. Log in with this password, then change it under "Profil" (your '
+        "name at the top of every page):"
+    ) in out
     assert "  http://127.0.0.1:9000/konto/login/\n" in out
     password = out.split("password: ")[1].split()[0]
     assert get_user_model().objects.get(username="admin").check_password(password)
@@ -101,7 +104,10 @@ def test_a_new_password_for_admin_works_once_printed_and_unlocks_the_account(db,
     call_command("new_password")
 
     out = capsys.readouterr().out
-    assert "New password set. Log in with it, then change it under Konto:" in out
+    assert (
+        'New password set. Log in with it, then change it under "Profil" (your name at '
+        "the top of every page):"
+    ) in out
     password = out.split("password: ")[1].split()[0]
     assert get_user_model().objects.get(username="admin").check_password(password)
     assert not LoginFailure.objects.exists()

@@ -43,7 +43,8 @@ class Command(BaseCommand):
         self._play(runde, [players[n] for n in DEMO_PLAYERS], admin, close=False)
         self.stdout.write(
             self.style.SUCCESS(
-                "Demo created. Log in with this password, then change it under Konto:"
+                'Demo created. Log in with this password, then change it under "Profil" (your '
+                "name at the top of every page):"
             )
         )
         self.stdout.write(f"  {login_url(host, port)}")

@@ -32,7 +32,10 @@ class Command(BaseCommand):
         user.save(update_fields=["password"])
         throttle.clear_failures(user.get_username())
         self.stdout.write(
-            self.style.SUCCESS("New password set. Log in with it, then change it under Konto:")
+            self.style.SUCCESS(
+                'New password set. Log in with it, then change it under "Profil" (your name '
+                "at the top of every page):"
+            )
         )
         # The port is make run's only if it was given the same PORT (walk 43).
         self.stdout.write(f"  {login_url(host, port)}  (served on another port: that port)")
