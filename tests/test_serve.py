@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
 from clubs.models import Club, LoginFailure
+from evenings.models import Game
 from tests.conftest import make_user
 
 
@@ -50,6 +51,12 @@ def test_the_first_start_creates_the_demo_and_serves_with_gunicorn(db, execv):
     password = out.split("password: ")[1].split()[0]
     assert get_user_model().objects.get(username="admin").check_password(password)
     assert Club.objects.count() == 1
+    # Every demo game is one the entry form makes: no Laufende below the threshold
+    # (walk 75: "Wenz Sepp · 2 Laufende" beside chips "keine, 3, 4").
+    tariff = Club.objects.get().runden.get().tariffs.latest()
+    for game in Game.objects.filter(laufende__gt=0):
+        least = tariff.laufende_min_wenz if game.type == "wenz" else tariff.laufende_min
+        assert game.laufende >= least, game
     (command,) = execv
     assert command[0].endswith("gunicorn")
     assert command[1:3] == ["config.wsgi", "--bind=127.0.0.1:9000"]

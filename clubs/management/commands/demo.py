@@ -60,7 +60,7 @@ class Command(BaseCommand):
                 GameInput("sauspiel", declarer=first.pk, partner=third.pk, laufende=3),
                 GameInput("farbsolo", declarer=second.pk, suit="herz", won=False),
                 GameInput("sauspiel", declarer=third.pk, partner=first.pk, schneider=True),
-                GameInput("wenz", declarer=first.pk, laufende=2),
+                GameInput("wenz", declarer=first.pk, laufende=3),
                 GameInput("ramsch", won=False, loser=second.pk),
                 GameInput("sauspiel", declarer=second.pk, partner=first.pk, kontra=1),
             ][step]
