@@ -66,8 +66,8 @@ def evening_attachment(evening: Evening) -> str:
     minute (walk 72: four files of one name)."""
     started = timezone.localtime(evening.started_at)
     name = f"{evening.runde.name} {started:%Y-%m-%d %H%M}"
-    if evening.is_table:
-        table = evening.table
+    # (A points evening made without a tournament has none.)
+    if evening.is_table and (table := getattr(evening, "table", None)) is not None:
         name += f" runde {table.round.number} tisch {table.number}"
     return attachment(name)
 
