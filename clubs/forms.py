@@ -482,8 +482,14 @@ class TariffForm(forms.ModelForm):
                     sauspiel=format_cents(sauspiel),
                 )
         # An extra dearer than the dearest game it comes with ("1,00" for Schneider, meant
-        # 0,10; walk 73).
-        bases = [data.get(name) for name in ("sauspiel", "farbsolo", "wenz")]
+        # 0,10; walk 73): a game itself asked about is no measure (walk 74: a Farbsolo of
+        # "5,0" made a Schneider of 1,00 € look cheap).
+        asked_about = {question["field"] for question in said}
+        bases = [
+            data.get(name)
+            for name in ("sauspiel", "farbsolo", "wenz")
+            if self[name].auto_id not in asked_about
+        ]
         dearest = max((value for value in bases if value is not None), default=None)
         for name in ("laufende", "schneider", "schwarz"):
             value = data.get(name)

@@ -216,6 +216,11 @@ def test_a_comma_one_place_off_is_asked_about(client, admin, club, runde):
         "Je Laufendem: 0,60 €, mehr als das teuerste Spiel (0,50 €). So gewollt?",
         "Schneider: 1,00 €, mehr als das teuerste Spiel (0,50 €). So gewollt?",
     ]
+    # A slip in a game does not hide one in an extra (walk 74).
+    assert notes(farbsolo="5,0", schneider="1,00") == [
+        "Farbsolo: 5,00 €, mehr als zehnmal ein Sauspiel (0,20 €). So gewollt?",
+        "Schneider: 1,00 €, mehr als das teuerste Spiel (0,50 €). So gewollt?",
+    ]
     # Ten Sauspiele, or an extra as dear as a Solo, are a club's to choose unasked.
     assert notes(farbsolo="2,00", schwarz="0,50") == []
 
