@@ -171,6 +171,8 @@ def _departures(user, memberships: list[Membership]) -> list[Departure]:
         ]
         departure.abandoned = departure.club_id not in kept
         departure.running = seated_at[departure.player_id]
+        # Rests below the Runde's unit only: no payment to ask a Schreiber for (walk 74).
+        departure.due = any(account.transfers for account in departure.open)
     # One left with nothing open: nothing to tell, ever (a club founded to try the app).
     return [d for d in departures if not (d.abandoned and not d.open)]
 

@@ -861,6 +861,7 @@ def test_who_left_or_was_removed_is_told_on_their_start_page_with_what_is_still_
         'Sepp <span class="amount">0,10 €</span></li>'
     ) in start
     assert "Einen Ausgleich trägt ein Schreiber des Vereins ein." in start
+    assert "Eine Zahlung steht dafür nicht an" not in start
     # The evening she sits at runs on: her balance may change yet (walk 70).
     since = date_format(timezone.localtime(evening.started_at), "d.m., H:i")
     assert (
@@ -880,6 +881,33 @@ def test_who_left_or_was_removed_is_told_on_their_start_page_with_what_is_still_
     # Back in the club: nothing of it.
     Membership.objects.create(user=player_user, club=club, role="spieler")
     assert "Früher dabei" not in client.get(reverse("start")).text
+
+
+def test_a_former_member_owing_a_rest_below_the_unit_is_asked_for_no_payment(
+    client, admin, club, runde, player_user
+):
+    """Walk 74: 0,20 € below a unit of 50 Cent read "Einen Ausgleich trägt ein Schreiber
+    des Vereins ein", for a payment no plan asks of them."""
+    tariff = runde.tariffs.latest()
+    tariff.pk, tariff.settle_unit = None, 50
+    tariff.save()
+    christl = club.players.create(name="Christl", user=player_user)
+    table = [christl, *(club.players.create(name=name) for name in ("Sepp", "Vroni", "Hias"))]
+    evening = evening_services.start_evening(runde, table, 0, admin)
+    won = evening_services.GameInput("sauspiel", declarer=table[1].pk, partner=table[2].pk)
+    evening_services.book_game(evening.pk, uuid.uuid4(), won, admin)
+    evening_services.close_evening(evening.pk, admin)
+    services.remove_member(Membership.objects.get(user=player_user, club=club), admin)
+    client.force_login(player_user)
+
+    start = page_text(client.get(reverse("start")))
+
+    assert "Dein Stand dort, noch nicht ausgeglichen:" in start
+    assert "Einen Ausgleich trägt ein Schreiber" not in start
+    assert (
+        "Eine Zahlung steht dafür nicht an: ein Rest unter dem Betrag, auf den die Runde "
+        "abrundet, bleibt auf ihrem Konto stehen."
+    ) in start
 
 
 def test_leaving_is_told_on_the_start_page_as_leaving(client, admin, club, player_user):

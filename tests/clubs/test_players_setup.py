@@ -207,3 +207,8 @@ def test_a_rest_below_the_runde_s_unit_is_not_said_to_be_paid(client, admin, clu
         "ansteht). Das bleibt auf dem Konto der Runde stehen.</p>"
     ) in page
     assert "zu zahlen" not in page and "vorher" not in page
+    # Set inactive: no payment to wait for either (walk 74).
+    toni.active = False
+    toni.save()
+    inactive = page_text(client.get(reverse("clubs:player", args=[club.pk, toni.pk])))
+    assert "ansteht). Das bleibt auf dem Konto der Runde stehen.</p>" in inactive
