@@ -647,22 +647,38 @@ class JoinForm(forms.Form):
 
     def _near(self, name: str) -> str | None:
         """The question about a new `name` one slip from a player's the newcomer may be,
-        or None. Also of a player set inactive, who is not offered here (walk 71:
-        "Dieterr" joined beside the club's inactive "Dieter" unasked)."""
+        or None. Also of the club's players not offered here, each with what they would
+        do instead (walks 71, 74: "Dieterr" joined beside an inactive "Dieter", "Karl"
+        beside a "Carl" with an account, "Emill" beside an "Emil" who left, unasked)."""
         if near := near_name(self.unlinked, name):
-            question = _(
-                "Bist du %(near)s? Dann wähle oben „%(near)s“. Bist du neu im Verein, als "
-                "%(name)s, dann nochmal „Beitreten“ tippen."
-            )
-        elif near := near_name(self.club.players.filter(user=None, active=False), name):
-            question = _(
-                "Bist du %(near)s? %(near)s spielt gerade nicht mit: dann bitte den Admin um "
-                "einen Einladungslink für %(near)s. Bist du neu im Verein, als %(name)s, "
-                "dann nochmal „Beitreten“ tippen."
-            )
+            what = _("Dann wähle oben „%(near)s“.")
+        elif near := near_name(
+            self.club.players.filter(guest=False).exclude(pk__in=[p.pk for p in self.unlinked]),
+            name,
+        ):
+            what = self._instead(near)
         else:
             return None
-        return question % {"near": near.name, "name": name}
+        question = _(
+            "Bist du %(near)s? %(what)s Bist du neu im Verein, als %(name)s, dann nochmal "
+            "„Beitreten“ tippen."
+        )
+        return question % {"near": near.name, "name": name, "what": what % {"near": near.name}}
+
+    def _instead(self, near: Player) -> str:
+        """What someone who is `near`, a player not offered on this page, does instead."""
+        if near.user_id is not None:
+            return _("%(near)s spielt schon mit eigenem Konto: dann melde dich damit an.")
+        if not near.active:
+            return _(
+                "%(near)s spielt gerade nicht mit: dann bitte den Admin um einen "
+                "Einladungslink für %(near)s."
+            )
+        if not kept_for_former_members(self.club).filter(player=near).exists():
+            return _("Für %(near)s gibt es einen eigenen Einladungslink: nimm bitte diesen.")
+        if near.departures.filter(user__is_active=True).exists():
+            return _("Dann tritt mit deinem früheren Konto bei.")
+        return _("Dein früheres Konto ist gelöscht: dann frag den Admin nach einem Link.")
 
     # The new name asked about, to be sent again as `sure`.
     asked = ""

@@ -799,6 +799,43 @@ def test_a_new_name_one_slip_from_an_inactive_players_is_asked_about(client, adm
     assert club.players.get(user=user).name == "Dieterr"
 
 
+def test_a_new_name_one_slip_from_a_player_not_offered_is_asked_about_with_what_to_do(
+    client, admin, club, user
+):
+    """Walk 74: "Karl" joined beside a "Carl" with an account, "Emill" beside an "Emil"
+    who left and "Gerdaa" beside a Gerda whose account is deleted, unasked."""
+    Player.objects.create(club=club, name="Carl", user=make_user("carl", "Carl"))
+    for name in ("Emil", "Gerda"):
+        player = Player.objects.create(club=club, name=name)
+        member = make_user(name.lower(), name)
+        services.accept_invitation(invite(club, admin, player=player), member)
+        if name == "Emil":
+            services.remove_member(member.memberships.get(), member)
+        else:
+            services.delete_account(member)
+    client.force_login(user)
+    url = join_url(invite(club, admin))
+
+    def asked(typed: str) -> list[str]:
+        return client.post(url, {"who": "neu", "name": typed}).context["form"].errors["name"]
+
+    assert asked("Karl") == [
+        "Bist du Carl? Carl spielt schon mit eigenem Konto: dann melde dich damit an. Bist "
+        "du neu im Verein, als Karl, dann nochmal „Beitreten“ tippen."
+    ]
+    assert asked("Emill") == [
+        "Bist du Emil? Dann tritt mit deinem früheren Konto bei. Bist du neu im Verein, als "
+        "Emill, dann nochmal „Beitreten“ tippen."
+    ]
+    assert asked("Gerdaa") == [
+        "Bist du Gerda? Dein früheres Konto ist gelöscht: dann frag den Admin nach einem "
+        "Link. Bist du neu im Verein, als Gerdaa, dann nochmal „Beitreten“ tippen."
+    ]
+    assert not Membership.objects.filter(user=user).exists()
+    joined = client.post(url, {"who": "neu", "name": "Karl", "sure": "Karl"})
+    assert joined.status_code == 302 and club.players.get(user=user).name == "Karl"
+
+
 @pytest.mark.parametrize(
     ("typed", "near"),
     [
