@@ -395,16 +395,18 @@ def test_what_rounding_leaves_open_is_said_as_owed_or_to_get(
     others = client.get(home_url(history.runde.club_id, history.hias)).text
 
     # Vroni gets 1,00 € of her 1,20 €; Hias pays 0,50 € of his 0,80 €.
+    # The amount whole at 320 px (walk 74: "0,20 / €").
     assert (
-        "Offen bleibt: du bekommst noch 0,20 €; das bleibt auf dem Konto der Runde stehen." in own
-    )
+        'Offen bleibt: du bekommst noch <span class="amount">0,20 €</span>; das bleibt auf dem '
+        "Konto der Runde stehen."
+    ) in own
     # A Spieler enters no payment: the page says who does, and where (walk 73: "im
     # Ausgleich der Runde" only, while the evening's Abrechnung takes it too).
     assert (
         "Eintragen kann es ein Schreiber oder Admin, in der Abrechnung eines Abends oder im "
         "Ausgleich der Runde:"
     ) in own
-    assert "Offen bleibt: Hias schuldet noch 0,30 €; das bleibt" in others
+    assert 'Offen bleibt: Hias schuldet noch <span class="amount">0,30 €</span>; das' in others
 
 
 @pytest.fixture
