@@ -1647,5 +1647,5 @@ def test_the_club_page_links_each_runde_s_rules(client, club, runde, player_user
     page = client.get(reverse("clubs:detail", args=[club.pk])).text
 
     rules = reverse("clubs:rules", args=[club.pk, runde.pk])
-    assert f'Regeln und Tarif: <a href="{rules}">{runde.name}</a></p>' in page
+    assert f'<span>Regeln und Tarif:</span> <a href="{rules}">{runde.name}</a> </p>' in page
     assert client.get(rules).status_code == 200
