@@ -723,6 +723,10 @@ def player_edit(request: HttpRequest, club_id: int, player_id: int) -> HttpRespo
             # Beside "Aktiv": set inactive, the player is offered at no table, and what is
             # open stays open (walk 67: not said, unlike leaving the club).
             "open_balances": open_balances([player])[player.pk],
+            # ... nor does a running evening they sit at: booked for them still (walk 74).
+            "seated_at": list(
+                Evening.objects.playing().filter(seats__player=player).select_related("runde")
+            ),
         },
     )
 

@@ -152,6 +152,10 @@ def test_a_player_page_says_what_is_still_open_before_setting_them_inactive(
         return page_text(client.get(reverse("clubs:player", args=[club.pk, player.pk])))
 
     toni_page = page(toni)
+    # The evening he sits at runs on, whatever "Aktiv" says (walk 74).
+    assert f"Toni sitzt am laufenden Abend der Runde „{runde.name}“ (seit " in toni_page
+    assert "dort wird weiter für Toni gebucht" in toni_page
+    assert "sitzt am laufenden Abend" not in page(wastl)
     assert (
         f"Noch nicht ausgeglichen: Runde „{runde.name}“ "
         '<span class="amount">-0,10 €</span> (zu zahlen).'
