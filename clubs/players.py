@@ -681,6 +681,8 @@ def player_home(request: HttpRequest, club_id: int, player_id: int) -> HttpRespo
         {
             "membership": membership,
             "player": player,
+            # "Übersicht: Dieter (inaktiv)", as the Runde's accounts name him (walk 74).
+            "marked": marked_names(Player.objects.filter(pk=player.pk))[player.pk],
             "yours": player.user_id == request.user.pk,
             "accounts": kept_accounts([player], request.user)[player.pk],
             "tournaments": tournaments_of(player),

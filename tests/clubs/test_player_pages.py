@@ -448,6 +448,11 @@ def test_admins_and_schreiber_see_any_player_in_the_third_person(client, history
     assert "Wastl zahlt Vroni 0,40 €" in page_text(response)
     assert "Wastl zahlt Resi 0,10 €" in page_text(response)
     assert "-0,50 €" in page_text(response)
+    # Set inactive, the heading says so, as the Runde's accounts do (walk 74).
+    history.wastl.active = False
+    history.wastl.save()
+    again = page_text(client.get(home_url(history.runde.club_id, history.wastl)))
+    assert "<h1>Übersicht: Wastl (inaktiv)</h1>" in again
     assert "Spiele von Wastl" in listing.text
 
 
