@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from clubs.models import Membership, Player
+from clubs.models import Departure, Membership, Player
 from evenings import services as evenings
 from evenings.models import Change, Evening
 from evenings.services import GameInput
@@ -274,11 +274,16 @@ def test_the_guests_of_the_last_tournament_are_ticked_as_the_club_s_players_are(
     older.save()
     later = services.create_tournament(tournament.club, admin, name="Frühjahr", venue="Post")
     ferdl = Player.objects.get(name="Ferdl Huber")
+    gone = make_user("gone", players[1].name)
+    Departure.objects.create(club=tournament.club, user=gone, role="spieler", player=players[1])
 
     page = director.get(url("detail", later.pk)).text
     ticked = director.post(url("participants", later.pk), {"players": [ferdl.pk]})
 
     assert f'value="{ferdl.pk}"' in page and "Ferdl Huber (Gast)</label>" in page
+    # Who left the club is marked (walk 74); the others are named as they are.
+    assert f"{players[0].name}</label>" in page
+    assert f"{players[1].name} (ausgeschieden)</label>" in page
     assert "Zenzl" not in page.split('<fieldset class="picks">')[1].split("</fieldset>")[0]
     assert ticked.status_code == 302
     assert list(later.participants.values_list("player__name", flat=True)) == ["Ferdl Huber"]
