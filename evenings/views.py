@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils import dateformat, timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.cache import never_cache
@@ -1940,10 +1941,23 @@ def _history_html(evening: Evening, names: dict[int, str]) -> SafeString:
             notes[(before or closes)[-1].pk] = _(
                 "Die Sitzordnung hat sich geändert: der Abend geht an einem neuen Tisch "
                 "weiter (seit %(time)s)."
-            ) % {"time": began}
+            ) % {"time": began} + _who_came_and_went(evening, went_on)
     # A correction that took back the one before is headed so (walk 50).
     back = services.taken_back_ids(changes)
     return _changes_html(evening, changes, names, moved, rescored, authors, bock_then, notes, back)
+
+
+def _who_came_and_went(evening: Evening, went_on: Evening) -> str:
+    """ " Gegangen: Hias; dazugekommen: Wastl.": who left the table when the evening went
+    on at a new one, and who joined it (walk 75: the history said neither)."""
+    before = [seat.player.name for seat in seats_of(evening)]
+    after = [seat.player.name for seat in seats_of(went_on)]
+    said = []
+    if left := [name for name in before if name not in after]:
+        said.append(_("gegangen: %(names)s") % {"names": ", ".join(left)})
+    if came := [name for name in after if name not in before]:
+        said.append(_("dazugekommen: %(names)s") % {"names": ", ".join(came)})
+    return f" {capfirst('; '.join(said))}." if said else ""
 
 
 def _later_games(entries):

@@ -293,7 +293,8 @@ def test_the_table_s_spectator_link_goes_on_with_it_to_the_new_evening(
     began = timezone.localtime(new.started_at).strftime("%H:%M")
     assert (
         "<strong>Abend abgeschlossen</strong></div><div>Die Sitzordnung hat sich geändert: "
-        f"der Abend geht an einem neuen Tisch weiter (seit {began}).</div>"
+        f"der Abend geht an einem neuen Tisch weiter (seit {began}). Dazugekommen: "
+        f"{players[4].name}.</div>"
     ) in history
     services.close_evening(new.pk, admin)
     later = admin_client.get(reverse("evenings:history", args=[new.pk])).text
