@@ -261,13 +261,36 @@
     history.pushState({ panel: true }, "");
     panelEntry = true;
   }
+  var sendAfterBack = null;
   window.addEventListener("popstate", function () {
     // Back to "auto" once the browser has (not) restored this entry's scroll.
     setTimeout(function () { history.scrollRestoration = "auto"; }, 0);
+    if (sendAfterBack) {
+      var sent = sendAfterBack;
+      sendAfterBack = null;
+      sent.form.requestSubmit(sent.submitter);
+      return;
+    }
     if (!panelEntry) return;
     panelEntry = false;
     closeCorrection();
+    // Back where the game was tapped, not where the panel was (walk 74).
+    var row = opener();
+    if (row) row.scrollIntoView({ block: "center" });
   });
+  //    A plain form of the panel ("Wieder zählen") loads the page anew: its entry goes
+  //    first, so that the page it loads is one Back from the evening's before, as after
+  //    any form (walk 74: three Backs to leave). In the capture phase: before site.js
+  //    marks the form sent.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!panelEntry || !form.closest("#correction") || form.hasAttribute("hx-post")) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    panelEntry = false;
+    sendAfterBack = { form: form, submitter: event.submitter };
+    history.back();
+  }, true);
   var correctionPanel = document.getElementById("correction");
   if (correctionPanel) {
     new MutationObserver(function () {

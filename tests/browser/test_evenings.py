@@ -972,6 +972,7 @@ def test_back_closes_the_correction_panel_and_then_leaves_the_evening(
     expect(panel).to_be_empty()
     assert page.url.endswith(f"/abend/{evening.pk}/")
     expect(page.locator("#entry-form")).to_be_visible()
+    expect(sheet_row(page, 1)).to_be_in_viewport()  # where it was tapped (walk 74)
     # Abbrechen, or a correction saved: its entry goes too; Back then leaves.
     sheet_row(page, 1).get_by_role("link").click()
     page.get_by_role("button", name="Abbrechen").tap()
@@ -984,6 +985,20 @@ def test_back_closes_the_correction_panel_and_then_leaves_the_evening(
     page.go_back()
     page.wait_for_url(lambda url: "/abend/" not in url)
     assert Game.objects.get(number=2).kontra == 1
+
+    # A struck game counted again from its panel loads the page anew: one Back to the
+    # evening as it was, one more leaves (walk 74: three).
+    page.go_forward()
+    sheet_row(page, 2).get_by_role("link").click()
+    panel.get_by_role("button", name="Spiel streichen").tap()
+    expect(page.locator("#restore")).to_contain_text("Gestrichen: Spiel 2")
+    sheet_row(page, 2).get_by_role("link").click()
+    panel.get_by_role("button", name="Wieder zählen").tap()
+    expect(flash(page)).to_contain_text("Spiel 2")
+    assert Game.objects.get(number=2).voided_at is None
+    page.go_back()
+    page.go_back()
+    page.wait_for_url(lambda url: "/abend/" not in url)
 
 
 def test_while_a_game_is_being_saved_its_choices_cannot_change(
