@@ -273,6 +273,13 @@ def seats(request: HttpRequest, evening_id: int) -> HttpResponse:
     initial = {f"seat{s.position}": s.player_id for s in seated}
     shown, newcomer = _with_newcomer(request, membership.club, players)
     if shown is not None:  # "Hinzufügen": the form again, the newcomer seated
+        # The one due to deal gone from the table and someone in their chair now: that
+        # one deals, as at the table (walk 76: the chip stayed where the empty chair had
+        # sent it, the newcomer skipped).
+        due = next((s.player_id for s in seated if s.position == first_dealer), None)
+        chair = f"seat{first_dealer}"
+        if due not in {shown.get(place) for place in PLACES} and shown.get(chair):
+            shown["first_dealer"] = first_dealer
         form = StartForm(players=players, initial=shown)
     else:
         form = StartForm(

@@ -195,6 +195,30 @@ def test_after_games_a_new_table_closes_the_evening_and_begins_a_new_one(
     assert Evening.objects.count() == 2
 
 
+def test_a_newcomer_added_in_the_chair_of_the_one_due_to_deal_deals(
+    client, scorekeeper, admin, evening, players
+):
+    """Walk 76: the one due to deal went home, their chair emptied (the chip went on to
+    the next), then "Neu am Tisch" seated Paul there: the chip stayed, and Paul was
+    skipped. The deal goes by the chair."""
+    services.book_game(evening.pk, uuid.uuid4(), sauspiel(evening), admin)
+    due = services.next_deal(evening).dealer
+    chair = next(seat.position for seat in evening.seats.all() if seat.player_id == due.pk)
+    client.force_login(scorekeeper)
+    sent = {f"seat{seat.position}": seat.player_id for seat in evening.seats.all()}
+    del sent[f"seat{chair}"]
+
+    answer = client.post(
+        reverse("evenings:seats", args=[evening.pk]),
+        sent | {"first_dealer": (chair + 1) % 4, "v": "1", "neu-name": "Paul", "add_player": "1"},
+    )
+
+    form = answer.context["form"]
+    paul = evening.runde.club.players.get(name="Paul")
+    assert form.initial[f"seat{chair}"] == paul.pk
+    assert form.initial["first_dealer"] == chair
+
+
 def test_the_form_for_a_new_table_says_that_a_running_bock_round_ends(
     client, scorekeeper, admin, tariff_with_bock, runde, players
 ):
@@ -215,7 +239,8 @@ def test_the_form_for_a_new_table_says_that_a_running_bock_round_ends(
     )
     # Who deals next, by the chair (walk 75: not said, and a newcomer there skipped).
     assert (
-        f"Als Nächstes gibt {players[3].name} (Platz 4). Sitzt dort jetzt jemand anderes, gibt der."
+        f"Als Nächstes gibt {players[3].name} (Platz 4). Geht {players[3].name}, gibt, wer dann "
+        "auf Platz 4 sitzt."
     ) in form
     new = services.continue_at_new_table(evening.pk, players[:5], 0, admin, key=uuid.uuid4())
     assert new.games.count() == 0
