@@ -669,16 +669,21 @@ class JoinForm(forms.Form):
         """What someone who is `near`, a player not offered on this page, does instead."""
         if near.user_id is not None:
             return _("%(near)s spielt schon mit eigenem Konto: dann melde dich damit an.")
+        # Who left comes back as their player with any link, also set inactive since
+        # (walk 76: told to ask the admin).
+        if kept_for_former_members(self.club).filter(player=near).exists():
+            if near.departures.filter(user__is_active=True).exists():
+                return _("Dann tritt mit deinem früheren Konto bei.")
+            return _("Dein früheres Konto ist gelöscht: dann frag den Admin nach einem Link.")
         if not near.active:
             return _(
                 "%(near)s spielt gerade nicht mit: dann bitte den Admin um einen "
                 "Einladungslink für %(near)s."
             )
-        if not kept_for_former_members(self.club).filter(player=near).exists():
-            return _("Für %(near)s gibt es einen eigenen Einladungslink: nimm bitte diesen.")
-        if near.departures.filter(user__is_active=True).exists():
-            return _("Dann tritt mit deinem früheren Konto bei.")
-        return _("Dein früheres Konto ist gelöscht: dann frag den Admin nach einem Link.")
+        return _(
+            "Für %(near)s gibt es einen eigenen Einladungslink: nimm bitte diesen (hast du "
+            "ihn nicht, frag den Admin des Vereins danach)."
+        )
 
     # The new name asked about, to be sent again as `sure`.
     asked = ""

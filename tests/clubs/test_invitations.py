@@ -831,6 +831,12 @@ def test_a_new_name_one_slip_from_a_player_not_offered_is_asked_about_with_what_
         "Bist du Gerda? Dein früheres Konto ist gelöscht: dann frag den Admin nach einem "
         "Link. Bist du neu im Verein, als Gerdaa, dann nochmal „Beitreten“ tippen."
     ]
+    # Emil set inactive since: still comes back with his account (walk 76).
+    club.players.filter(name="Emil").update(active=False)
+    assert asked("Emill") == [
+        "Bist du Emil? Dann tritt mit deinem früheren Konto bei. Bist du neu im Verein, als "
+        "Emill, dann nochmal „Beitreten“ tippen."
+    ]
     assert not Membership.objects.filter(user=user).exists()
     joined = client.post(url, {"who": "neu", "name": "Karl", "sure": "Karl"})
     assert joined.status_code == 302 and club.players.get(user=user).name == "Karl"
