@@ -398,6 +398,13 @@ class GameForm(forms.Form):
 GameForm.base_fields = _FreshFields(GameForm.base_fields)
 
 
+def _seat_label(player) -> str:
+    """A player offered for a seat; one who left the club marked (walk 76)."""
+    if player.user_id is None and getattr(player, "has_left", False):
+        return _("%(name)s (ausgeschieden)") % {"name": player.name}
+    return player.name
+
+
 class StartForm(forms.Form):
     """Who is present, in seating order, and who deals first."""
 
@@ -416,7 +423,7 @@ class StartForm(forms.Form):
 
     def __init__(self, *args, players: list[Player], **kwargs):
         super().__init__(*args, **kwargs)
-        choices = [("", "—")] + [(p.pk, p.name) for p in players]
+        choices = [("", "—")] + [(p.pk, _seat_label(p)) for p in players]
         self.seat_names = []
         for i in range(max(SEATS)):
             name = f"seat{i}"

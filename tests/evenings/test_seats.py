@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from clubs import services as club_services
-from clubs.models import Membership
+from clubs.models import Departure, Membership
 from evenings import services
 from evenings.models import Change, Evening, LedgerEntry, Seat
 from scoring import format_cents
@@ -604,3 +604,19 @@ def test_a_dealer_put_right_that_would_seat_out_a_player_of_a_game_is_refused(
     assert "säße Resi in Spiel 1 aus, hat dort aber gespielt" in str(refused.value)
     assert list(LedgerEntry.objects.values_list("pk", flat=True)) == before
     assert Evening.objects.get(pk=evening.pk).first_dealer == 4
+
+
+def test_the_seat_lists_mark_who_left_the_club(client, scorekeeper, admin, evening, players):
+    """Walk 76: "Abend beginnen" and "Sitzordnung ändern" offered a player who left the
+    club as anyone."""
+    gone = make_user("gone", players[5].name)
+    Departure.objects.create(club=evening.runde.club, user=gone, role="spieler", player=players[5])
+    client.force_login(scorekeeper)
+
+    seats = client.get(reverse("evenings:seats", args=[evening.pk]))
+    start = client.get(reverse("evenings:start", args=[evening.runde.club_id, evening.runde_id]))
+
+    for page in (seats, start):
+        labels = dict(page.context["form"].fields["seat0"].choices)
+        assert labels[players[5].pk] == f"{players[5].name} (ausgeschieden)"
+        assert labels[players[4].pk] == players[4].name
