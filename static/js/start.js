@@ -39,15 +39,19 @@
   // swap takes two changes, with the dealer seated nowhere in between). Until a chip is
   // tapped, the place the form chose ("Platz 1") deals once someone sits there, not
   // whoever was seated last (walk 33).
+  // `place`: the chair the dealer sits in, or sat in last (walk 76: emptied, then taken by
+  // another, it went on to the next one).
   var dealer = chosen();
   var checkedFirst = form.querySelector("input[name='first_dealer']:checked");
   var place = checkedFirst ? checkedFirst.value : "0";
   form.addEventListener("change", function (event) {
     if (event.target.matches("input[name='first_dealer']")) {
       dealer = chosen();
+      place = event.target.value;
     } else if (event.target.matches("select[name^='seat']")) {
       var at = dealer && seats().find(function (select) { return select.value === dealer; });
-      var radio = at ? radioOf(at.name.slice(4)) : nextSeated(dealer ? null : place);
+      if (at) place = at.name.slice(4);
+      var radio = at ? radioOf(place) : nextSeated(place);
       if (radio) radio.checked = true;
       update();
       settled();
@@ -57,16 +61,11 @@
   // the table, to whoever took theirs (walk 75: Wastl in Hias's place, and the deal
   // skipped him), else to whoever sits next clockwise; not a chip nobody sees still
   // chosen (refused when sent). Should the dealer sit down again, the choice goes back to
-  // them (above). With `from` (a place), that place if someone sits there, else the next.
+  // them (above). `from` (a place): that place if someone sits there, else the next.
   function nextSeated(from) {
     var places = seats();
-    var start = from;
-    if (start === null) {
-      var checked = form.querySelector("input[name='first_dealer']:checked");
-      start = checked ? Number(checked.value) : 0;
-    }
     for (var step = 0; step < places.length; step += 1) {
-      var select = places[(Number(start) + step) % places.length];
+      var select = places[(Number(from) + step) % places.length];
       if (select.value) return radioOf(select.name.slice(4));
     }
     return null;

@@ -187,9 +187,12 @@ def test_the_first_dealer_s_place_taken_by_a_newcomer_passes_the_deal_to_them(
     dealer = page.locator("#id_first_dealer")
     dealer.get_by_text("Vroni", exact=True).tap()
 
+    # Her chair emptied first, the chip goes on to Hias; then Wastl sits down in it.
+    page.get_by_role("combobox", name="Platz 2", exact=True).select_option(index=0)
+    checked = dealer.locator("label:visible").filter(has=page.locator("input:checked"))
+    expect(checked).to_have_text("Hias")
     page.get_by_role("combobox", name="Platz 2", exact=True).select_option(label="Wastl")
 
-    checked = dealer.locator("label:visible").filter(has=page.locator("input:checked"))
     expect(checked).to_have_text("Wastl")
     page.get_by_role("button", name="Sitzordnung speichern").click()
     expect(page.locator(".deal")).to_contain_text("Wastl gibt")
