@@ -133,11 +133,8 @@ def test_a_player_page_offers_an_invitation_link_for_that_player(client, admin, 
     assert "Einladungslink für" not in own_page.text  # Resi has a login already
 
 
-def test_a_player_page_says_what_is_still_open_before_setting_them_inactive(
-    client, admin, club, runde
-):
-    """Walk 67: Toni, owing money, was set inactive with no word; leaving the club says
-    what is still open, and so does his page, beside "Aktiv"."""
+def resi_wins_against_toni(club, runde, admin) -> tuple[Player, Player]:
+    """Resi and Sepp win a Sauspiel against Toni and Vroni (0,10 € each): Resi and Toni."""
     resi = club.players.get(user=admin)
     sepp, toni, vroni = (
         Player.objects.create(club=club, name=n) for n in ("Sepp", "Toni", "Vroni")
@@ -145,6 +142,15 @@ def test_a_player_page_says_what_is_still_open_before_setting_them_inactive(
     evening = evening_services.start_evening(runde, [resi, sepp, toni, vroni], 0, admin)
     evening_services.book_game(evening.pk, uuid.uuid4(), evening_services.GameInput(
         "sauspiel", declarer=resi.pk, partner=sepp.pk), admin)  # fmt: skip
+    return resi, toni
+
+
+def test_a_player_page_says_what_is_still_open_before_setting_them_inactive(
+    client, admin, club, runde
+):
+    """Walk 67: Toni, owing money, was set inactive with no word; leaving the club says
+    what is still open, and so does his page, beside "Aktiv"."""
+    resi, toni = resi_wins_against_toni(club, runde, admin)
     wastl = Player.objects.create(club=club, name="Wastl")
     client.force_login(admin)
 
@@ -194,13 +200,7 @@ def test_a_rest_below_the_runde_s_unit_is_not_said_to_be_paid(client, admin, clu
     tariff = runde.tariffs.latest()
     tariff.pk, tariff.settle_unit = None, 50
     tariff.save()
-    resi = club.players.get(user=admin)
-    sepp, toni, vroni = (
-        Player.objects.create(club=club, name=n) for n in ("Sepp", "Toni", "Vroni")
-    )
-    evening = evening_services.start_evening(runde, [resi, sepp, toni, vroni], 0, admin)
-    evening_services.book_game(evening.pk, uuid.uuid4(), evening_services.GameInput(
-        "sauspiel", declarer=resi.pk, partner=sepp.pk), admin)  # fmt: skip
+    resi, toni = resi_wins_against_toni(club, runde, admin)
     client.force_login(admin)
 
     page = page_text(client.get(reverse("clubs:player", args=[club.pk, toni.pk])))
