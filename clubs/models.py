@@ -190,6 +190,15 @@ class Membership(models.Model):
         return self.role in {self.Role.ADMIN, self.Role.SCOREKEEPER}
 
 
+class PlayerQuerySet(models.QuerySet):
+    def with_departures(self):
+        """Each player with `has_left`: a member who left the club, was removed or
+        deleted their account played as them (`Player.gone` once nobody has them)."""
+        return self.annotate(
+            has_left=models.Exists(Departure.objects.filter(player=models.OuterRef("pk")))
+        )
+
+
 class Player(models.Model):
     """A person who plays in the club. Needs no login; can be linked to one later."""
 
@@ -207,6 +216,8 @@ class Player(models.Model):
     guest = models.BooleanField(_("Gast"), default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
+    objects = PlayerQuerySet.as_manager()
+
     class Meta:
         ordering = [german_order("name"), "pk"]
         constraints = [
@@ -222,6 +233,12 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def gone(self) -> bool:
+        """Whether the member who played as them left the club, was removed or deleted
+        their account, and nobody has them since (read with_departures)."""
+        return self.user_id is None and getattr(self, "has_left", False)
 
 
 class RundeQuerySet(models.QuerySet):

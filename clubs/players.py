@@ -37,7 +37,7 @@ from django.views.decorators.http import require_GET
 
 from clubs import periods, stats
 from clubs.access import membership_of
-from clubs.models import Departure, Membership, Player, Runde, Tariff, german_key, german_order
+from clubs.models import Membership, Player, Runde, Tariff, german_key, german_order
 from clubs.templatetags.money import euro
 from evenings import wording
 from evenings.models import Evening, EveningTotal, Game, LedgerEntry, Seat
@@ -557,7 +557,6 @@ def marked_names(players: QuerySet[Player]) -> dict[int, str]:
     their account, and has not come back; "(inaktiv)" a player set inactive. Walk 67: the
     Ausgleich listed "Sepp zahlt Hias 0,50 €" for a Sepp gone from the club, as for
     anyone; walk 70: "ausgetreten" said of a member an admin removed."""
-    left = Departure.objects.filter(player=OuterRef("pk"))
     return {
         pk: (
             gettext("%(name)s (ausgeschieden)")
@@ -567,9 +566,9 @@ def marked_names(players: QuerySet[Player]) -> dict[int, str]:
             else "%(name)s"
         )
         % {"name": name}
-        for pk, name, active, user_id, has_left in players.annotate(
-            has_left=Exists(left)
-        ).values_list("pk", "name", "active", "user_id", "has_left")
+        for pk, name, active, user_id, has_left in players.with_departures().values_list(
+            "pk", "name", "active", "user_id", "has_left"
+        )
     }
 
 

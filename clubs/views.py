@@ -651,9 +651,7 @@ def players(request: HttpRequest, club_id: int) -> HttpResponse:
             "club": club,
             # Who left, was removed or deleted their account, and is not back: marked
             # (walk 70), as the Runde's accounts mark them.
-            "players": club.players.select_related("user").annotate(
-                has_left=Exists(Departure.objects.filter(player=OuterRef("pk")))
-            ),
+            "players": club.players.select_related("user").with_departures(),
             "form": form,
         },
     )

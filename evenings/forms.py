@@ -400,7 +400,7 @@ GameForm.base_fields = _FreshFields(GameForm.base_fields)
 
 def _seat_label(player) -> str:
     """A player offered for a seat; one who left the club marked (walk 76)."""
-    if player.user_id is None and getattr(player, "has_left", False):
+    if player.gone:
         return _("%(name)s (ausgeschieden)") % {"name": player.name}
     return player.name
 

@@ -7,7 +7,7 @@ from html import escape
 import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Exists, F, Max, Min, OuterRef, Prefetch, Q, Sum
+from django.db.models import F, Max, Min, Prefetch, Q, Sum
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -23,7 +23,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from clubs import players as player_pages
 from clubs.access import login_required_keep_form, membership_of, money_runde_of, scorekeeper_of
 from clubs.forms import PlayerForm, euro_input, save_unless_taken
-from clubs.models import Departure, Runde, Tariff, german_key, one_line
+from clubs.models import Runde, Tariff, german_key, one_line
 from clubs.services import display_name, names_played_as
 from clubs.stats import kept, named
 from clubs.templatetags.money import amount
@@ -45,7 +45,8 @@ def start(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse:
     membership = scorekeeper_of(request, club_id)
     runde = money_runde_of(membership, runde_id)
     # Guests entered at a tournament's door play tournaments, not the club's Runden.
-    players = list(_with_departures(membership.club.players.filter(active=True, guest=False)))
+    # With who left the club, marked (walk 76).
+    players = list(membership.club.players.filter(active=True, guest=False).with_departures())
     shown, newcomer = _with_newcomer(request, membership.club, players)
     if shown is not None:  # "Hinzufügen": the form again, the newcomer seated
         form = StartForm(initial=shown, players=players)
@@ -180,12 +181,6 @@ def newcomer_form(club, data=None) -> PlayerForm:
 PLACES = [f"seat{i}" for i in range(max(services.SEATS))]
 
 
-def _with_departures(players):
-    """`players`, each with `has_left`: a member who left the club, was removed or
-    deleted their account, and is not back (StartForm marks them, walk 76)."""
-    return players.annotate(has_left=Exists(Departure.objects.filter(player=OuterRef("pk"))))
-
-
 def _with_newcomer(request, club, players: list) -> tuple[dict | None, PlayerForm | None]:
     """Someone new to the club sits down: "Hinzufügen" on the seating form (to begin an
     evening, or to seat the table anew) makes them a player of the club, as the admin's
@@ -272,7 +267,7 @@ def seats(request: HttpRequest, evening_id: int) -> HttpResponse:
         next_dealer = services.next_deal(evening, seated).dealer
         first_dealer = next(s.position for s in seated if s.player_id == next_dealer.pk)
     players = list(
-        _with_departures(membership.club.players).filter(
+        membership.club.players.with_departures().filter(
             Q(active=True, guest=False) | Q(pk__in=[s.player_id for s in seated])
         )
     )

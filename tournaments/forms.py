@@ -3,12 +3,12 @@
 and its German message lands at the field it names."""
 
 from django import forms
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from clubs.forms import NameField
-from clubs.models import Club, Departure, Player, german_order, one_line
+from clubs.models import Club, Player, german_order, one_line
 from tournaments.models import Participant, Season, Table, TableSeat, Tournament
 from tournaments.services import MAX_SEED
 
@@ -147,7 +147,7 @@ class _PlayerChoice(forms.ModelMultipleChoiceField):
     def label_from_instance(self, obj: Player) -> str:
         if obj.guest:
             return _("%(name)s (Gast)") % {"name": obj.name}
-        if obj.user_id is None and getattr(obj, "has_left", False):
+        if obj.gone:
             # Walk 74: offered as anyone, though gone from the club.
             return _("%(name)s (ausgeschieden)") % {"name": obj.name}
         return obj.name
@@ -182,7 +182,7 @@ class ParticipantsForm(forms.Form):
             club.players.filter(active=True)
             .filter(Q(guest=False) | Q(pk__in=guests.values("player")))
             .exclude(participations__tournament=tournament)
-            .annotate(has_left=Exists(Departure.objects.filter(player=OuterRef("pk"))))
+            .with_departures()
             .order_by("guest", german_order("name"), "pk")
         )
 
