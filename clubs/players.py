@@ -541,7 +541,8 @@ def history_html(rows: list[HistoryRow]) -> SafeString:
 @dataclass(frozen=True)
 class Balance:
     player_id: int
-    name: str
+    plain_name: str
+    mark: str  # "ausgeschieden", "inaktiv" or "" (player_marks)
     games: int
     payments: int
     own: bool  # the row of the one looking
@@ -550,26 +551,41 @@ class Balance:
     def total(self) -> int:
         return self.games + self.payments
 
+    @property
+    def name(self) -> str:
+        return marked(self.plain_name, self.mark)
 
-def marked_names(players: QuerySet[Player]) -> dict[int, str]:
-    """{player id: name} of `players`, marked where a balance is settled with someone no
-    longer met at the table: "(ausgeschieden)" who left the club, was removed or deleted
-    their account, and has not come back; "(inaktiv)" a player set inactive. Walk 67: the
-    Ausgleich listed "Sepp zahlt Hias 0,50 €" for a Sepp gone from the club, as for
-    anyone; walk 70: "ausgetreten" said of a member an admin removed."""
+
+def player_marks(players: QuerySet[Player]) -> dict[int, tuple[str, str]]:
+    """{player id: (name, mark)} of `players`, the mark where a balance is settled with
+    someone no longer met at the table: "ausgeschieden" who left the club, was removed or
+    deleted their account, and has not come back; "inaktiv" a player set inactive; else
+    "". Walk 67: the Ausgleich listed "Sepp zahlt Hias 0,50 €" for a Sepp gone from the
+    club, as for anyone; walk 70: "ausgetreten" said of a member an admin removed."""
     return {
         pk: (
-            gettext("%(name)s (ausgeschieden)")
+            name,
+            gettext("ausgeschieden")
             if user_id is None and has_left
-            else gettext("%(name)s (inaktiv)")
+            else gettext("inaktiv")
             if not active
-            else "%(name)s"
+            else "",
         )
-        % {"name": name}
         for pk, name, active, user_id, has_left in players.with_departures().values_list(
             "pk", "name", "active", "user_id", "has_left"
         )
     }
+
+
+def marked(name: str, mark: str) -> str:
+    """ "Hias (ausgeschieden)", or the name alone."""
+    return gettext("%(name)s (%(mark)s)") % {"name": name, "mark": mark} if mark else name
+
+
+def marked_names(players: QuerySet[Player]) -> dict[int, str]:
+    """{player id: name} of `players`, marked as `player_marks` says: "Hias
+    (ausgeschieden)"."""
+    return {pk: marked(name, mark) for pk, (name, mark) in player_marks(players).items()}
 
 
 def runde_balances(runde: Runde, own_id: int | None) -> list[Balance]:
@@ -578,9 +594,9 @@ def runde_balances(runde: Runde, own_id: int | None) -> list[Balance]:
     sums: dict[int, dict[str, int]] = defaultdict(dict)
     for (player_id, kind), total in runde_sums([runde.pk]).get(runde.pk, {}).items():
         sums[player_id][kind] = total
-    names = marked_names(Player.objects.filter(pk__in=sums))
+    marks = player_marks(Player.objects.filter(pk__in=sums))
     rows = [
-        Balance(pid, names[pid], kinds.get(GAME, 0), kinds.get(PAYMENT, 0), pid == own_id)
+        Balance(pid, *marks[pid], kinds.get(GAME, 0), kinds.get(PAYMENT, 0), pid == own_id)
         for pid, kinds in sums.items()
     ]
     return sorted(rows, key=lambda row: (-row.total, german_key(row.name), row.player_id))

@@ -4,9 +4,12 @@ import uuid
 
 from playwright.sync_api import expect
 
+from clubs import services as club_services
 from evenings import services as evenings
 from evenings.services import GameInput
 from tournaments import services as tournaments
+
+from .evening_screen import book, start
 
 
 def test_the_season_ranking_with_a_forty_letter_name_fits_a_phone(
@@ -29,4 +32,27 @@ def test_the_season_ranking_with_a_forty_letter_name_fits_a_phone(
 
     wrap = page.locator(".scroll-wrap")
     expect(wrap.locator("tbody tr")).to_have_count(8)
+    assert wrap.evaluate("el => el.scrollWidth <= el.clientWidth")
+
+
+def test_the_runde_balances_with_a_player_who_left_fit_a_phone(
+    page, log_in, runde, admin, scorekeeper, players
+):
+    """Walk 76: "Hias (ausgeschieden)" beside three amounts pushed the table 13 px past a
+    390 px phone; the mark goes below the name in small type, at 320 px too."""
+    players["Hias"].user = scorekeeper
+    players["Hias"].save(update_fields=["user"])
+    evening = start(runde, players, ["Sepp", "Vroni", "Hias", "Resi"], admin)
+    for _ in range(12):
+        book(evening, admin, type="farbsolo", suit="herz", declarer=players["Sepp"].pk, laufende=4)
+    evenings.close_evening(evening.pk, admin)
+    club_services.remove_member(scorekeeper.memberships.get(), scorekeeper)
+    log_in(admin)
+
+    page.goto(f"/verein/{runde.club_id}/runde/{runde.pk}/")
+
+    wrap = page.get_by_role("region", name="Kontostände", exact=True)
+    expect(wrap.locator("tbody th").filter(has_text="Hias (ausgeschieden)")).to_have_count(1)
+    assert wrap.evaluate("el => el.scrollWidth <= el.clientWidth")
+    page.set_viewport_size({"width": 320, "height": 568})
     assert wrap.evaluate("el => el.scrollWidth <= el.clientWidth")
