@@ -176,6 +176,10 @@ def test_with_large_text_each_player_s_games_read_as_lines_as_large_as_the_text(
             < name.bounding_box()["height"]
         )
     assert_accessible(page, "player statistics at 200 % text")
+    # Named as its heading says, and the cards' markers are not read out (walk 78:
+    # "Legende", and "▾ Resi").
+    expect(page.get_by_role("figure", name="Kontostand über die Zeit")).to_have_count(1)
+    expect(card.locator("summary")).to_have_accessible_name(re.compile(r"^Resi"))
 
 
 def test_on_a_laptop_the_runde_s_page_keeps_to_the_size_of_its_words(
