@@ -1645,6 +1645,13 @@ def settlement(evening: Evening, live: list[Change] | None = None) -> Settlement
     return settle_after(games, paid, evening.tariff.settle_unit)
 
 
+def played_since(ausgleich: Evening) -> bool:
+    """Whether the Runde played on after the Ausgleich: an evening begun since that counts
+    (or may: one still open). One closed with nothing that counts changes no account
+    (walk 77: it made the Ausgleich say the Runde's accounts differ)."""
+    return ausgleich.runde.evenings.listed().filter(started_at__gt=ausgleich.started_at).exists()
+
+
 def open_ausgleiche(runde_ids: Sequence[int]) -> dict[int, Evening]:
     """By Runde id (of `runde_ids`), its last Ausgleich if payments are still open in it
     and evenings were played after it: the Runde's accounts then add up both, and say so
@@ -1825,6 +1832,13 @@ def record_payment(
             message = _("Zwischen %(payer)s und %(payee)s ist in der Runde nichts offen.")
         else:
             message = _("Zwischen %(payer)s und %(payee)s ist an diesem Abend nichts offen.")
+        if evening.settles_runde and played_since(evening):
+            # The Runde's accounts propose more than is open here (walk 77: a payment as
+            # a member's page proposed it, refused with no way to enter it).
+            message += " " + _(
+                "Seit diesem Ausgleich wurde weitergespielt: was die Konten der Runde "
+                "darüber hinaus vorschlagen, trägt ein neuer Ausgleich ein."
+            )
         if seen is not None and seen != evening.version and not paid:
             # A game booked or corrected since the page was shown moved the debts.
             message += " " + _(

@@ -2196,7 +2196,7 @@ def _settlement_page(request, evening: Evening, membership, typed: dict | None =
             # with what is open here, so their amounts differ (runde_balances says so too).
             "played_since": evening.settles_runde
             and not settled_by
-            and evening.runde.evenings.filter(started_at__gt=evening.started_at).exists(),
+            and services.played_since(evening),
             "open_ausgleich": None
             if evening.settles_runde or settled_by
             else _open_ausgleich(evening.runde, before=evening),

@@ -546,6 +546,52 @@ def test_played_on_after_an_ausgleich_with_payments_open_both_pages_say_why_they
     assert "Kontostand in der Runde" not in old and "an diesem Abend" not in old
 
 
+def test_an_evening_closed_with_nothing_that_counts_is_not_played_on(
+    client, club, runde, players, scorekeeper, admin, two_evenings
+):
+    """Walk 77: an evening begun after the Ausgleich, its one game taken back, closed
+    with nothing that counts: the Ausgleich said the Runde's accounts add up later play,
+    which they did not."""
+    sepp, vroni, hias = players[:3]
+    ausgleich = services.start_ausgleich(runde, admin)
+    its_page = reverse("evenings:settlement", args=[ausgleich.pk])
+    client.force_login(scorekeeper)
+    empty = services.start_evening(runde, players[:4], 0, admin)
+    sauspiel(empty, hias, sepp, admin)
+    services.undo_last(empty.pk, admin)
+    services.close_evening(empty.pk, admin)
+    assert Evening.objects.get(pk=empty.pk).status == Evening.Status.EMPTY
+
+    assert "weitergespielt" not in client.get(its_page).text
+    assert not services.played_since(ausgleich)
+
+
+def test_a_payment_the_ausgleich_cannot_take_after_later_play_says_where_it_goes(
+    runde, players, admin, two_evenings
+):
+    """Walk 77: "Carl zahlt Gerti", as the Runde's accounts proposed after an evening
+    played since, was refused at the Ausgleich with no word of where it goes."""
+    sepp, vroni, hias, resi = players[:4]
+    ausgleich = services.start_ausgleich(runde, admin)
+    with pytest.raises(EveningError) as before:
+        services.record_payment(ausgleich.pk, resi.pk, sepp.pk, 40, admin)
+    assert "weitergespielt" not in str(before.value)
+    later = services.start_evening(runde, players[:4], 0, admin)
+    sauspiel(later, hias, sepp, admin)
+    services.close_evening(later.pk, admin)
+    assert (runde_balances(runde)["Resi"], runde_balances(runde)["Sepp"]) == (-40, 40)
+
+    with pytest.raises(EveningError) as refused:
+        services.record_payment(ausgleich.pk, resi.pk, sepp.pk, 40, admin)
+
+    assert str(refused.value) == (
+        "Zwischen Resi und Sepp ist in der Runde nichts offen. Seit diesem Ausgleich wurde "
+        "weitergespielt: was die Konten der Runde darüber hinaus vorschlagen, trägt ein "
+        "neuer Ausgleich ein."
+    )
+    assert not services.payments(Evening.objects.get(pk=ausgleich.pk))
+
+
 RUNNING = "Ein Abend der Runde ist noch offen: er ist hier schon mitgerechnet"
 
 
