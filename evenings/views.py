@@ -2152,6 +2152,8 @@ def _settlement_page(request, evening: Evening, membership, typed: dict | None =
             "bock_open": evening.is_open
             and membership.can_score
             and not evening.settles_runde
+            # Opened again for corrections only, they lapsed at its first close (walk 77).
+            and not evening.closed_for_play
             and services.bock_open(evening),
             "open": []
             if settled_by

@@ -2905,6 +2905,26 @@ def test_closing_with_bock_games_open_says_they_lapse(
     assert "Bockspiel" not in page_text(client.get(url)).split('<details class="confirm">')[-1]
 
 
+def test_closing_again_an_evening_opened_for_corrections_says_nothing_of_bock_games(
+    client, scorekeeper, admin, evening, players, tariff_with_bock
+):
+    """Walk 77: opened again after the Runde began another evening, it takes corrections
+    only; its Bock games lapsed at the first close, and closing it again warned that they
+    would lapse now."""
+    evening, _ramsch = ramsch_then_bock_sauspiel(evening.runde, players, admin)
+    services.close_evening(evening.pk, admin)
+    services.start_evening(evening.runde, players[:4], 0, admin)
+    services.reopen_evening(evening.pk, admin)
+    assert Evening.objects.get(pk=evening.pk).corrections_only
+    client.force_login(scorekeeper)
+
+    page = page_text(client.get(reverse("evenings:settlement", args=[evening.pk])))
+
+    confirm = page.split('<details class="confirm">')[-1]
+    assert "Ja, Abend abschließen" in confirm
+    assert "Bockspiel" not in confirm
+
+
 def test_a_correction_of_an_evening_in_an_ausgleich_says_why_it_stays(
     client, admin, scorekeeper, evening, players
 ):
