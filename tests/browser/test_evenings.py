@@ -71,6 +71,11 @@ def test_a_guest_in_the_pub_is_added_and_seated_by_the_schreiber(
         str(players["Sepp"].pk)
     )
     expect(newcomer).to_have_value("")
+    # The word is read first, beside the field: the next name is one Tab away (walk 78:
+    # twelve, from the top of the page).
+    expect(page.locator("#neu #messages")).to_be_focused()
+    page.keyboard.press("Tab")
+    expect(newcomer).to_be_focused()
     no_horizontal_scroll(page)
     page.get_by_role("button", name="Los geht\u2019s").tap()
 
