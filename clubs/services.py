@@ -165,6 +165,13 @@ def invitation_refusal(invitation: Invitation, user) -> str:
     }.get(role, "")
     if not invitation.is_usable:
         return f"{_('Diese Einladung gilt nicht mehr.')} {new_link}".strip()
+    if not invitation.club.memberships.exists():
+        # Its last member left (or deleted their account): a link still open in a group
+        # chat let anyone in, as a Spieler of a club nobody runs (walk 80).
+        return _(
+            "Diese Einladung gilt nicht mehr: der Verein hat keine Mitglieder mehr, auch "
+            "keinen Admin, der einlädt."
+        )
     player = invitation.player
     if player is None:
         return ""

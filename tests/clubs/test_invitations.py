@@ -420,6 +420,25 @@ def test_removing_a_member_revokes_only_the_links_for_their_player(client, admin
     assert set(club.invitations.usable()) == {for_vroni, for_anyone}
 
 
+def test_a_club_whose_last_member_left_takes_nobody_in_with_a_link_still_open(
+    client, admin, club, user
+):
+    """Walk 80: the last member left, a link for anyone still open in a group chat let a
+    former member back in, as a Spieler of a club with nobody to run it."""
+    for_anyone = invite(club, admin)
+    services.remove_member(club.memberships.get(user=admin), admin, may_empty=True)
+    client.force_login(user)
+
+    page = client.get(join_url(for_anyone)).content.decode()
+    client.post(join_url(for_anyone), {"new_name": "Sepp"})
+
+    assert "Diese Einladung gilt nicht mehr: der Verein hat keine Mitglieder mehr" in page
+    assert not club.memberships.exists()
+    with pytest.raises(services.ClubError):
+        services.accept_invitation(for_anyone, user, name="Sepp")
+    assert not club.memberships.exists()
+
+
 def test_a_removed_member_who_rejoins_with_a_link_for_anyone_is_the_player_they_were(
     client, admin, club, hias, user
 ):
