@@ -567,12 +567,32 @@ def kept_because(player: Player) -> str:
             "abwählen; was zwischen den beiden offen ist, gleicht eine Zahlung in der "
             "Abrechnung aus."
         ) % {"name": player.name}
+    if _in_a_seating(player):
+        # Seated and taken off again before the first game: the evening's record of its
+        # seating names them (walk 79: deleted, it read "Sepp, Resi, ?, ?").
+        return _(
+            "Löschen geht nicht: %(name)s steht in der aufgezeichneten Sitzordnung eines "
+            "Abends, und die bleibt. Nicht mehr gebraucht? Dann „aktiv“ abwählen, und der "
+            "Name steht in keiner Auswahl mehr."
+        ) % {"name": player.name}
     if player.invitations.exists():
         return _(
             "Für %(name)s gibt es einen Einladungslink: erst ihn widerrufen (unter "
             "„Mitglieder“), dann lässt sich der Name löschen."
         ) % {"name": player.name}
     return ""
+
+
+def _in_a_seating(player: Player) -> bool:
+    """Whether a seating an evening recorded (Change.Kind.SEATS, before or after) names
+    the player."""
+    from evenings.models import Change
+
+    return (
+        Change.objects.filter(kind=Change.Kind.SEATS, evening__runde__club_id=player.club_id)
+        .filter(Q(before__players__contains=[player.pk]) | Q(after__players__contains=[player.pk]))
+        .exists()
+    )
 
 
 def delete_if_unused(player: Player) -> bool:

@@ -88,6 +88,27 @@ def test_a_fifth_player_joins_before_the_first_game(client, scorekeeper, evening
     assert seated(evening) == ["Sepp", "Vroni", "Hias", "Resi", "Wastl"]
 
 
+def test_who_was_seated_and_taken_off_before_the_first_game_stays_in_the_record(
+    client, admin, evening, players
+):
+    """Walk 79: Wastl seated, taken off again, then deleted as a player who never
+    played: the evening's history read "jetzt: Sepp, Vroni, Hias, Resi, ?"."""
+    wastl = players[4]
+    services.change_seats(evening.pk, players[:5], 4, admin)
+    services.change_seats(evening.pk, players[:4], 0, admin)
+
+    said = club_services.kept_because(wastl)
+
+    assert said.startswith(
+        "Löschen geht nicht: Wastl steht in der aufgezeichneten Sitzordnung eines Abends"
+    )
+    assert not club_services.delete_if_unused(wastl)
+    client.force_login(admin)
+    history = client.get(reverse("evenings:history", args=[evening.pk])).text
+    assert "Sepp, Vroni, Hias, Resi, Wastl" in history
+    assert club_services.kept_because(players[5]) == ""  # Kathi never sat
+
+
 def test_the_same_table_again_changes_nothing(client, scorekeeper, evening, players):
     client.force_login(scorekeeper)
 
