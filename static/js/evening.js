@@ -249,12 +249,6 @@
   });
   document.addEventListener("keydown", function (event) {
     if (event.key === "Escape" && event.target.closest("#correction")) closeCorrection();
-    // Enter on a chip ticks it, as a tap does: a form's Enter would book the game as it
-    // is (walk 78: a Sauspiel booked without the Schneider it was to tick).
-    if (event.key === "Enter" && /^(radio|checkbox)$/.test(event.target.type)) {
-      event.preventDefault();
-      event.target.click();
-    }
   });
   //    So does Back (walk 69: it left the evening, a correction half made with it): the
   //    panel opened adds an entry of this page to the history, which Back takes off by

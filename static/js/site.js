@@ -102,6 +102,17 @@
   });
 })();
 
+// Enter on a box or a chip ticks it, as a tap does; a form goes from its button or a
+// text field. A form's own Enter would send it as it is: a game booked without the
+// Schneider it was to tick (walk 78), a newcomer "added" from the first dealer's chips
+// (walk 79).
+document.addEventListener("keydown", function (event) {
+  if (event.key === "Enter" && /^(radio|checkbox)$/.test(event.target.type)) {
+    event.preventDefault();
+    event.target.click();
+  }
+});
+
 // A page sent back with errors: the first field in error gets the focus, rather than the
 // form's first field, and comes into view with its message. On a phone the message of a
 // mistyped password would otherwise sit below the screen, under a focused user name.
@@ -116,25 +127,25 @@
 (function () {
   "use strict";
   var invalid = document.querySelector("form [aria-invalid='true']");
+  var region = invalid;
   if (!invalid) {
     if (document.querySelector("[autofocus]")) return; // the page knows what comes next
     var message = document.querySelector(".messages, [data-read-first]");
-    var region = message && message.closest("[tabindex='-1']");
+    region = message && message.closest("[tabindex='-1']");
     if (!region) return;
     var part = location.hash && document.getElementById(location.hash.slice(1));
     if (part && region.id === "messages") part.prepend(region);
-    region.focus({ preventScroll: true });
-    if (location.hash) {
-      window.addEventListener("load", function () {
-        setTimeout(function () {
-          if (document.activeElement === document.body) region.focus({ preventScroll: true });
-        });
-      });
-    }
-    return;
   }
-  invalid.focus({ preventScroll: true });
-  invalid.scrollIntoView({ block: "center" });
+  region.focus({ preventScroll: true });
+  // A field in error at "#neu" too (walk 79: the refused newcomer's name lost it).
+  if (location.hash) {
+    window.addEventListener("load", function () {
+      setTimeout(function () {
+        if (document.activeElement === document.body) region.focus({ preventScroll: true });
+      });
+    });
+  }
+  if (invalid) invalid.scrollIntoView({ block: "center" });
 })();
 
 // A page that follows what changes (its #poll: an evening, open or closed) stops asking

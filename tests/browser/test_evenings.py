@@ -1957,3 +1957,29 @@ def test_a_strike_whose_answer_is_slow_is_not_told_as_another_phones(
     assert polls
     expect(page.locator("#entry-status")).not_to_contain_text("anderen Handy")
     expect(page.locator(".deal")).to_contain_text("Vroni gibt")
+
+
+def test_on_the_start_page_enter_ticks_a_dealer_and_a_refused_newcomer_keeps_the_focus(
+    page, log_in, club, runde, schreiber, players
+):
+    """Walk 79: Enter on a first dealer's chip sent the form as "Hinzufügen" ("Bitte einen
+    Namen eingeben."); a newcomer's name refused came back at #neu with the focus on
+    nothing, and the field described by an error id that was not there."""
+    log_in(schreiber).goto(f"/verein/{club.pk}/runde/{runde.pk}/abend/neu/")
+    for seat, name in enumerate(["Sepp", "Vroni", "Hias", "Resi"], 1):
+        page.get_by_role("combobox", name=f"Platz {seat}", exact=True).select_option(label=name)
+    hias = page.locator("#id_first_dealer").get_by_role("radio", name="Hias")
+
+    hias.focus()
+    page.keyboard.press("Enter")
+
+    expect(hias).to_be_checked()
+    expect(page).to_have_url(re.compile(r"/abend/neu/$"))
+    newcomer = page.get_by_label("Neu am Tisch (noch nicht im Verein)")
+    newcomer.fill("Vróni")
+    newcomer.press("Enter")
+    expect(newcomer).to_have_attribute("aria-invalid", "true")
+    expect(newcomer).to_be_focused()
+    said = page.locator(f"#{newcomer.get_attribute('aria-describedby')}")
+    expect(said).to_contain_text("Vroni")
+    assert not Evening.objects.exists()
