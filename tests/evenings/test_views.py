@@ -72,6 +72,41 @@ def test_the_newcomer_s_name_is_not_announced_as_required(client, scorekeeper, c
     assert field is not None and "required" not in field.group()
 
 
+def test_a_newcomer_one_slip_from_a_player_s_name_is_asked_about_once(
+    client, scorekeeper, club, runde, players
+):
+    """Walk 79: "Tomi" typed beside the club's Toni became a new player unasked. Asked
+    once; sent again, it is meant."""
+    client.force_login(scorekeeper)
+    start_url = reverse("evenings:start", args=[club.pk, runde.pk])
+    chosen = {"seat0": players[0].pk, "seat2": players[1].pk, "first_dealer": "2"}
+    Player.objects.create(club=club, name="Toni", active=False)
+
+    asked = client.post(start_url, chosen | {"neu-name": "Tomi", "add_player": "1"})
+
+    said = unescape(asked.text)
+    assert "Meinst du Toni? Dann „Toni“ eintragen. Ist Tomi neu im Verein, nochmal" in said
+    assert '<input type="hidden" name="neu-sure" value="Tomi">' in asked.text
+    assert not club.players.filter(name="Tomi").exists()
+    meant = client.post(
+        start_url, chosen | {"neu-name": "Tomi", "neu-sure": "Tomi", "add_player": "1"}
+    )
+    assert "Tomi sitzt auf Platz 2." in meant.text
+    assert club.players.filter(name="Tomi").count() == 1
+    # Another slip is asked about afresh; an unrelated name is not asked about at all.
+    assert (
+        "Meinst du"
+        in client.post(
+            start_url, chosen | {"neu-name": "Tonni", "neu-sure": "Tomi", "add_player": "1"}
+        ).text
+    )
+    assert (
+        "Meinst du"
+        not in client.post(start_url, chosen | {"neu-name": "Ferdl", "add_player": "1"}).text
+    )
+    assert not Evening.objects.exists()
+
+
 def test_a_scorekeeper_seats_someone_new_to_the_club_without_an_admin(
     client, scorekeeper, club, runde, players
 ):
