@@ -45,6 +45,24 @@ PERSONAL_WIDGETS = {
 }
 
 
+class SpaceAtTheEndsValidator:
+    """A password that begins or ends with a space, as a paste from a password manager
+    may: kept as typed, it failed at the next login typed without (walk 80)."""
+
+    def validate(self, password, user=None) -> None:
+        if password != password.strip():
+            raise ValidationError(
+                _(
+                    "Das Passwort beginnt oder endet mit einem Leerzeichen, das beim Anmelden "
+                    "leicht fehlt. Bitte ohne."
+                ),
+                code="password_space_at_the_ends",
+            )
+
+    def get_help_text(self) -> str:
+        return _("Es beginnt und endet nicht mit einem Leerzeichen.")
+
+
 class SimilarityValidator(UserAttributeSimilarityValidator):
     """Django's check that a password is not the user name (or first name, or email) over
     again, in German that reads (Django's: "zu ähnlich zu Benutzername")."""
@@ -217,7 +235,10 @@ class DeleteAccountForm(forms.Form):
         password = self.cleaned_data["password"]
         if not self.user.check_password(password):
             raise ValidationError(
-                _("Das Passwort stimmt nicht. Beim Passwort zählt Groß- und Kleinschreibung.")
+                _(
+                    "Das Passwort stimmt nicht. Beim Passwort zählen Groß- und Kleinschreibung "
+                    "und jedes Leerzeichen."
+                )
             )
         return password
 
@@ -237,8 +258,8 @@ class ThrottledAuthenticationForm(AuthenticationForm):
         **AuthenticationForm.error_messages,
         # Django's German reads as if the fields had been left empty.
         "invalid_login": _(
-            "Benutzername oder Passwort stimmt nicht. Beim Passwort zählt Groß- und "
-            "Kleinschreibung."
+            "Benutzername oder Passwort stimmt nicht. Beim Passwort zählen Groß- und "
+            "Kleinschreibung und jedes Leerzeichen."
         ),
         "throttled": _(
             "Zu viele fehlgeschlagene Anmeldeversuche. "

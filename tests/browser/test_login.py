@@ -25,7 +25,8 @@ def test_a_wrong_password_gets_a_german_message_and_no_session(page, user):
     page.get_by_role("button", name="Anmelden").click()
 
     expect(page.get_by_role("alert")).to_have_text(
-        "Benutzername oder Passwort stimmt nicht. Beim Passwort zählt Groß- und Kleinschreibung."
+        "Benutzername oder Passwort stimmt nicht. Beim Passwort zählen Groß- und Kleinschreibung "
+        "und jedes Leerzeichen."
     )
     # The page opens on the message, which a screen reader then reads (not on the name).
     expect(page.get_by_role("alert")).to_be_focused()

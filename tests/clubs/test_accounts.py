@@ -204,6 +204,24 @@ def test_signup_requires_a_name_and_a_valid_email(client, db):
     assert not User.objects.exists()
 
 
+@pytest.mark.parametrize("password", ["Trumpf-Ass-11 ", " Trumpf-Ass-11", "Trumpf-Ass-11\t"])
+def test_a_password_with_a_space_at_either_end_is_refused(client, db, password):
+    """Walk 80: pasted from a password manager with a space after it, kept as typed; the
+    next login without it failed, and nothing said why."""
+    data = signup_data(password1=password, password2=password)
+
+    response = client.post(reverse("signup"), data)
+
+    assert response.context["form"].errors["password1"] == [
+        "Das Passwort beginnt oder endet mit einem Leerzeichen, das beim Anmelden leicht "
+        "fehlt. Bitte ohne."
+    ]
+    assert not User.objects.exists()
+    inner = "Trumpf Ass 11"  # a space inside is a password as any other
+    client.post(reverse("signup"), signup_data(password1=inner, password2=inner))
+    assert User.objects.get().check_password(inner)
+
+
 def test_a_password_like_the_user_name_is_refused_in_plain_german(client, db):
     data = signup_data(username="vroniberger", password1="vroniberger1", password2="vroniberger1")
 
@@ -889,7 +907,10 @@ def test_the_name_logs_in_however_it_is_capitalised(client, user, password, type
     response = log_in(client, typed, password.upper())
 
     assert response.status_code == 200 and logged_in_as(client) is None
-    assert "Beim Passwort zählt Groß- und Kleinschreibung." in response.content.decode()
+    assert (
+        "Beim Passwort zählen Groß- und Kleinschreibung und jedes Leerzeichen."
+        in response.content.decode()
+    )
 
 
 # Deleting one's account
