@@ -120,7 +120,12 @@ def test_a_player_page_offers_an_invitation_link_for_that_player(client, admin, 
     client.force_login(admin)
 
     page = client.get(reverse("clubs:player", args=[club.pk, wastl.pk]))
-    assert "Einladungslink für Wastl" in page.text
+    assert "Einladungslink für Wastl (als Spieler)" in page.text
+    # The role said before the tap, and where another is given (walk 80).
+    members = reverse("clubs:members", args=[club.pk])
+    assert f'Als Schreiber oder Admin lädt man unter <a href="{members}">Mitglieder</a> ein.' in (
+        page.text
+    )
     response = client.post(
         reverse("clubs:invitation_create", args=[club.pk]),
         {"role": "spieler", "player": wastl.pk},
