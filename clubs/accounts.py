@@ -16,7 +16,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 from clubs import services, throttle
 from clubs.account_forms import DeleteAccountForm, ProfileForm, SignupForm
 from clubs.forms import save_unless_taken
+from clubs.models import german_order
 from clubs.players import open_balances
+from evenings.models import Evening
 
 # Django's own unique username, and ours that ignores case (clubs migration 0003).
 USERNAME_CONSTRAINTS = ("auth_user_username_key", "auth_user_username_lower_unique")
@@ -110,7 +112,12 @@ def account_delete(request: HttpRequest) -> HttpResponse:
 def _profile_page(request: HttpRequest, form, delete_form) -> HttpResponse:
     """The profile with its two forms; beside "Konto löschen", the clubs that need
     another admin first and the balances left open (as on leaving a club)."""
-    own = list(request.user.players.filter(club__memberships__user=request.user))
+    own = list(
+        request.user.players.filter(club__memberships__user=request.user)
+        .select_related("club")
+        .order_by(german_order("club__name"))
+    )
+    balances = open_balances(own) if own else {}
     return render(
         request,
         "registration/profile.html",
@@ -119,7 +126,17 @@ def _profile_page(request: HttpRequest, form, delete_form) -> HttpResponse:
             "delete_form": delete_form,
             "sole_admin_of": services.sole_admin_of(request.user),
             "only_member_of": services.only_member_of(request.user),
-            "open_balances": [line for lines in open_balances(own).values() for line in lines]
+            # By club: two clubs may each have a "Stammtisch" (walk 80).
+            "open_balances": [
+                (player.club.name, balances[player.pk]) for player in own if balances[player.pk]
+            ],
+            # Booked for them still, as on leaving a club (walk 80: said there, not here).
+            "seated_at": list(
+                Evening.objects.playing()
+                .filter(seats__player__in=own)
+                .select_related("runde__club")
+                .order_by("started_at")
+            )
             if own
             else [],
         },

@@ -929,11 +929,15 @@ def test_a_member_deletes_their_account_and_their_games_stay_in_the_club(
     client.force_login(scorekeeper)
     page = client.get(reverse("profile")).text
     assert "Konto löschen …" in page
-    # Which way it is open, in words (walk 59: "+0,10 €" alone).
+    # Which way it is open, in words (walk 59: "+0,10 €" alone), and in which club; the
+    # evening that books for them still (walk 80: said on leaving a club, not here).
     assert (
-        'Noch nicht ausgeglichen: Runde „Donnerstagsrunde“ <span class="amount">+0,10 €</span> '
-        "(zu bekommen)."
+        "<strong>Schafkopffreunde Au:</strong> Noch nicht ausgeglichen: Runde "
+        '„Donnerstagsrunde“ <span class="amount">+0,10 €</span> (zu bekommen).'
     ) in page
+    assert "Du sitzt am laufenden Abend der Runde „Donnerstagsrunde“ (Schafkopffreunde Au, " in (
+        page
+    )
 
     answer = client.post(reverse("account_delete"), {"password": PASSWORD}, follow=True)
 
