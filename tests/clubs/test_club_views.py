@@ -810,6 +810,8 @@ def test_leaving_or_being_removed_says_what_is_still_open(client, admin, club, r
 
     assert said in leaving
     assert removing.count(said) == 1  # at Christl's "Entfernen …", nobody else's
+    # The club named only where several are (the profile), not on its own pages (walk 81).
+    assert "</strong> Noch nicht ausgeglichen" not in leaving + removing
     started = timezone.localtime(evening.started_at).strftime("%d.%m., %H:%M")
     assert (
         f"Du sitzt am laufenden Abend der Runde „Donnerstagsrunde“ (seit {started}): dort wird "
