@@ -446,7 +446,12 @@ def _in_two_weeks():
 
 class InvitationQuerySet(models.QuerySet):
     def usable(self):
-        return self.filter(revoked_at__isnull=True, expires_at__gt=timezone.now())
+        """Neither revoked nor expired, of a club that has members (services'
+        invitation_refusal: a club whose last member left takes nobody in)."""
+        members = Membership.objects.filter(club=models.OuterRef("club"))
+        return self.filter(
+            models.Exists(members), revoked_at__isnull=True, expires_at__gt=timezone.now()
+        )
 
 
 class Invitation(models.Model):

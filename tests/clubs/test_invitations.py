@@ -434,6 +434,14 @@ def test_a_club_whose_last_member_left_takes_nobody_in_with_a_link_still_open(
 
     assert "Diese Einladung gilt nicht mehr: der Verein hat keine Mitglieder mehr" in page
     assert not club.memberships.exists()
+    # Logged out: no "Schon beigetreten?", and the login and sign-up pages it leads to name
+    # no invitation (walk 81: "Du bist in den Verein … eingeladen").
+    client.logout()
+    stranger = client.get(join_url(for_anyone)).content.decode()
+    assert "Diese Einladung gilt nicht mehr" in stranger and "Schon beigetreten?" not in stranger
+    for page_name in ("login", "signup"):
+        shown = client.get(reverse(page_name), {"next": join_url(for_anyone)}).content.decode()
+        assert "eingeladen" not in shown
     with pytest.raises(services.ClubError):
         services.accept_invitation(for_anyone, user, name="Sepp")
     assert not club.memberships.exists()
