@@ -132,7 +132,7 @@ def _profile_page(request: HttpRequest, form, delete_form) -> HttpResponse:
             ],
             # Booked for them still, as on leaving a club (walk 80: said there, not here).
             "seated_at": list(
-                Evening.objects.playing()
+                Evening.objects.playing_for_money()
                 .filter(seats__player__in=own)
                 .select_related("runde__club")
                 .order_by("started_at")

@@ -162,7 +162,7 @@ def _departures(user, memberships: list[Membership]) -> list[Departure]:
     # the page said their accounts were settled while one ran on).
     seated_at = defaultdict(list)
     for seat in Seat.objects.filter(
-        player__in=players, evening__in=Evening.objects.playing()
+        player__in=players, evening__in=Evening.objects.playing_for_money()
     ).select_related("evening__runde"):
         seated_at[seat.player_id].append(seat.evening)
     for departure in departures:
@@ -271,7 +271,9 @@ def club_detail(request: HttpRequest, club_id: int) -> HttpResponse:
             "open_balances": open_balances([player])[player.pk] if player else [],
             # ... as is an evening they sit at, where games are still booked for them.
             "seated_at": (
-                Evening.objects.playing().filter(seats__player=player).select_related("runde")
+                Evening.objects.playing_for_money()
+                .filter(seats__player=player)
+                .select_related("runde")
                 if player
                 else []
             ),
@@ -723,7 +725,9 @@ def player_edit(request: HttpRequest, club_id: int, player_id: int) -> HttpRespo
             "open_balances": open_balances([player])[player.pk],
             # ... nor does a running evening they sit at: booked for them still (walk 74).
             "seated_at": list(
-                Evening.objects.playing().filter(seats__player=player).select_related("runde")
+                Evening.objects.playing_for_money()
+                .filter(seats__player=player)
+                .select_related("runde")
             ),
         },
     )
@@ -801,7 +805,7 @@ def members(request: HttpRequest, club_id: int) -> HttpResponse:
     # ... and each running evening they sit at, where games are still booked for them.
     seated_at = defaultdict(list)
     for seat in Seat.objects.filter(
-        player__in=players, evening__in=Evening.objects.playing()
+        player__in=players, evening__in=Evening.objects.playing_for_money()
     ).select_related("evening__runde", "player"):
         seated_at[seat.player_id].append(seat)
     for member in members:

@@ -48,6 +48,11 @@ class EveningQuerySet(models.QuerySet):
             .exclude(models.Exists(went_on))
         )
 
+    def playing_for_money(self):
+        """The playing money evenings, where a player seated is booked for (walk 81: a
+        tournament's table, played out, named "der laufende Abend der Runde „Winterpokal“")."""
+        return self.playing().filter(runde__kind=Runde.Kind.MONEY)
+
     def with_counted_games(self):
         """Each evening with `counted_games` (Evening.counted_games) read with it: how
         many of its games count, struck or taken-back ones not."""

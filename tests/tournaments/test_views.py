@@ -1820,3 +1820,23 @@ def test_a_game_taken_back_and_restored_at_a_table_is_listed_both_ways(
         for _kind, moved in listed
     )
     assert again and again == sorted(-points for points in back)
+
+
+def test_a_player_at_a_tournament_table_is_not_said_to_sit_at_a_runde_s_evening(
+    client, admin, tournament, players
+):
+    """Walks 81, 82: a player page, the members page and the profile named a tournament's
+    table "der laufende Abend der Runde „Stadtmeisterschaft“", played out or not."""
+    services.start_round(drawn(tournament, players), admin)
+    client.force_login(admin)
+    resi = players[0]
+
+    pages = [
+        client.get(reverse("clubs:player", args=[tournament.club_id, resi.pk])).text,
+        client.get(reverse("clubs:members", args=[tournament.club_id])).text,
+        client.get(reverse("clubs:detail", args=[tournament.club_id])).text,
+        client.get(reverse("profile")).text,
+    ]
+
+    assert resi.seats.filter(evening__status="open").exists()
+    assert not any("am laufenden Abend" in page for page in pages)
