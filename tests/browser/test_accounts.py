@@ -43,6 +43,25 @@ def test_a_newcomer_signs_up_on_a_phone_and_lands_on_the_start_page(page, db):
     assert (vroni.first_name, vroni.email) == ("Vroni", "vroni@example.org")
 
 
+def test_a_password_refused_on_a_small_phone_says_why_in_view(page, db):
+    """Walk 81: at 320 px the word for a password with a space at its end was below the
+    screen, under the password's rules."""
+    page.set_viewport_size({"width": 320, "height": 568})
+    page.goto("/konto/registrieren/")
+    page.get_by_label("Benutzername").fill("vroni")
+    page.get_by_label("Vorname").fill("Vroni")
+    page.get_by_label("E-Mail-Adresse").fill("vroni@example.org")
+    page.get_by_label("Passwort", exact=True).fill(NEW_PASSWORD + " ")
+    page.get_by_label("Passwort bestätigen").fill(NEW_PASSWORD + " ")
+    page.get_by_role("button", name="Konto anlegen").click()
+
+    expect(page.get_by_label("Passwort", exact=True)).to_be_focused()
+    expect(
+        page.get_by_text("Das Passwort beginnt oder endet mit einem Leerzeichen")
+    ).to_be_in_viewport(ratio=1)
+    assert not get_user_model().objects.exists()
+
+
 def test_a_user_resets_a_forgotten_password_through_the_email_link(page, user, password):
     page.goto("/konto/login/")
     page.get_by_role("link", name="Passwort vergessen?").click()
