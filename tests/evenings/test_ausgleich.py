@@ -387,6 +387,9 @@ def test_the_runde_s_accounts_lead_to_the_ausgleich_and_its_payment(
 
     page = page_text(client.get(accounts))
     assert "Hias zahlt Vroni 0,80 €" in page
+    # On paper too, whose accounts and as of when (walk 82).
+    now = timezone.localtime()
+    assert f"{club.name} · Stand {now:%d.%m.%Y}, " in page
     key = re.search(r'name="key" value="([0-9a-f-]+)"', page)[1]
 
     answer = client.post(reverse("evenings:ausgleich", args=[club.pk, runde.pk]), {"key": key})
