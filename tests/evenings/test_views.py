@@ -1125,6 +1125,9 @@ def test_the_history_names_who_changed_what(client, admin, scorekeeper, evening,
     response = client.get(reverse("evenings:history", args=[evening.pk]))
 
     assert response.status_code == 200
+    # Which evening it is, below the heading (walk 82).
+    started = timezone.localtime(evening.started_at).strftime("%d.%m.%Y · %H:%M")
+    assert f"Schafkopffreunde Au · Donnerstagsrunde · {started}</p>" in page_text(response)
     assert "Herz-Solo Hias · gewonnen · 3 Laufende · Kontra" in page_text(response)
     assert "→ Sauspiel Vroni mit Resi · gewonnen" in page_text(response)
     # What each change moved: the booking (0,50 € + 3 Laufende, x2 Kontra = 1,60 € a
