@@ -2209,6 +2209,7 @@ def _settlement_page(request, evening: Evening, membership, typed: dict | None =
                 "payee": other.get("payee"),
                 "value": other.get("value", ""),
                 "error": other.get("error", ""),
+                "at": other.get("at", ""),
                 "key": uuid.uuid4(),
             },
             "changed_after_paying": _changed_after_paying(evening, live),
@@ -2426,6 +2427,9 @@ def payment(request: HttpRequest, evening_id: int) -> HttpResponse:
             "value": request.POST["other_amount"],
             "error": str(refused),
             "other": other,
+            # Which field the word belongs to: nobody chosen is said at the choices (walk
+            # 81: under the amount, which was marked).
+            "at": "who" if "payer" in form.errors or "payee" in form.errors else "amount",
         }
     elif refused:
         messages.error(request, refused)

@@ -251,6 +251,11 @@ def test_money_handed_over_otherwise_than_proposed_is_booked_as_another_payment(
         "Bitte wählen, wer zahlt und wer das Geld bekommt."
     )
     expect(page.get_by_label("Wer zahlt")).to_have_value(str(players["Vroni"].pk))
+    # At the choice not made, not at the amount (walk 81).
+    expect(page.get_by_label("An wen")).to_be_focused()
+    expect(page.get_by_label("An wen")).to_have_attribute("aria-invalid", "true")
+    expect(page.get_by_label("Wer zahlt")).not_to_have_attribute("aria-invalid", "true")
+    expect(page.get_by_label("Betrag (in Euro)")).not_to_have_attribute("aria-invalid", "true")
     page.get_by_label("An wen").select_option(label="Sepp (+1,00 €)")
     no_horizontal_scroll(page)
     page.get_by_role("button", name="Zahlung eintragen").tap()
