@@ -79,8 +79,8 @@ def start(request: HttpRequest) -> HttpResponse:
     # The money evenings running in those clubs: one tap back to the table, also for a
     # Schreiber who writes without playing (a player finds theirs under their accounts).
     running = _told_apart(
-        Evening.objects.playing()
-        .filter(runde__club_id__in=scoring, runde__kind=Runde.Kind.MONEY)
+        Evening.objects.playing_for_money()
+        .filter(runde__club_id__in=scoring)
         .select_related("runde__club")
         .order_by("started_at")
         if scoring

@@ -23,7 +23,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from clubs import players as player_pages
 from clubs.access import login_required_keep_form, membership_of, money_runde_of, scorekeeper_of
 from clubs.forms import PlayerForm, euro_input, save_unless_taken
-from clubs.models import Runde, Tariff, german_key, near_name, one_line
+from clubs.models import Tariff, german_key, near_name, one_line
 from clubs.services import display_name, names_played_as
 from clubs.stats import kept, named
 from clubs.templatetags.money import amount
@@ -61,8 +61,8 @@ def start(request: HttpRequest, club_id: int, runde_id: int) -> HttpResponse:
         chosen = {p.pk for p in form.cleaned_data["players"]}
         # Nobody plays at two tables: the evenings running in the club's other Runden too.
         elsewhere = (
-            Evening.objects.playing()
-            .filter(runde__club=membership.club, runde__kind=Runde.Kind.MONEY)
+            Evening.objects.playing_for_money()
+            .filter(runde__club=membership.club)
             .exclude(runde=runde)
             .select_related("runde")
             .prefetch_related("seats__player")
