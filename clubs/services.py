@@ -382,7 +382,9 @@ def remove_member(membership: Membership, by, *, may_empty: bool = False) -> Non
     Club.objects.select_for_update().get(pk=membership.club_id)
     # A club keeps an admin while it has members; `may_empty`: its last member may go
     # (deleting their account), and the club, its games and its ledger stay, seen by nobody.
-    if not (may_empty and is_only_member(membership)):
+    if may_empty and is_only_member(membership):
+        _stop_sharing(membership.club, by)
+    else:
         _keep_an_admin(membership)
     membership.delete()
     players = membership.club.players.filter(user_id=membership.user_id)
@@ -395,6 +397,18 @@ def remove_member(membership: Membership, by, *, may_empty: bool = False) -> Non
     )
     Invitation.objects.filter(player__in=players, revoked_at=None).update(revoked_at=timezone.now())
     players.update(user=None)
+
+
+def _stop_sharing(club: Club, by) -> None:
+    """Revoke the spectator links of a club its last member leaves: nobody is left to
+    revoke one, and a link in a group chat would show its evening for good (walk 81)."""
+    from evenings.models import Evening
+    from evenings.services import renew_share_link
+
+    for evening_id in Evening.objects.filter(
+        runde__club=club, share_token__isnull=False
+    ).values_list("pk", flat=True):
+        renew_share_link(evening_id, by, revoke=True)
 
 
 def sole_admin_of(user) -> list[Club]:

@@ -676,6 +676,25 @@ def test_a_revoked_read_only_link_stops_working(client, scorekeeper, evening):
     assert Change.objects.filter(kind="share").exists()
 
 
+def test_the_read_only_links_stop_when_the_clubs_last_member_leaves(
+    client, club, admin, evening
+):
+    """Walk 81: after the last member deleted their account, a link in a group chat went
+    on showing its evening, with nobody left who could revoke it."""
+    url = reverse("evenings:live", args=[evening.share_token])
+    others = club.memberships.exclude(user=admin)
+    assert client.get(url).status_code == 200
+    for member in others.select_related("user"):
+        club_services.remove_member(member, admin)
+
+    club_services.delete_account(admin)
+
+    assert client.get(url).status_code == 404
+    evening.refresh_from_db()
+    assert evening.share_token is None
+    assert Change.objects.filter(evening=evening, kind="share", after={"revoked": True}).exists()
+
+
 def test_an_expired_session_keeps_the_typed_game_on_screen(client, evening, players):
     response = client.post(
         reverse("evenings:book", args=[evening.pk]),
