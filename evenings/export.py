@@ -6,11 +6,12 @@ comma is the decimal sign), amounts with a decimal comma and no thousands separa
 ("1234,50", which they read as a number) and dates as dd.mm.yyyy. Each player also has a
 column with the cents as an integer, for whoever computes with the file.
 
-One row per game that counts (struck games are left out): its number in its evening, the
-evening ("Abend": the day and hour it started, so two evenings of one day stay apart),
-the game in words ("· Bock" for a Bock game, "· korrigiert" for one corrected since it
-was booked), each player's amount (empty where they sat
-out), then the same amounts in cents. A player's amount is the sum of their ledger
+One row per game booked: its number in its evening, the evening ("Abend": the day and
+hour it started, so two evenings of one day stay apart), the game in words ("· Bock" for
+a Bock game, "· korrigiert" for one corrected since it was booked), each player's amount
+(empty where they sat out), then the same amounts in cents. A game struck or taken back
+keeps its row, as on the sheet ("· gestrichen", no amounts): the numbers run on without a
+gap nobody can explain (walk 82). A player's amount is the sum of their ledger
 entries for the game, corrections included. Last come the sums: of the games, and if
 anything was paid, the payments and the balance after them. A Runde's history is read
 fifty evenings at a time, so ten years stream out without being held in memory at once.
@@ -30,6 +31,7 @@ from evenings import wording
 from evenings.models import Change, Evening, EveningTotal, Game, LedgerEntry
 from evenings.reads import seats_of
 from evenings.services import GameInput, settled_by
+from evenings.sheet import TAKEN_BACK
 
 CONTENT_TYPE = "text/csv; charset=utf-8"
 BOM = "\ufeff"
@@ -223,6 +225,8 @@ def lines(
             ),
         ]
     )
+    # A row of its own length in a struck game's row, for whoever reads it as a table.
+    empty = [""] * len(players) * (1 if points else 2)
     for chunk in chunks:
         dates = {evening.pk: evening_date(evening) for evening in chunk}
         amounts = {
@@ -235,12 +239,24 @@ def lines(
             .annotate(total=Sum("amount"))
         }
         games = (
-            Game.objects.booked()
-            .filter(evening__in=chunk)
+            Game.objects.filter(evening__in=chunk)
             .with_corrected()
+            .with_taken_back()
             .order_by("evening__started_at", "evening_id", "number")
         )
         for game in games:
+            data = GameInput.of(game)
+            if not game.is_booked:
+                kind = game.taken_back_kind or Change.Kind.VOID
+                yield writer.writerow(
+                    [
+                        game.number,
+                        dates[game.evening_id],
+                        f"{wording.caption(data, names)} · {TAKEN_BACK[kind]}",
+                        *empty,
+                    ]
+                )
+                continue
             cents = [
                 amounts.get((game.pk, player.pk), 0) if player.pk in game.seating else None
                 for player in players
@@ -249,7 +265,7 @@ def lines(
                 [
                     game.number,
                     dates[game.evening_id],
-                    wording.line(GameInput.of(game), names, bock=game.bock)
+                    wording.line(data, names, bock=game.bock)
                     + (f" · {wording.CORRECTED}" if game.corrected else ""),
                     *(
                         "" if amount is None else amount if points else decimal_comma(amount)

@@ -979,8 +979,10 @@ def test_the_evening_csv_opens_in_a_german_spreadsheet_byte_for_byte(client, fiv
         ";10;-10;-10;10\r\n"
         "2;12.03.2026 19:30;Herz-Solo Resi · verloren · Schneider · korrigiert;0,60;;0,60;"
         "-1,80;0,60;60;;60;-180;60\r\n"
+        # Game 3, struck, keeps its row as on the sheet, and counts nothing (walk 82).
+        "3;12.03.2026 19:30;Wenz Sepp · gestrichen;;;;;;;;;;\r\n"
         "4;12.03.2026 19:30;Ramsch: Sepp verliert;-0,30;0,10;;0,10;0,10;-30;10;;10;10\r\n"
-        # The sums, as the sheet's standing (game 3, struck, counts nothing): no payments.
+        # The sums, as the sheet's standing: no payments.
         ";;Summe der Spiele;0,30;0,20;0,50;-1,80;0,80;30;20;50;-180;80\r\n"
     ).encode("utf-8")
     assert response.content.startswith(b"\xef\xbb\xbf")
@@ -1005,8 +1007,9 @@ def test_the_runde_csv_streams_every_game_oldest_first(client, history, five, pl
     second_day = export.evening_date(history.second)
     five_day = export.evening_date(five)
     assert [tuple(line.split(";")[:2]) for line in lines[1:-4]] == [
-        *((n, first_day) for n in ("1", "2", "3")),
-        *((n, five_day) for n in ("1", "2", "4")),
+        # The struck games (the first's 4, the five's 3) keep their rows (walk 82).
+        *((n, first_day) for n in ("1", "2", "3", "4")),
+        *((n, five_day) for n in ("1", "2", "3", "4")),
         ("1", second_day),
     ]
     # The corrected game says so, as the printed block does (walk 45).

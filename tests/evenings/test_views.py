@@ -676,9 +676,7 @@ def test_a_revoked_read_only_link_stops_working(client, scorekeeper, evening):
     assert Change.objects.filter(kind="share").exists()
 
 
-def test_the_read_only_links_stop_when_the_clubs_last_member_leaves(
-    client, club, admin, evening
-):
+def test_the_read_only_links_stop_when_the_clubs_last_member_leaves(client, club, admin, evening):
     """Walk 81: after the last member deleted their account, a link in a group chat went
     on showing its evening, with nobody left who could revoke it."""
     url = reverse("evenings:live", args=[evening.share_token])
@@ -2433,6 +2431,29 @@ def test_the_csv_marks_the_bock_games_and_names_the_players_in_german_order(
         assert bock.split(";")[2].endswith("· gewonnen · Bock")
     assert runde_lines.startswith("\ufeffNr.;Abend;Spiel;Ägidius;Hias;Resi;Sepp;")
     assert Game.objects.get(evening=evening, number=2).bock
+
+
+def test_the_csv_keeps_a_struck_game_s_row_without_amounts(client, admin, evening, players):
+    """Walk 82: a struck game was left out without a word; the numbers jumped from 1 to 3."""
+    vroni, resi = players[1], players[3]
+    sauspiel = services.GameInput("sauspiel", declarer=vroni.pk, partner=resi.pk)
+    for _ in range(3):
+        services.book_game(evening.pk, uuid.uuid4(), sauspiel, admin)
+    services.void_game(evening.pk, Game.objects.get(evening=evening, number=2).pk, admin)
+    services.undo_last(evening.pk, admin)
+    client.force_login(admin)
+
+    lines = client.get(reverse("evenings:csv", args=[evening.pk])).content.decode()
+
+    rows = [line.split(";") for line in lines.split("\r\n")[1:4]]
+    assert [row[0] for row in rows] == ["1", "2", "3"]
+    assert rows[1][2] == "Sauspiel Vroni mit Resi · gestrichen"
+    assert rows[2][2] == "Sauspiel Vroni mit Resi · zurückgenommen"
+    assert rows[1][3:] == rows[2][3:] == [""] * (len(rows[0]) - 3)
+    # The sums are those of the game that counts.
+    sums = lines.split("\r\n")[4].split(";")
+    assert sums[2] == "Summe der Spiele"
+    assert sums[3:7] == rows[0][3:7]
 
 
 def test_a_correction_of_a_closed_evening_says_so_and_changes_nothing(
