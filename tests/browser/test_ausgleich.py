@@ -89,6 +89,8 @@ def test_the_treasurer_settles_the_runde_in_its_ausgleich(
     expect(confirm).to_be_hidden()
     summary = page.locator("details.confirm summary")
     expect(summary).to_have_text("Ausgleich der Runde eintragen …")
+    # In the links' green, not in the red of "Verein löschen …" (walk 84).
+    expect(summary).to_have_css("color", "rgb(11, 94, 60)")
     assert summary.bounding_box()["height"] >= MIN_TAP_HEIGHT
     summary.tap()
     expect(confirm).to_be_visible()

@@ -290,6 +290,26 @@ def test_a_member_following_without_a_form_goes_on_to_the_new_table(
     assert "Neuer Tisch: das Blatt folgt dem Abend an den neuen Tisch." in page
 
 
+def test_each_table_s_abrechnung_says_the_night_is_settled_at_the_runde(
+    client, admin, evening, players
+):
+    """Walk 84: paid at the last table's Abrechnung ("Kare zahlt Sepp 3,50 €") though over
+    the night Kare was +1,30 €; only a grey line said it was that table's alone."""
+    client.force_login(admin)
+    accounts = reverse("evenings:runde_balances", args=[evening.runde.club_id, evening.runde_id])
+    services.book_game(evening.pk, uuid.uuid4(), sauspiel(evening), admin)
+    alone = client.get(reverse("evenings:settlement", args=[evening.pk])).text
+    assert "Nur dieser Tisch" not in alone and "Für diesen Abend." in alone
+
+    new = services.continue_at_new_table(evening.pk, players[:5], 1, admin, seen=1)
+
+    for table in (evening, new):
+        page = client.get(reverse("evenings:settlement", args=[table.pk])).text
+        assert "Nur dieser Tisch: heute wurde an mehreren Tischen gespielt" in page
+        assert f'<a href="{accounts}">Konten der Runde</a>' in page
+        assert "Für diesen Abend." not in page
+
+
 def test_the_table_s_spectator_link_goes_on_with_it_to_the_new_evening(
     client, admin, evening, players
 ):
