@@ -23,7 +23,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from clubs import players as player_pages
 from clubs.access import login_required_keep_form, membership_of, money_runde_of, scorekeeper_of
 from clubs.forms import PlayerForm, euro_input, save_unless_taken
-from clubs.models import Tariff, german_key, near_name, one_line
+from clubs.models import Player, Tariff, german_key, near_name, one_line
 from clubs.services import display_name, names_played_as
 from clubs.stats import kept, named
 from clubs.templatetags.money import amount
@@ -848,6 +848,14 @@ def book(request: HttpRequest, evening_id: int) -> HttpResponse:
     return render(request, "evenings/evening.html", context)
 
 
+def _left_the_table(user, evening: Evening, new_table: Evening) -> bool:
+    """Whether `user` played at `evening` and does not at the table that went on from it."""
+    seated = {seat.player_id for seat in seats_of(evening)} - {
+        seat.player_id for seat in seats_of(new_table)
+    }
+    return bool(seated) and Player.objects.filter(pk__in=seated, user=user).exists()
+
+
 def _ask_if_again(request, evening: Evening, form: GameForm) -> None:
     """A game just as the one booked last is asked about before it is booked (walk 57: a
     second phone, its form already at the next deal, entered the game the first had
@@ -1190,9 +1198,11 @@ def _changes_since(request, evening: Evening, membership, token=None) -> HttpRes
         and "looks" in request.GET
         and membership is not None
         and (new_table := services.continued_at(evening)) is not None
+        and not _left_the_table(request.user, evening, new_table)
     ):
         # A member's phone following without a form: on with the table, as a spectator's
-        # link goes (it stayed on the closed evening until "Weiter am neuen Tisch").
+        # link goes (it stayed on the closed evening until "Weiter am neuen Tisch"). Not
+        # the phone of whoever left: it keeps their night's last sheet (walk 84).
         messages.info(request, _("Neuer Tisch: das Blatt folgt dem Abend an den neuen Tisch."))
         response = HttpResponse()
         response["HX-Redirect"] = reverse("evenings:detail", args=[new_table.pk])

@@ -661,3 +661,29 @@ def test_the_seat_lists_mark_who_left_the_club(client, scorekeeper, admin, eveni
         labels = dict(page.context["form"].fields["seat0"].choices)
         assert labels[players[5].pk] == f"{players[5].name} (ausgeschieden)"
         assert labels[players[4].pk] == players[4].name
+
+
+def test_the_phone_of_whoever_left_keeps_the_night_s_last_sheet(
+    client, admin, club, evening, players
+):
+    """Walk 84: Resi went home, and her phone went on to the new table, where she is not,
+    with everyone at 0,00: her night's result was gone from her screen."""
+    sepp = players[0]
+    sepp.user = make_user("sepp", "Sepp")
+    sepp.save()
+    Membership.objects.create(user=sepp.user, club=club, role=Membership.Role.PLAYER)
+    services.book_game(evening.pk, uuid.uuid4(), sauspiel(evening), admin)
+    evening.refresh_from_db()
+    client.force_login(sepp.user)
+    poll = reverse("evenings:sheet", args=[evening.pk])
+    looking = {"v": evening.version, "looks": "1"}
+
+    new = services.continue_at_new_table(evening.pk, players[1:5], 0, admin, seen=1)
+    answer = client.get(poll, looking, headers=HTMX)
+
+    # The closed sheet, with the way on should they want it.
+    assert answer.status_code == 200 and "HX-Redirect" not in answer
+    assert "Dieser Abend ist abgeschlossen." in answer.text
+    assert f'<a href="{reverse("evenings:detail", args=[new.pk])}">Weiter am neuen Tisch</a>' in (
+        answer.text
+    )
