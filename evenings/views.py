@@ -304,6 +304,8 @@ def seats(request: HttpRequest, evening_id: int) -> HttpResponse:
         form = StartForm(
             request.POST or None, players=players, initial=initial | {"first_dealer": first_dealer}
         )
+    if played:  # not the evening's first dealer (walk 84: "Erster Geber" mid-evening)
+        form.fields["first_dealer"].label = _("Gibt als Nächstes")
     if form.is_valid():
         seen = _version(request.POST.get("v", ""))
         table = (form.cleaned_data["players"], form.cleaned_data["dealer_index"], request.user)

@@ -687,3 +687,16 @@ def test_the_phone_of_whoever_left_keeps_the_night_s_last_sheet(
     assert f'<a href="{reverse("evenings:detail", args=[new.pk])}">Weiter am neuen Tisch</a>' in (
         answer.text
     )
+
+
+def test_the_seating_page_asks_who_deals_next_once_games_are_booked(client, admin, evening):
+    """Walk 84: "Erster Geber" in the middle of an evening, where it means who deals next."""
+    client.force_login(admin)
+    url = reverse("evenings:seats", args=[evening.pk])
+    label = '<div class="label" id="first-dealer-label">{}</div>'
+    assert label.format("Erster Geber") in client.get(url).text
+
+    services.book_game(evening.pk, uuid.uuid4(), sauspiel(evening), admin)
+
+    page = client.get(url).text
+    assert label.format("Gibt als Nächstes") in page and "Erster Geber" not in page
