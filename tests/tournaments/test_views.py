@@ -641,6 +641,22 @@ def test_taking_someone_off_a_table_of_five_after_the_draw_says_the_seed_gives_i
     assert SWAPPED in page
 
 
+def test_a_draw_a_participant_joined_after_offers_the_new_draw_not_the_start(
+    director, tournament, players
+):
+    """Walk 83: "Runde 1 starten …" was offered, and refused when tapped."""
+    drawn(tournament, players, count=8)
+    start = "Runde 1 starten …"
+    assert start in director.get(url("detail", tournament.pk)).text
+
+    services.add_participants(tournament, [players[8]])
+
+    page = director.get(url("detail", tournament.pk)).text
+    assert "Die Teilnehmer haben sich nach der Auslosung geändert: bitte neu auslosen." in page
+    assert start not in page
+    assert '<details class="director" open>\n              <summary>Neu auslosen</summary>' in page
+
+
 def test_a_swap_at_one_table_is_an_error_on_the_page(director, tournament, players):
     round_ = drawn(tournament, players)
     a, b = TableSeat.objects.filter(table__round=round_, table__number=1)[:2]
