@@ -880,9 +880,11 @@ def _ask_if_again(request, evening: Evening, form: GameForm) -> None:
         None,
         format_html(
             '<span data-again tabindex="-1">{}</span> <label class="check">'
-            '<input type="checkbox" name="again" value="1"> {}</label>',
+            '<input type="checkbox" name="again" value="1"> {}</label> {}',
             said,
             _("Ja, noch einmal buchen"),
+            # The way out (walk 84: "no" was not offered): a chip changed drops the question.
+            _("Sonst das Spiel wählen, das es war."),
         ),
     )
 

@@ -3096,7 +3096,7 @@ def test_the_game_booked_last_entered_again_is_asked_about_before_it_counts_twic
     assert (
         "Spiel 1 war genau dieses Spiel: Sauspiel Hias mit Resi. Wirklich noch einmal buchen?"
         '</span> <label class="check"><input type="checkbox" name="again" value="1"> '
-        "Ja, noch einmal buchen</label>"
+        "Ja, noch einmal buchen</label> Sonst das Spiel wählen, das es war."
     ) in asked.text
     assert Game.objects.count() == 1
     assert re.search(rf'name="partner" value="{resi.pk}"[^>]*checked', asked.text)  # kept
