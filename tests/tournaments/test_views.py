@@ -11,6 +11,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from clubs import services as club_services
 from clubs.models import Departure, Membership, Player
 from evenings import services as evenings
 from evenings.models import Change, Evening
@@ -1269,6 +1270,19 @@ def test_the_hall_display_needs_no_login_and_refreshes_its_board(client, tournam
     assert tie_break_cells(board.text) == [("0", "0", "0")] * 8
     assert board.text.lstrip().startswith('<div id="board"')
     assert "<html" not in board.text
+
+
+def test_the_hall_display_stops_when_the_clubs_last_member_leaves(client, club, tournament):
+    """Walk 85: the evenings' spectator links stopped, the hall display showed on."""
+    hall = url("hall", tournament.display_token)
+    assert client.get(hall).status_code == 200
+
+    for member in club.memberships.select_related("user"):
+        club_services.remove_member(member, member.user, may_empty=True)
+
+    assert client.get(hall).status_code == 404
+    tournament.refresh_from_db()
+    assert tournament.display_token is None
 
 
 def test_the_directors_counter_says_how_many_games_at_a_table_do_not_count(
