@@ -64,8 +64,8 @@ class EveningResult:
     evening_id: int
     started_at: datetime
     amount: int
-    # Another evening of the period began the same day (after "Sitzordnung ändern"):
-    # the time too, or the two read alike (walk 61).
+    # Another evening of the period began the same day (two tables at once, or a night
+    # and its Ausgleich): the time too, or the two read alike (walk 61).
     shared_day: bool = False
 
     @property
@@ -260,7 +260,9 @@ def runde_stats(runde: Runde, period: Period, now: datetime | None = None) -> di
     counts = _fetch(GAME_COUNTS_SQL, evenings)
 
     # 2. The period's evenings, and every player's totals of each.
-    dates = dict(evenings.values_list("pk", "started_at"))
+    rows = evenings.values_list("pk", "started_at", "continues_id")
+    tables = {pk: (at, earlier) for pk, at, earlier in rows}
+    dates = {pk: at for pk, (at, _earlier) in tables.items()}
     totals: Totals = _fetch(TOTALS_SQL, evenings)
 
     # 3. Where the plot's lines start: each player's balance before the period.
@@ -284,10 +286,17 @@ def runde_stats(runde: Runde, period: Period, now: datetime | None = None) -> di
     labels.append(_("Tout (Solo oder Wenz)"))
     stats = {pk: PlayerStats.of(player, labels) for pk, player in players.items()}
     _count(stats, counts)
-    days = Counter(timezone.localdate(started) for started in dates.values())
+    # A night at several tables (someone joined or left: a new evening went on from the
+    # first) is one evening here, its tables' games added up (walk 86: "5 Abende" for four
+    # nights, and one night's two tables as a player's best and worst evening).
+    night = {pk: _first_table(pk, tables) for pk in tables}
+    nights: dict[tuple[int, int], int] = {}  # (first table, player): the night's game total
     for evening_id, player_id, game, _total in totals:
-        if game is None:
-            continue  # only a payment that evening
+        if game is not None:  # else only a payment that evening
+            key = (night[evening_id], player_id)
+            nights[key] = nights.get(key, 0) + game
+    days = Counter(timezone.localdate(dates[first]) for first in set(night.values()))
+    for (evening_id, player_id), game in nights.items():
         one = stats[player_id]
         one.evenings += 1
         started = dates[evening_id]
@@ -311,14 +320,23 @@ def runde_stats(runde: Runde, period: Period, now: datetime | None = None) -> di
         ],
         "players": played,
         "games": sum(s.played for s in played) // 4,
-        # evenings with games (an Ausgleich der Runde has payments only)
-        "evenings": len({row[0] for row in totals if row[2] is not None}),
+        # evenings with games (an Ausgleich der Runde has payments only), a night at
+        # several tables once
+        "evenings": len({night[row[0]] for row in totals if row[2] is not None}),
         # Whether the period had Bock games and Jungfrauen at all: a Runde that plays
         # without them is not shown a row of zeros for each player.
         "bock": any(s.bock for s in played),
         "jungfrauen": any(s.jungfrauen for s in played),
         "plot": balance_plot(totals, dates, opening, players, period, now) if totals else None,
     }
+
+
+def _first_table(evening_id: int, tables: dict[int, tuple[datetime, int | None]]) -> int:
+    """The first table of the night `evening_id` belongs to, among `tables` (id: (started
+    at, the evening it went on from)); a table before the period is not followed."""
+    while (earlier := tables[evening_id][1]) in tables:
+        evening_id = earlier
+    return evening_id
 
 
 # -- the plot ------------------------------------------------------------------------------

@@ -553,3 +553,30 @@ def test_best_and_worst_evening_of_one_day_say_their_time(runde, admin, players)
     said = re.findall(r"</span>(\d\d\.\d\d\.\d{4}(?:, \d\d:\d\d)?)</a>", html)
     assert sorted(set(said)) == sorted({f"{t:%d.%m.%Y, %H:%M}" for t in started})
     assert len(said) == 8  # each player's best and worst
+
+
+def test_a_night_at_two_tables_is_one_evening_with_its_tables_added_up(runde, admin, players):
+    """Walk 86: Wastl sat down mid-evening; the statistics said "2 Abende" for one night,
+    and its two tables were a player's best and worst evening."""
+    four = [players[name] for name in FOUR]
+    first = services.start_evening(runde, four, 0, admin)
+    p = [x.pk for x in services.next_deal(first).playing]
+    won = services.GameInput("sauspiel", declarer=p[0], partner=p[2])
+    services.book_game(first.pk, uuid.uuid4(), won, admin)
+    second = services.continue_at_new_table(first.pk, [*four, players["Wastl"]], 1, admin)
+    q = [x.pk for x in services.next_deal(second).playing]
+    lost = services.GameInput("sauspiel", declarer=q[0], partner=q[2], won=False)
+    services.book_game(second.pk, uuid.uuid4(), lost, admin)
+
+    stats = runde_stats(runde, periods.periods()[-1])
+
+    assert stats["evenings"] == 1
+    night = {s.player.pk: s for s in stats["players"]}
+    for pk in [player.pk for player in four] + [players["Wastl"].pk]:
+        one = night[pk]
+        # Each player's games of both tables, as one evening, linked to its first table.
+        games = services.standing(first).get(pk, 0) + services.standing(second).get(pk, 0)
+        assert one.evenings == 1
+        assert one.best == one.worst
+        assert (one.best.evening_id, one.best.amount) == (first.pk, games)
+    assert {one.best.amount for one in night.values()} != {0}  # the tables did not cancel out
