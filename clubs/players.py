@@ -13,6 +13,7 @@ their club. Anything else is a 404, as everywhere (clubs.access).
 
 import functools
 import hashlib
+import re
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -51,6 +52,14 @@ EVENING_GAMES = 20  # games a player surely plays at a usual evening (NewestGame
 GAMES_PER_PAGE = 50  # a player's history
 EVENINGS_PER_PAGE = 20  # the Runde page
 PAGE = "seite"  # the query parameter of a page number
+
+
+def page_asked(request: HttpRequest) -> str:
+    """The page number asked for, or "1" for anything that is not one: Django's get_page
+    would give the last page for 0 (walk 86: "?seite=0" opened "Seite 2 von 2")."""
+    number = request.GET.get(PAGE, "")
+    return number if re.fullmatch(r"[1-9]\d{0,8}", number) else "1"
+
 
 GAME = LedgerEntry.Kind.GAME
 PAYMENT = LedgerEntry.Kind.PAYMENT
@@ -749,7 +758,7 @@ def player_history(request: HttpRequest, club_id: int, player_id: int) -> HttpRe
     totals = period.filter(totals, "evening__started_at")
     newest = NewestGames(games, player)
     result = newest.kept(totals, lambda: totals.aggregate(sum=Sum("amount"))["sum"] or 0)
-    page = Paginator(newest, GAMES_PER_PAGE).get_page(request.GET.get(PAGE))
+    page = Paginator(newest, GAMES_PER_PAGE).get_page(page_asked(request))
     rows_html = newest.kept_page(
         page.number, lambda: str(history_html(history_rows(player, list(page.object_list))))
     )

@@ -1,6 +1,5 @@
 import copy
 import itertools
-import re
 from collections import defaultdict
 from urllib.parse import urlsplit
 
@@ -41,6 +40,7 @@ from clubs.players import (
     homes,
     kept_accounts,
     open_balances,
+    page_asked,
     runde_balances,
 )
 from evenings import services as evening_services
@@ -395,8 +395,7 @@ def runde_detail(request: HttpRequest, club_id: int, runde_id: int) -> HttpRespo
         if request.GET.get(periods.PARAMETER) == period.key
         else ""
     )
-    page = request.GET.get("seite", "")
-    page = page if re.fullmatch(r"\d{1,9}", page) else "1"  # any other: the first page
+    page = page_asked(request)
     # The evenings and the tariff's versions are kept as HTML until the Runde changes (a
     # new tariff has a new current one): at ten years they took a third of the page.
     state = stats.runde_state(runde)

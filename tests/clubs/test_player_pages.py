@@ -816,6 +816,8 @@ def test_the_history_pages_fifty_games_at_a_time(client, history, admin, monkeyp
     pages = [client.get(url, {"seite": n, "zeitraum": "alles"}) for n in (1, 2)]
     beyond = client.get(url, {"seite": "999"})
     broken = client.get(url, {"seite": "x\x00"})
+    # Below the first page is the first page (walk 86: Django's Paginator gave the last).
+    below = [client.get(url, {"seite": n, "zeitraum": "alles"}) for n in ("0", "-1")]
 
     first, second = history.first.pk, history.second.pk
     assert [r[:2] for r in rows_of(pages[0])] == [(second, 1), (first, 3)]
@@ -824,6 +826,7 @@ def test_the_history_pages_fifty_games_at_a_time(client, history, admin, monkeyp
     assert "?zeitraum=alles&amp;seite=2" in pages[0].text  # the filter stays on
     assert rows_of(beyond) == rows_of(pages[1])
     assert rows_of(broken) == rows_of(pages[0])
+    assert [rows_of(page) for page in below] == [rows_of(pages[0])] * 2
 
 
 # -- the Runde page --------------------------------------------------------------------------
