@@ -382,7 +382,7 @@ def test_big_balances_fit_the_narrowest_phone_with_the_own_row_marked(
     own = table.locator("tr", has=page.get_by_role("rowheader", name="Spieler 01"))
     expect(own.locator("td:visible")).to_have_text(["-617,25 €", "-617,25 €"])
     expect(table.locator("thead th:visible")).to_have_text(
-        ["Spieler", re.compile(r"^am \d\d\.\d\d\.\d{4}$"), "Veränderung"]
+        ["Spieler", re.compile(r"^am \d\d\.\d\d\.\d{4}$"), "Veränderung mit Zahlungen"]
     )
     assert broken_words(page, ".plot-table th[scope=row]") == []
     no_horizontal_scroll(page)

@@ -417,7 +417,7 @@ def test_the_template_shows_the_filter_the_plot_and_the_numbers(history, bock_ru
                      r'\s*<td class="amount opening negative">-1,80 €</td>'
                      r'\s*<td class="amount negative">-5,50 €</td>'
                      r'\s*<td class="amount negative">-3,70 €</td>', html)  # fmt: skip
-    assert '<th scope="col">Veränderung</th>' in html
+    assert '<th scope="col">Veränderung mit Zahlungen</th>' in html
     # The page's CSP allows no inline style and no script.
     assert "style=" not in html and "<script" not in html
     # Over everything every line starts at zero: the table shows only the end.
