@@ -118,6 +118,21 @@ def _profile_page(request: HttpRequest, form, delete_form) -> HttpResponse:
         .order_by(german_order("club__name"))
     )
     balances = open_balances(own) if own else {}
+    only_member_of = services.only_member_of(request.user)
+    # Booked for them still, as on leaving a club (walk 80: said there, not here); in a
+    # club they are the last member of, nobody is left to go on (walk 85: both were said).
+    seated_at = (
+        list(
+            Evening.objects.playing_for_money()
+            .filter(seats__player__in=own)
+            .select_related("runde__club")
+            .order_by("started_at")
+        )
+        if own
+        else []
+    )
+    for evening in seated_at:
+        evening.left_alone = evening.runde.club in only_member_of
     return render(
         request,
         "registration/profile.html",
@@ -125,19 +140,11 @@ def _profile_page(request: HttpRequest, form, delete_form) -> HttpResponse:
             "form": form,
             "delete_form": delete_form,
             "sole_admin_of": services.sole_admin_of(request.user),
-            "only_member_of": services.only_member_of(request.user),
+            "only_member_of": only_member_of,
             # By club: two clubs may each have a "Stammtisch" (walk 80).
             "open_balances": [
                 (player.club.name, balances[player.pk]) for player in own if balances[player.pk]
             ],
-            # Booked for them still, as on leaving a club (walk 80: said there, not here).
-            "seated_at": list(
-                Evening.objects.playing_for_money()
-                .filter(seats__player__in=own)
-                .select_related("runde__club")
-                .order_by("started_at")
-            )
-            if own
-            else [],
+            "seated_at": seated_at,
         },
     )

@@ -916,6 +916,29 @@ def test_the_name_logs_in_however_it_is_capitalised(client, user, password, type
 # Deleting one's account
 
 
+def test_the_last_member_seated_at_a_running_evening_is_not_told_it_books_on_for_them(
+    client, admin, club, runde
+):
+    """Walk 85: "dort wird weiter für dich gebucht" beside "danach hat der Verein niemanden
+    mehr": nobody would book there."""
+    anna = club.players.get(user=admin)
+    table = [anna, *(club.players.create(name=name) for name in ("Sepp", "Vroni", "Wastl"))]
+    evening = evening_services.start_evening(runde, table, 0, admin)
+    won = evening_services.GameInput("sauspiel", declarer=anna.pk, partner=table[1].pk)
+    evening_services.book_game(evening.pk, uuid.uuid4(), won, admin)
+    client.force_login(admin)
+
+    page = client.get(reverse("profile")).text
+    client.post(reverse("clubs:leave", args=[club.pk]))
+    start = client.get(reverse("start")).text
+
+    assert "Der Abend der Runde „Donnerstagsrunde“ (Schafkopffreunde Au, seit " in page
+    assert "läuft noch: danach kann ihn niemand mehr abschließen." in page
+    assert "wird weiter für dich gebucht" not in page
+    assert "im Verein ist niemand mehr, der dort bucht oder ihn abschließt." in start
+    assert "wird weiter für dich gebucht" not in start
+
+
 def test_a_member_deletes_their_account_and_their_games_stay_in_the_club(
     client, admin, club, runde, scorekeeper
 ):
