@@ -1195,8 +1195,8 @@ def test_polling_a_dead_read_only_link_says_so_and_stops(client, evening, admin)
     response = client.get(poll, {"v": evening.version})
     assert response.status_code == 286  # htmx stops polling on 286
     assert (
-        "Dieser Zuschauer-Link gilt nicht mehr: der Schreiber hat ihn gesperrt oder einen "
-        "neuen erzeugt." in response.text
+        "Dieser Zuschauer-Link gilt nicht mehr: er wurde gesperrt oder durch einen neuen "
+        "ersetzt." in response.text
     )
     assert 'id="live-note" hx-swap-oob="delete"' in response.text  # not "neue Spiele …"
 
