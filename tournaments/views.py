@@ -475,9 +475,21 @@ def participants_add(request: HttpRequest, tournament_id: int) -> HttpResponse:
         else:
             names = ", ".join(p.player.name for p in joined)
             if names:
-                messages.success(request, _("Dabei: %(names)s.") % {"names": names})
+                said = _("Dabei: %(names)s.") % {"names": names}
+                messages.success(request, said + _redraw_due(tournament))
             return redirect("tournaments:detail", tournament_id=tournament.pk)
     return _page(request, tournament, membership, participants=form)
+
+
+def _redraw_due(tournament: Tournament) -> str:
+    """Said to whoever joins a round drawn and not started: its draw is out of date, and
+    the page's note saying so is far above the list (walk 85)."""
+    drawn = tournament.rounds.filter(started_at__isnull=True).order_by("number").first()
+    if drawn is None:
+        return ""
+    return " " + _("Runde %(number)s ist schon ausgelost: bitte neu auslosen.") % {
+        "number": drawn.number
+    }
 
 
 def _guest_added(participant: Participant, typed: str) -> str:
@@ -514,7 +526,8 @@ def guest_add(request: HttpRequest, tournament_id: int) -> HttpResponse:
         except services.TournamentError as error:
             _add_error(form, error)
         else:
-            messages.success(request, _guest_added(participant, form.cleaned_data["name"]))
+            said = _guest_added(participant, form.cleaned_data["name"])
+            messages.success(request, said + _redraw_due(tournament))
             return redirect("tournaments:detail", tournament_id=tournament.pk)
     return _page(request, tournament, membership, guest=form)
 
