@@ -250,7 +250,8 @@ def runde_stats(runde: Runde, period: Period, now: datetime | None = None) -> di
 
     Keys: `period` (the chosen Period), `periods` (the filter: dicts with `period` and
     `current`), `players` (a PlayerStats per player who played in the period, by name),
-    `games` and `evenings` (how many in the period), `bock` and `jungfrauen` (whether
+    `games` and `evenings` (how many in the period; a night at several tables is one,
+    `split_nights` says how many were), `bock` and `jungfrauen` (whether
     there were any), `plot` (a BalancePlot, or None without an evening in the period).
     """
     now = timezone.localtime(now)
@@ -290,13 +291,15 @@ def runde_stats(runde: Runde, period: Period, now: datetime | None = None) -> di
     # first) is one evening here, its tables' games added up (walk 86: "5 Abende" for four
     # nights, and one night's two tables as a player's best and worst evening).
     night = {pk: _first_table(pk, tables) for pk in tables}
-    nights: dict[tuple[int, int], int] = {}  # (first table, player): the night's game total
+    # (night, player): the first table of the night the player played at (the link goes
+    # there: walk 88, a newcomer's was to a table without them) and the night's total.
+    nights: dict[tuple[int, int], tuple[int, int]] = {}
     for evening_id, player_id, game, _total in totals:
         if game is not None:  # else only a payment that evening
-            key = (night[evening_id], player_id)
-            nights[key] = nights.get(key, 0) + game
+            first, before = nights.get((night[evening_id], player_id), (evening_id, 0))
+            nights[night[evening_id], player_id] = (first, before + game)
     days = Counter(timezone.localdate(dates[first]) for first in set(night.values()))
-    for (evening_id, player_id), game in nights.items():
+    for (_night, player_id), (evening_id, game) in nights.items():
         one = stats[player_id]
         one.evenings += 1
         started = dates[evening_id]
@@ -307,6 +310,11 @@ def runde_stats(runde: Runde, period: Period, now: datetime | None = None) -> di
         if one.worst is None or game < one.worst.amount:
             one.worst = EveningResult(evening_id, started, game, shared)
 
+    # The evenings with games (an Ausgleich der Runde has payments only), a night at
+    # several tables once; and how many such nights, said beside the count (walk 88: "2
+    # Abende" over a list of three).
+    played_nights = {night[row[0]] for row in totals if row[2] is not None}
+    split_nights = {night[pk] for pk in tables if pk != night[pk]} & played_nights
     played = sorted(
         (s for s in stats.values() if s.played),
         key=lambda s: (german_key(s.player.name), s.player.pk),
@@ -320,9 +328,8 @@ def runde_stats(runde: Runde, period: Period, now: datetime | None = None) -> di
         ],
         "players": played,
         "games": sum(s.played for s in played) // 4,
-        # evenings with games (an Ausgleich der Runde has payments only), a night at
-        # several tables once
-        "evenings": len({night[row[0]] for row in totals if row[2] is not None}),
+        "evenings": len(played_nights),
+        "split_nights": len(split_nights),
         # Whether the period had Bock games and Jungfrauen at all: a Runde that plays
         # without them is not shown a row of zeros for each player.
         "bock": any(s.bock for s in played),

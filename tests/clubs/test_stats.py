@@ -570,13 +570,17 @@ def test_a_night_at_two_tables_is_one_evening_with_its_tables_added_up(runde, ad
 
     stats = runde_stats(runde, periods.periods()[-1])
 
-    assert stats["evenings"] == 1
+    assert (stats["evenings"], stats["split_nights"]) == (1, 1)
     night = {s.player.pk: s for s in stats["players"]}
     for pk in [player.pk for player in four] + [players["Wastl"].pk]:
         one = night[pk]
-        # Each player's games of both tables, as one evening, linked to its first table.
+        # Each player's games of both tables, as one evening, linked to the first table
+        # they played at (Wastl's: the second, walk 88).
         games = services.standing(first).get(pk, 0) + services.standing(second).get(pk, 0)
         assert one.evenings == 1
         assert one.best == one.worst
-        assert (one.best.evening_id, one.best.amount) == (first.pk, games)
+        at = second.pk if pk == players["Wastl"].pk else first.pk
+        assert (one.best.evening_id, one.best.amount) == (at, games)
     assert {one.best.amount for one in night.values()} != {0}  # the tables did not cancel out
+    html = render_to_string("clubs/_runde_stats.html", {"stats": stats})
+    assert "1 Abend (einer an mehreren Tischen: jemand kam dazu oder ging) · 2 Spiele" in html
