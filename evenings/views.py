@@ -2166,6 +2166,7 @@ def _settlement_page(request, evening: Evening, membership, typed: dict | None =
     # What rounding leaves open, in the order of the balances above it.
     left = {names[int(pid)]: cents for pid, cents in suggestion.open.items() if cents}
     order = {name: at for at, (name, _cents) in enumerate(balances)}
+    continued_at = services.continued_at(evening)
     return render(
         request,
         "evenings/settlement.html",
@@ -2175,7 +2176,10 @@ def _settlement_page(request, evening: Evening, membership, typed: dict | None =
             "balances": balances,
             "transfers": transfers,
             "settled_by": settled_by,
-            "continued_at": services.continued_at(evening),
+            "continued_at": continued_at,
+            # One table of a night at several (someone joined or left).
+            "split_night": not evening.settles_runde
+            and (evening.continues_id is not None or continued_at is not None),
             # Closed so, it is left out of the lists: the confirmation says so.
             "counts_nothing": evening.is_open
             and membership.can_score

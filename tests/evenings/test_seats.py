@@ -308,6 +308,10 @@ def test_each_table_s_abrechnung_says_the_night_is_settled_at_the_runde(
         assert "Nur dieser Tisch: heute wurde an mehreren Tischen gespielt" in page
         assert f'<a href="{accounts}">Konten der Runde</a>' in page
         assert "Für diesen Abend." not in page
+        # Before the balances, and each table's title says when it began (walk 88).
+        assert page.index("Nur dieser Tisch") < page.index("Kontostand des Abends")
+        began = timezone.localtime(table.started_at).strftime("%d.%m.%Y %H:%M")
+        assert f"<title>Abrechnung · {table.runde.name} {began} · " in page
 
 
 def test_the_table_s_spectator_link_goes_on_with_it_to_the_new_evening(
