@@ -131,6 +131,10 @@ def test_a_member_deletes_their_account_on_a_phone_after_a_typo(page, user, pass
 
     page.get_by_text("Konto löschen …").click()  # a slip of the thumb ends here
     expect(page.get_by_text("Das lässt sich nicht rückgängig machen.")).to_be_visible()
+    # ... and read with the button, which Tab reaches past it (walk 88).
+    expect(
+        page.get_by_role("button", name="Konto endgültig löschen")
+    ).to_have_accessible_description(re.compile("Das lässt sich nicht rückgängig machen."))
     page.get_by_label("Dein Passwort").fill("vertippt")
     page.get_by_role("button", name="Konto endgültig löschen").click()
 

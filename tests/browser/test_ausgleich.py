@@ -94,6 +94,8 @@ def test_the_treasurer_settles_the_runde_in_its_ausgleich(
     assert summary.bounding_box()["height"] >= MIN_TAP_HEIGHT
     summary.tap()
     expect(confirm).to_be_visible()
+    # What it does is read with it (walk 88: Tab went from the summary past the word).
+    expect(confirm).to_have_accessible_description(re.compile("^Im Ausgleich trägst du dann"))
     assert confirm.bounding_box()["height"] >= MIN_TAP_HEIGHT
     no_horizontal_scroll(page)
     assert_accessible(page, "Konten der Runde with the Ausgleich unfolded")
