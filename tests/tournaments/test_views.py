@@ -648,7 +648,8 @@ def test_a_draw_a_participant_joined_after_offers_the_new_draw_not_the_start(
     """Walk 83: "Runde 1 starten …" was offered, and refused when tapped."""
     drawn(tournament, players, count=8)
     start = "Runde 1 starten …"
-    assert start in director.get(url("detail", tournament.pk)).text
+    drawn_page = director.get(url("detail", tournament.pk)).text
+    assert start in drawn_page and "Tischkarten drucken" in drawn_page
 
     added = director.post(url("guest", tournament.pk), {"name": "Kathl"}, follow=True).text
 
@@ -659,6 +660,7 @@ def test_a_draw_a_participant_joined_after_offers_the_new_draw_not_the_start(
     page = director.get(url("detail", tournament.pk)).text
     assert "Die Teilnehmer haben sich nach der Auslosung geändert: bitte neu auslosen." in page
     assert start not in page and "{#" not in page
+    assert "Tischkarten drucken" not in page  # not the cards of a draw to be redone
     assert '<details class="director" open>\n              <summary>Neu auslosen</summary>' in page
 
 
