@@ -704,3 +704,6 @@ def test_the_seating_page_asks_who_deals_next_once_games_are_booked(client, admi
 
     page = client.get(url).text
     assert label.format("Gibt als Nächstes") in page and "Erster Geber" not in page
+    # The button says the common case; what else it does is its description (walk 88).
+    assert '<p class="muted" id="redeal-note">War nur der Geber von Anfang an falsch?' in page
+    assert '<button type="submit" class="primary" aria-describedby="redeal-note">' in page
