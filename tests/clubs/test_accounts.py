@@ -934,6 +934,8 @@ def test_the_last_member_seated_at_a_running_evening_is_not_told_it_books_on_for
 
     assert "Der Abend der Runde „Donnerstagsrunde“ (Schafkopffreunde Au, seit " in page
     assert "läuft noch: danach kann ihn niemand mehr abschließen." in page
+    # What stops with it, the hall displays too (walk 87).
+    assert "offene Einladungs- und Zuschauer-Links und Hallenanzeigen gelten nicht mehr" in page
     assert "wird weiter für dich gebucht" not in page
     assert "im Verein ist niemand mehr, der dort bucht oder ihn abschließt." in start
     assert "wird weiter für dich gebucht" not in start

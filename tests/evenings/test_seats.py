@@ -305,7 +305,7 @@ def test_each_table_s_abrechnung_says_the_night_is_settled_at_the_runde(
 
     for table in (evening, new):
         page = client.get(reverse("evenings:settlement", args=[table.pk])).text
-        assert "Nur dieser Tisch: heute wurde an mehreren Tischen gespielt" in page
+        assert "Nur dieser Tisch: an diesem Abend wurde an mehreren Tischen gespielt" in page
         assert f'<a href="{accounts}">Konten der Runde</a>' in page
         assert "Für diesen Abend." not in page
         # Before the balances, and each table's title says when it began (walk 88).
