@@ -1199,6 +1199,7 @@ def test_polling_a_dead_read_only_link_says_so_and_stops(client, evening, admin)
         "ersetzt." in response.text
     )
     assert 'id="live-note" hx-swap-oob="delete"' in response.text  # not "neue Spiele …"
+    assert '<div id="deal" hx-swap-oob="true"></div>' in response.text  # nor who deals next
 
 
 def test_a_stale_form_books_nothing_and_answers_with_the_current_form_in_german(
