@@ -64,8 +64,11 @@ def test_a_new_club_adds_its_players_and_seats_them_at_the_first_evening(page, l
     page.get_by_role("button", name="Verein anlegen").click()
     club = Club.objects.get(name="Stammtisch Au")
     page.get_by_role("link", name="Runde anlegen").click()
-    # The word met here first is said (walk 84).
+    # The word met here first is said, and read with the field (walks 84, 88).
     expect(page.get_by_text("Eine Runde ist eine feste Spielgruppe des Vereins")).to_be_visible()
+    expect(page.get_by_label("Name")).to_have_accessible_description(
+        re.compile("^Eine Runde ist eine feste Spielgruppe des Vereins")
+    )
     page.get_by_label("Name").fill("Freitagsrunde")
     page.get_by_role("button", name="Runde anlegen").click()
     runde = Runde.objects.get(club=club)
