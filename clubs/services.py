@@ -403,17 +403,11 @@ def _stop_sharing(club: Club, by) -> None:
     """Revoke the spectator links and hall displays of a club its last member leaves:
     nobody is left to revoke one, and a link in a group chat would show its evening or
     tournament for good (walks 81, 85)."""
-    from evenings.models import Evening
-    from evenings.services import renew_share_link
+    from evenings.services import revoke_share_links
     from tournaments.models import Tournament
-    from tournaments.services import renew_display_link
 
-    for evening_id in Evening.objects.filter(
-        runde__club=club, share_token__isnull=False
-    ).values_list("pk", flat=True):
-        renew_share_link(evening_id, by, revoke=True)
-    for tournament in Tournament.objects.filter(club=club, display_token__isnull=False):
-        renew_display_link(tournament, revoke=True)
+    revoke_share_links(club.pk, by)
+    Tournament.objects.filter(club=club).update(display_token=None)
 
 
 def sole_admin_of(user) -> list[Club]:

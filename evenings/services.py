@@ -2216,6 +2216,24 @@ def set_scorekeeper(evening_id: int, user, by) -> Evening:
 
 
 @transaction.atomic
+def revoke_share_links(club_id: int, by) -> None:
+    """Revoke every read-only link of the club's evenings at once, each on its evening's
+    record (its club's last member left): the evenings locked in one query, in id order,
+    so that each one's changes chain as one by one."""
+    shared = list(
+        Evening.objects.select_for_update()
+        .filter(runde__club_id=club_id, share_token__isnull=False)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    Evening.objects.filter(pk__in=shared).update(share_token=None)
+    Change.objects.bulk_create(
+        Change(evening_id=pk, kind=Change.Kind.SHARE, by=by, after={"revoked": True})
+        for pk in shared
+    )
+
+
+@transaction.atomic
 def renew_share_link(evening_id: int, by, revoke: bool = False) -> Evening:
     """Replace the read-only link (the old one stops working), or revoke it altogether."""
     evening = _locked(evening_id)

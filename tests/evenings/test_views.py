@@ -676,21 +676,28 @@ def test_a_revoked_read_only_link_stops_working(client, scorekeeper, evening):
     assert Change.objects.filter(kind="share").exists()
 
 
-def test_the_read_only_links_stop_when_the_clubs_last_member_leaves(client, club, admin, evening):
+def test_the_read_only_links_stop_when_the_clubs_last_member_leaves(
+    client, club, admin, evening, players
+):
     """Walk 81: after the last member deleted their account, a link in a group chat went
     on showing its evening, with nobody left who could revoke it."""
     url = reverse("evenings:live", args=[evening.share_token])
+    services.close_evening(evening.pk, admin)  # a closed evening's link shows its sheet
+    later = services.start_evening(evening.runde, players[:4], 0, admin)
+    links = [url, reverse("evenings:live", args=[later.share_token])]
     others = club.memberships.exclude(user=admin)
-    assert client.get(url).status_code == 200
+    assert [client.get(link).status_code for link in links] == [200, 200]
     for member in others.select_related("user"):
         club_services.remove_member(member, admin)
 
     club_services.delete_account(admin)
 
-    assert client.get(url).status_code == 404
-    evening.refresh_from_db()
-    assert evening.share_token is None
-    assert Change.objects.filter(evening=evening, kind="share", after={"revoked": True}).exists()
+    assert [client.get(link).status_code for link in links] == [404, 404]
+    for shared in (evening, later):
+        shared.refresh_from_db()
+        assert shared.share_token is None
+        assert shared.changes.filter(kind="share", after={"revoked": True}).count() == 1
+    call_command("verify_ledger", stdout=io.StringIO())  # each evening's record still chains
 
 
 def test_an_expired_session_keeps_the_typed_game_on_screen(client, evening, players):
