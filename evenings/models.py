@@ -119,6 +119,10 @@ class Evening(models.Model):
     continues = models.ForeignKey(
         "self", on_delete=models.PROTECT, null=True, blank=True, editable=False, related_name="+"
     )
+    # Going on from `continues`, its Bockrunde goes on here (services.carried_in). False
+    # for the tables begun before the Bockrunde went on to a new table: they were scored
+    # without, and stay so.
+    carries_bock = models.BooleanField(default=False, editable=False)
     # Opened again after the Runde had begun another evening (services.reopen_evening):
     # it takes corrections only, as one that went on at a new table does; new games
     # belong to the evening the table plays now (walk 32).
@@ -388,6 +392,9 @@ class Change(models.Model):
         # The evening plays the Runde's newer tariff from its first game (services.
         # apply_tariff): `before` and `after` name the versions.
         TARIFF = "tariff", _("Neuer Tarif für den Abend")
+        # A correction at the table the evening went on from moved the Bock of this
+        # table's first games (services._carry_on): `before` names that change.
+        BOCK = "bock", _("Bock neu gezählt")
 
     # True on the payment record_payment answers when its form's key had booked it before
     # (the form sent again): nothing new was booked. Not a column.

@@ -240,6 +240,7 @@ def start_evening(
                 scorekeeper=scorekeeper,
                 key=key,
                 continues=continues,
+                carries_bock=continues is not None,
             )
     except IntegrityError:  # the key of another Runde's form: no way into it
         raise EveningError(_("Dieses Formular wurde schon verwendet. Bitte neu laden.")) from None
@@ -249,7 +250,7 @@ def start_evening(
         kind=Change.Kind.START,
         by=by,
         after={"players": [p.pk for p in players], "first_dealer": first_dealer}
-        | ({"continues": continues.pk} if continues is not None else {}),
+        | ({"continues": continues.pk, "bock": bock_open(evening)} if continues else {}),
     )
     return evening
 
@@ -517,7 +518,14 @@ def score(
     if seated is None:
         seated = list(evening.seats.values_list("player_id", flat=True))
     players = [str(p) for p in seated]
-    return score_evening(evening.tariff.rules, [g.for_engine() for g in games], players)
+    engine = [g.for_engine() for g in games]
+    result = score_evening(evening.tariff.rules, engine, players)
+    if not evening.carries_bock or not (carried := bock_window(evening, [])):
+        return result
+    # Going on from an earlier table, its first games' Bock is that table's (carried_in).
+    after = score_after(evening.tariff.rules, carried, engine)
+    totals = {player: after.totals.get(player, 0) for player in result.totals}
+    return EveningResult(after.games, totals, after.bock_remaining)
 
 
 def bock_open(evening: Evening) -> int:
@@ -525,7 +533,7 @@ def bock_open(evening: Evening) -> int:
     said before it closes, as they lapse with it."""
     if not evening.tariff.plays_bock:
         return 0
-    before = [g.for_engine() for g in games_before(evening)]
+    before = bock_window(evening, games_before(evening))
     return score_after(evening.tariff.rules, before, []).bock_remaining
 
 
@@ -538,11 +546,42 @@ def games_before(evening: Evening, number: int | None = None) -> list[Game]:
     return list(before[:BOCK_GAMES])[::-1]
 
 
+def bock_window(evening: Evening, before: list[Game]) -> list:
+    """The engine's games that decide the Bock of the game after `before` (this table's
+    last booked games before it, games_before's answer): those, and if they are fewer
+    than BOCK_GAMES, the last games of the table the evening went on from (carried_in)."""
+    window = [g.for_engine() for g in before]
+    if len(before) < BOCK_GAMES and evening.carries_bock:
+        window = [g.for_engine() for g in carried_in(evening, BOCK_GAMES - len(before))] + window
+    return window
+
+
+def carried_in(evening: Evening, wanted: int = BOCK_GAMES) -> list[Game]:
+    """The last `wanted` booked games (oldest first) of the tables `evening` went on from,
+    where its Bock goes on from theirs.
+
+    Someone joined or left, and the night went on at a new table (continue_at_new_table):
+    it is still the running evening, and "Eine Bockrunde gilt nur für den laufenden Abend"
+    lets its Bockrunde go on there (walks 84 to 86 expected so). It does while the tables
+    play the same tariff version: one that plays the Runde's newer tariff plays it "as if
+    it had begun with it" (apply_tariff), and whether a game of the old one triggered is
+    the old rules' word. A table without as many games hands on the one before it."""
+    games: list[Game] = []
+    table = evening
+    while len(games) < wanted and table.carries_bock and table.tariff.plays_bock:
+        earlier = Evening.objects.select_related("tariff").get(pk=table.continues_id)
+        if earlier.tariff_id != table.tariff_id:
+            break
+        games = games_before(earlier)[len(games) - wanted :] + games
+        table = earlier
+    return games
+
+
 def score_from(evening: Evening, number: int) -> tuple[list[Game], EveningResult]:
     """The booked games from `number` on, and the engine's scoring of them as they continue
     the evening; what a change to game `number` can have touched."""
     games = list(evening.games.booked().filter(number__gte=number))
-    before = [g.for_engine() for g in games_before(evening, number)]
+    before = bock_window(evening, games_before(evening, number))
     return games, score_after(evening.tariff.rules, before, [g.for_engine() for g in games])
 
 
@@ -568,19 +607,37 @@ def _rescore(
     2. Sum the ledger per game and player as it stands, for the same games.
     3. For every game whose amounts differ (or that was voided), append entries that
        reverse the old amounts and entries that book the new ones, all linked to `change`.
+    4. If the evening went on at a new table, its first games' Bock may have moved with
+       it: the same there (_carry_on).
 
     `scored`: score_from's answer for `number`, if the caller has it already.
     """
     games, result = scored or score_from(evening, number)
+    shifted, entries = _differences(evening, number, games, result)
+    Game.objects.bulk_update(shifted, ["bock"])
+    _append(evening, change, entries)
+    _carry_on(evening, change)
+
+
+def _differences(
+    evening: Evening,
+    number: int,
+    games: list[Game],
+    result: EveningResult,
+    upto: int | None = None,
+) -> tuple[list[Game], list[tuple[int, int, int]]]:
+    """What brings the ledger of the games from `number` on (to `upto`) in line with the
+    engine's `result` for the booked ones among them, `games`: those whose Bock mark
+    moved (changed, not saved), and the entries that reverse old amounts and book new."""
     standing: dict[int, dict[int, int]] = defaultdict(dict)
-    rows = (
-        LedgerEntry.objects.filter(
-            evening=evening, kind=evening.entry_kind, game__number__gte=number
-        )
-        .values_list("game_id", "player_id")
-        .annotate(total=Sum("amount"))
+    rows = LedgerEntry.objects.filter(
+        evening=evening, kind=evening.entry_kind, game__number__gte=number
     )
-    for game_id, player_id, total in rows:
+    if upto is not None:
+        rows = rows.filter(game__number__lte=upto)
+    for game_id, player_id, total in rows.values_list("game_id", "player_id").annotate(
+        total=Sum("amount")
+    ):
         standing[game_id][player_id] = total
 
     wanted = {
@@ -592,7 +649,6 @@ def _rescore(
         if game.bock != game_result.bock:
             game.bock = game_result.bock
             shifted.append(game)
-    Game.objects.bulk_update(shifted, ["bock"])
     entries = []
     for game_id in standing.keys() | wanted.keys():
         old, new = standing.get(game_id, {}), wanted.get(game_id, {})
@@ -603,7 +659,56 @@ def _rescore(
                 entries.append((game_id, player_id, -amount))
         for player_id, amount in new.items():
             entries.append((game_id, player_id, amount))
-    _append(evening, change, entries)
+    return shifted, entries
+
+
+def _carry_on(evening: Evening, change: Change) -> None:
+    """After `change` rescored games of `evening`: if the night went on from it at a new
+    table whose Bock goes on from it (carried_in), score that table's first BOCK_GAMES
+    games again. If their Bock moved, or the number of Bock games the table begins with,
+    the new table records so (Change.Kind.BOCK, naming `change`), with the entries that
+    bring its ledger in line: its phones show it, and its sheet is drawn anew. A new
+    table with fewer games hands on to the one after it. The new table is locked after
+    this one, in the order in which they began."""
+    if evening.is_table or not evening.tariff.plays_bock:
+        return
+    went_on = (
+        Evening.objects.filter(continues=evening, carries_bock=True)
+        .values_list("pk", flat=True)
+        .first()
+    )
+    if went_on is None:
+        return
+    new = _locked(went_on)
+    games = list(new.games.booked()[:BOCK_GAMES])
+    window = bock_window(new, [])
+    result = score_after(new.tariff.rules, window, [g.for_engine() for g in games])
+    shifted, entries = _differences(new, 1, games, result, upto=games[-1].number if games else 0)
+    begins = score_after(new.tariff.rules, window, []).bock_remaining
+    if shifted or entries or begins != _begins_with(new):
+        moved = _record(
+            new,
+            Change.Kind.BOCK,
+            change.by,
+            before={"evening": change.evening_id, "change": change.pk},
+            after={"games": [g.number for g in games if g in shifted], "bock": begins},
+        )
+        Game.objects.bulk_update(shifted, ["bock"])
+        _append(new, moved, entries)
+    if len(games) < BOCK_GAMES:
+        _carry_on(new, change)
+
+
+def _begins_with(evening: Evening) -> int:
+    """How many Bock games the table going on from another began with, as last recorded:
+    by its start, or by the latest change at the earlier table that moved it."""
+    latest = (
+        evening.changes.filter(kind__in=[Change.Kind.START, Change.Kind.BOCK])
+        .order_by("-pk")
+        .values_list("after", flat=True)
+        .first()
+    )
+    return (latest or {}).get("bock", 0)
 
 
 def _append(evening: Evening, change: Change, entries: list[tuple[int, int, int]]) -> None:
@@ -728,6 +833,8 @@ def book(
         for _attempt in range(OPTIMISTIC_ATTEMPTS):
             if state is None:
                 state = state_of(evening.pk, BOCK_GAMES)
+            if _scored_after_earlier_table(evening, state):
+                break
             try:
                 return _book(evening, state, key, data, by, deal_token, seats, shown)
             except _Moved:
@@ -761,6 +868,15 @@ def book(
         evening.version,
         standing(evening, [seat.player for seat in seats]),
     )
+
+
+def _scored_after_earlier_table(evening: Evening, state: State) -> bool:
+    """Whether the next game's Bock is read from the table the evening went on from
+    (carried_in). A correction there rescores this table under its lock (_carry_on), so
+    such a booking takes that lock before it reads: then either the correction finds the
+    game booked, or the booking finds the table corrected, and never scores the game
+    after a table as it was before a correction that then misses it."""
+    return evening.carries_bock and len(state.recent) < BOCK_GAMES and evening.tariff.plays_bock
 
 
 class StaleTariff(EveningError):
@@ -833,7 +949,7 @@ def _book(
         created_by=by,
     )
     data.apply_to(game)
-    before = [g.for_engine() for g in recent]
+    before = bock_window(evening, recent)
     try:
         result = score_after(evening.tariff.rules, before, [game.for_engine()]).games[0]
     except ScoringError as error:
@@ -981,7 +1097,7 @@ def correct_game(
             )
         )
     data.apply_to(game)
-    before_it = [g.for_engine() for g in games_before(evening, game.number)]
+    before_it = bock_window(evening, games_before(evening, game.number))
     try:
         result = score_after(evening.tariff.rules, before_it, [game.for_engine()]).games[0]
     except ScoringError as error:
@@ -1466,7 +1582,7 @@ def preview(
         before, rest = around.before, around.rest
     else:
         recent = state.recent if state is not None else games_before(evening)
-        before, rest = [g.for_engine() for g in recent], []
+        before, rest = bock_window(evening, recent), []
     try:
         after = score_after(rules, before, [candidate.for_engine(), *rest])
     except ScoringError as error:
@@ -1505,7 +1621,7 @@ class Around:
 
 def around_game(evening: Evening, game: Game) -> Around:
     earlier = games_before(evening, game.number)
-    before = [g.for_engine() for g in earlier]
+    before = bock_window(evening, earlier)
     later = list(evening.games.booked().filter(number__gt=game.number))
     now = score_after(
         evening.tariff.rules, before, [game.for_engine(), *(g.for_engine() for g in later)]
@@ -1570,7 +1686,7 @@ def restore_effects(evening: Evening, game: Game) -> Effects:
     """What counting the struck (or taken back) `game` again would do, before it is
     restored: the later games it makes (or no longer makes) Bock games, and the
     standing with its own amounts."""
-    before = [g.for_engine() for g in games_before(evening, game.number)]
+    before = bock_window(evening, games_before(evening, game.number))
     later = list(evening.games.booked().filter(number__gt=game.number))
     rest = [g.for_engine() for g in later]
     now = score_after(evening.tariff.rules, before, rest)

@@ -348,7 +348,9 @@ def build(evening: Evening, first: int = 1, seats: list | None = None) -> Sheet:
     later = {game.pk for game in games if game.number > evening.last_number}
     games = [game for game in games if game.pk not in later]
     booked = [g for g in games if g.is_booked]
-    before = [g.for_engine() for g in services.games_before(evening, first)] if first > 1 else []
+    before = services.bock_window(
+        evening, services.games_before(evening, first) if first > 1 else []
+    )
     result = score_after(evening.tariff.rules, before, [g.for_engine() for g in booked])
     scored = dict(zip((g.pk for g in booked), result.games, strict=True))
     # A struck game's entries sum to zero; its row shows none of them anyway.

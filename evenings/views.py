@@ -1479,8 +1479,15 @@ def _reopened_word(evening: Evening) -> str:
 
 REWRITING = {Change.Kind.CORRECT, Change.Kind.VOID, Change.Kind.UNDO, Change.Kind.RESTORE}
 # Changes after which only the whole sheet will do: a new state, a new name in the
-# sheet's head and in rows of every game, or every game scored anew by another tariff.
-WHOLE = {Change.Kind.CLOSE, Change.Kind.REOPEN, Change.Kind.RENAME, Change.Kind.TARIFF}
+# sheet's head and in rows of every game, every game scored anew by another tariff, or
+# the first games' Bock moved by a change at the table the evening went on from.
+WHOLE = {
+    Change.Kind.CLOSE,
+    Change.Kind.REOPEN,
+    Change.Kind.RENAME,
+    Change.Kind.TARIFF,
+    Change.Kind.BOCK,
+}
 
 
 def _first_changed(evening: Evening, seen: str) -> tuple[int | None, int, frozenset[str]]:

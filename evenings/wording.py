@@ -217,6 +217,24 @@ def summarize(change: Change, names: dict[int, str]) -> str:
             f"{label}: {was} → {now}" for label, was, now in change.after["changed"]
         )
         return _("%(changed)s; alle Spiele neu gewertet") % {"changed": changed}
+    if change.kind == Change.Kind.BOCK:
+        games = change.after["games"]
+        said = _("Geändert am Tisch davor, von dem der Bock hierher weiterging")
+        if games:
+            moved = ngettext(
+                "Bock jetzt anders bei Spiel %(games)s",
+                "Bock jetzt anders bei Spielen %(games)s",
+                len(games),
+            ) % {"games": ", ".join(map(str, games))}
+        elif change.after["bock"]:
+            moved = ngettext(
+                "der Tisch beginnt jetzt mit %(n)s Bockspiel",
+                "der Tisch beginnt jetzt mit %(n)s Bockspielen",
+                change.after["bock"],
+            ) % {"n": change.after["bock"]}
+        else:
+            moved = _("der Tisch beginnt jetzt ohne Bockspiel")
+        return f"{said}: {moved}"
     if change.kind == Change.Kind.RENAME and "runde" in change.after:
         return _("Die Runde „%(before)s“ heißt jetzt „%(after)s“") % {
             "before": change.before["name"],

@@ -357,3 +357,42 @@ def test_an_evening_started_while_the_ausgleich_is_made_is_not_left_before_it(
     ]
     assert not Evening.objects.filter(settles_runde=True).exists()
     assert Evening.objects.get(pk=answers[0]).is_open
+
+
+def test_a_first_game_at_a_new_table_booked_during_a_correction_at_the_old_one_counts_it(
+    runde, players, admin, tariff_with_bock
+):
+    """The new table's first games take their Bock from the old table's last ones
+    (services.carried_in). A phone booking there while the old table's Ramsch is being
+    corrected into a Sauspiel waits for the correction, and books no Bock game."""
+    sepp, vroni, hias, resi, wastl = players[:5]
+    old = four_player_evening(runde, players, admin)
+    last, _ = services.book_game(old.pk, uuid.uuid4(), ramsch(vroni), admin)
+    new = services.continue_at_new_table(old.pk, players[:5], 0, admin)
+    services.reopen_evening(old.pk, admin)
+    playing = services.next_deal(new).playing
+    booked: list[Game] = []
+
+    def book() -> None:
+        try:
+            booked.append(
+                services.book_game(new.pk, uuid.uuid4(), sauspiel(*playing[:2]), admin)[0]
+            )
+        finally:
+            connection.close()
+
+    booking = threading.Thread(target=book, daemon=True)
+    with transaction.atomic():
+        services.correct_game(old.pk, last.pk, sauspiel(vroni, resi), admin)
+        booking.start()
+        booking.join(1)  # the booking reads the old table meanwhile, or waits to
+        assert booking.is_alive()
+    booking.join(JOIN_TIMEOUT)
+
+    [game] = booked
+    game.refresh_from_db()
+    assert not game.bock
+    single = tariff_with_bock.sauspiel
+    assert set(game.ledger.values_list("amount", flat=True)) == {-single, single}
+    assert first_difference(Evening.objects.get(pk=new.pk)) is None
+    assert first_difference(Evening.objects.get(pk=old.pk)) is None

@@ -339,3 +339,61 @@ def moved_content(content: GameInput, to: dict[int, int]) -> GameInput:
             "jungfrauen": tuple(to[p] for p in content.jungfrauen),
         }
     )
+
+
+@pytest.mark.django_db
+@PROPERTY
+@given(data=st.data())
+def test_a_night_at_several_tables_scores_as_one_evening(data, runde, players, admin, set_tariff):
+    """Someone joins or leaves, and the night goes on at a new table, maybe more than once:
+    whatever is booked at each table, and whatever is corrected or struck at one of them
+    afterwards (the earlier ones opened again for it), every game's amounts and Bock mark
+    are the engine's scoring of the night's games as one evening ("Eine Bockrunde gilt
+    nur für den laufenden Abend")."""
+
+    def example():
+        bock = data.draw(st.sampled_from(["ramsch", "ramsch_or_lost_solo"]), label="bock")
+        tariff = set_tariff(runde, **data.draw(tariffs(), label="tariff") | {"bock": bock})
+        # Each table differs from the one before it.
+        tables = [players[:4], players[:5], players[1:5], players[1:6]]
+        count = data.draw(st.integers(1, len(tables)), label="tables")
+        evening = services.start_evening(runde, tables[0], 0, admin)
+        night = [evening]
+        record: dict[int, tuple[Evening, list[int], GameInput]] = {}
+        for index in range(count):
+            # A table the night goes on from has a game booked: else it is seated anew.
+            last = index == count - 1
+            for _ in range(data.draw(st.integers(0 if last else 1, 6), label="games")):
+                at_table = [p.pk for p in services.next_deal(evening).playing]
+                content = game_content(data.draw, at_table, tariff.jungfrau)
+                game, _ = services.book_game(evening.pk, uuid.uuid4(), content, admin)
+                record[game.pk] = (evening, at_table, content)
+            if not last:
+                evening = services.continue_at_new_table(evening.pk, tables[index + 1], 0, admin)
+                night.append(evening)
+        if record and data.draw(st.booleans(), label="changed afterwards"):
+            game_id = data.draw(st.sampled_from(list(record)), label="game")
+            table, seating, _ = record[game_id]
+            if not Evening.objects.get(pk=table.pk).is_open:
+                services.reopen_evening(table.pk, admin)
+            if data.draw(st.booleans(), label="struck"):
+                services.void_game(table.pk, game_id, admin)
+                del record[game_id]
+            else:
+                content = game_content(data.draw, seating, tariff.jungfrau)
+                services.correct_game(table.pk, game_id, content, admin)
+                record[game_id] = (table, seating, content)
+
+        result = score_evening(
+            tariff.rules, [engine_game(seating, content) for _, seating, content in record.values()]
+        )
+        sums = {game: amounts for table in night for game, amounts in game_sums(table).items()}
+        marks = dict(Game.objects.filter(pk__in=record).values_list("pk", "bock"))
+        for game_id, scored in zip(record, result.games, strict=True):
+            assert sums[game_id] == {int(p): amount for p, amount in scored.payouts.items()}
+            assert marks[game_id] == scored.bock
+        out = io.StringIO()
+        call_command("verify_ledger", stdout=out)
+        assert out.getvalue() == f"ledger ok: {len(night)} evenings, {len(record)} games\n"
+
+    rolled_back(example)

@@ -14,7 +14,7 @@ from django.utils import timezone
 from clubs import services as club_services
 from clubs.models import Departure, Membership
 from evenings import services
-from evenings.models import Change, Evening, LedgerEntry, Seat
+from evenings.models import Change, Evening, Game, LedgerEntry, Seat
 from scoring import format_cents
 from tests.conftest import make_user
 
@@ -240,9 +240,12 @@ def test_a_newcomer_added_in_the_chair_of_the_one_due_to_deal_deals(
     assert form.initial["first_dealer"] == chair
 
 
-def test_the_form_for_a_new_table_says_that_a_running_bock_round_ends(
+def test_a_running_bock_round_goes_on_at_the_new_table(
     client, scorekeeper, admin, tariff_with_bock, runde, players
 ):
+    """ "Eine Bockrunde gilt nur für den laufenden Abend": someone sitting down at half
+    past nine does not end the evening, nor its Bockrunde (walks 84 to 86 expected it to
+    go on; it lapsed)."""
     evening = services.start_evening(runde, players[:4], 0, admin)
     client.force_login(scorekeeper)
     url = reverse("evenings:seats", args=[evening.pk])
@@ -254,10 +257,7 @@ def test_the_form_for_a_new_table_says_that_a_running_bock_round_ends(
 
     form = client.get(url).text
 
-    assert (
-        "Noch 3 Bockspiele sind offen. Eine Bockrunde gilt nur am laufenden Abend: am neuen "
-        "Tisch verfallen sie." in form
-    )
+    assert "Noch 3 Bockspiele sind offen: sie gelten am neuen Tisch weiter." in form
     # Who deals next, by the chair (walk 75: not said, and a newcomer there skipped).
     assert (
         f"Als Nächstes gibt {players[3].name} (Platz 4). Geht {players[3].name}, gibt, wer dann "
@@ -265,7 +265,166 @@ def test_the_form_for_a_new_table_says_that_a_running_bock_round_ends(
     ) in form
     new = services.continue_at_new_table(evening.pk, players[:5], 0, admin, key=uuid.uuid4())
     assert new.games.count() == 0
-    assert "Bockspiel" not in client.get(reverse("evenings:detail", args=[new.pk])).text
+    assert "Noch 3 Bockspiele" in client.get(reverse("evenings:detail", args=[new.pk])).text
+    booked = [services.book_game(new.pk, uuid.uuid4(), sauspiel(new), admin)[0] for _ in range(4)]
+    assert [game.bock for game in booked] == [True, True, True, False]
+    won = [
+        set(LedgerEntry.objects.filter(game=g, amount__gt=0).values_list("amount", flat=True))
+        for g in booked
+    ]
+    base = tariff_with_bock.sauspiel
+    assert won == [{2 * base}, {2 * base}, {2 * base}, {base}]
+    assert "bock-banner" not in client.get(reverse("evenings:detail", args=[new.pk])).text
+    assert verified() == "ledger ok: 2 evenings, 7 games\n"
+
+
+def verified() -> str:
+    out = io.StringIO()
+    call_command("verify_ledger", stdout=out)
+    return out.getvalue()
+
+
+def test_a_correction_at_the_table_before_moves_the_bock_of_the_new_one_on_the_record(
+    client, scorekeeper, admin, tariff_with_bock, runde, players
+):
+    evening = services.start_evening(runde, players[:4], 0, admin)
+    services.book_game(evening.pk, uuid.uuid4(), sauspiel(evening), admin)
+    ramsch, _ = services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "ramsch", won=False, loser=players[1].pk), admin)  # fmt: skip
+    new = services.continue_at_new_table(evening.pk, players[:5], 0, admin, key=uuid.uuid4())
+    first, _ = services.book_game(new.pk, uuid.uuid4(), sauspiel(new), admin)
+    second, _ = services.book_game(new.pk, uuid.uuid4(), sauspiel(new), admin)
+    assert first.bock and second.bock
+    version = Evening.objects.get(pk=new.pk).version
+
+    # It was no Ramsch: a Sauspiel, which triggers nothing.
+    services.reopen_evening(evening.pk, admin)
+    playing = ramsch.seating
+    corrected = services.GameInput("sauspiel", declarer=playing[0], partner=playing[2])
+    services.correct_game(evening.pk, ramsch.pk, corrected, admin)
+
+    new.refresh_from_db()
+    assert new.version == version + 1
+    assert list(new.games.booked().values_list("bock", flat=True)) == [False, False]
+    moved = new.changes.get(kind=Change.Kind.BOCK)
+    correction = evening.changes.get(kind=Change.Kind.CORRECT)
+    assert moved.before == {"evening": evening.pk, "change": correction.pk}
+    assert moved.after == {"games": [1, 2], "bock": 0}
+    base = tariff_with_bock.sauspiel
+    for game in (first, second):
+        # Booked doubled, reversed, booked single: appended, nothing overwritten.
+        won = LedgerEntry.objects.filter(game=game, player_id=game.seating[0])
+        assert list(won.order_by("pk").values_list("amount", flat=True)) == [
+            2 * base, -2 * base, base]  # fmt: skip
+    assert verified() == "ledger ok: 2 evenings, 4 games\n"
+    client.force_login(scorekeeper)
+    history = client.get(reverse("evenings:history", args=[new.pk])).text
+    assert "Bock neu gezählt" in history
+    assert (
+        "Geändert am Tisch davor, von dem der Bock hierher weiterging: Bock jetzt anders bei "
+        "Spielen 1, 2" in history
+    )
+
+    # Taken back, the Ramsch triggers again, and so on.
+    services.undo_correction(evening.pk, correction.pk, admin)
+    assert list(new.games.booked().values_list("bock", flat=True)) == [True, True]
+    assert new.changes.filter(kind=Change.Kind.BOCK).count() == 2
+    assert verified() == "ledger ok: 2 evenings, 4 games\n"
+
+
+def test_a_short_table_hands_the_bock_on_to_the_one_after_it(
+    admin, tariff_with_bock, runde, players
+):
+    evening = services.start_evening(runde, players[:4], 0, admin)
+    ramsch, _ = services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "ramsch", won=False, loser=players[1].pk), admin)  # fmt: skip
+    second = services.continue_at_new_table(evening.pk, players[:5], 0, admin)
+    services.book_game(second.pk, uuid.uuid4(), sauspiel(second), admin)
+    third = services.continue_at_new_table(second.pk, players[1:5], 0, admin)
+    games = [
+        services.book_game(third.pk, uuid.uuid4(), sauspiel(third), admin)[0] for _ in range(3)
+    ]
+    assert [g.bock for g in games] == [True, True, True]  # the 2nd, 3rd and 4th after it
+
+    services.reopen_evening(evening.pk, admin)
+    services.void_game(evening.pk, ramsch.pk, admin)
+
+    assert not Game.objects.filter(evening__in=[second, third], bock=True).exists()
+    assert second.changes.filter(kind=Change.Kind.BOCK).count() == 1
+    assert third.changes.get(kind=Change.Kind.BOCK).after == {"games": [1, 2, 3], "bock": 0}
+    assert verified() == "ledger ok: 3 evenings, 4 games\n"
+
+
+def test_a_new_table_without_games_yet_shows_the_bock_it_begins_with_anew(
+    client, scorekeeper, admin, tariff_with_bock, runde, players
+):
+    """Nothing of its own is rescored, but its phones show "Noch 4 Bockspiele": the
+    change is recorded there, a new version that they follow."""
+    evening = services.start_evening(runde, players[:4], 0, admin)
+    ramsch, _ = services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "ramsch", won=False, loser=players[1].pk), admin)  # fmt: skip
+    new = services.continue_at_new_table(evening.pk, players[:5], 0, admin)
+    client.force_login(scorekeeper)
+    page = reverse("evenings:detail", args=[new.pk])
+    assert "Noch 4 Bockspiele" in client.get(page).text
+    assert new.changes.get(kind=Change.Kind.START).after["bock"] == 4
+
+    services.reopen_evening(evening.pk, admin)
+    playing = ramsch.seating
+    services.correct_game(evening.pk, ramsch.pk, services.GameInput(
+        "sauspiel", declarer=playing[0], partner=playing[2]), admin)  # fmt: skip
+
+    assert "bock-banner" not in client.get(page).text
+    moved = Evening.objects.get(pk=new.pk).changes.get(kind=Change.Kind.BOCK)
+    assert moved.version == 1 and moved.after == {"games": [], "bock": 0}
+    history = client.get(reverse("evenings:history", args=[new.pk])).text
+    assert (
+        "Geändert am Tisch davor, von dem der Bock hierher weiterging: der Tisch beginnt jetzt "
+        "ohne Bockspiel" in history
+    )
+    # Corrected once more without moving the Bock: nothing more to record there.
+    services.correct_game(evening.pk, ramsch.pk, services.GameInput(
+        "sauspiel", declarer=playing[0], partner=playing[2], laufende=3), admin)  # fmt: skip
+    assert Evening.objects.get(pk=new.pk).changes.filter(kind=Change.Kind.BOCK).count() == 1
+    assert verified() == "ledger ok: 2 evenings, 1 games\n"
+
+
+def test_a_table_begun_before_the_bock_went_on_to_a_new_table_stays_scored_without(
+    admin, tariff_with_bock, runde, players
+):
+    """A new table of an older night (carries_bock false, as the migration left those)
+    was booked without the Bock of the one before; its ledger and verify_ledger agree."""
+    evening = services.start_evening(runde, players[:4], 0, admin)
+    services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "ramsch", won=False, loser=players[1].pk), admin)  # fmt: skip
+    new = services.continue_at_new_table(evening.pk, players[:5], 0, admin)
+    Evening.objects.filter(pk=new.pk).update(carries_bock=False)
+    new.refresh_from_db()
+
+    first, _ = services.book_game(new.pk, uuid.uuid4(), sauspiel(new), admin)
+
+    assert not first.bock
+    assert verified() == "ledger ok: 2 evenings, 2 games\n"
+
+
+def test_a_new_table_that_plays_the_runde_s_newer_tariff_plays_no_bock_of_the_old(
+    admin, tariff_with_bock, runde, players, set_tariff
+):
+    """As a new evening would: a game triggers under the rules it was played with."""
+    evening = services.start_evening(runde, players[:4], 0, admin)
+    services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "ramsch", won=False, loser=players[1].pk), admin)  # fmt: skip
+    new = services.continue_at_new_table(evening.pk, players[:5], 0, admin)
+    first, _ = services.book_game(new.pk, uuid.uuid4(), sauspiel(new), admin)
+    assert first.bock
+    newer = set_tariff(runde, sauspiel=tariff_with_bock.sauspiel + 10)
+
+    services.apply_tariff(new.pk, newer.pk, admin)
+
+    first.refresh_from_db()
+    assert not first.bock
+    assert services.standing(new)[first.seating[0]] == newer.sauspiel
+    assert verified() == "ledger ok: 2 evenings, 2 games\n"
 
 
 def test_a_member_following_without_a_form_goes_on_to_the_new_table(
