@@ -1543,6 +1543,9 @@ class LaterGame:
     bock_after: bool
     unit_before: int
     unit_after: int
+    # A game of the table the evening went on at, whose Bock goes on from here
+    # (_next_table_later).
+    at_new_table: bool = False
 
 
 @dataclasses.dataclass(frozen=True)
@@ -1591,6 +1594,10 @@ def preview(
     effects = Effects([], {}, {})
     if around is not None:
         effects = _effects(around, after, after.games[1:])
+        tail = [*before, candidate.for_engine(), *rest]
+        effects = dataclasses.replace(
+            effects, later=effects.later + _next_table_later(evening, tail)
+        )
     return Preview(
         payouts=[(pid, result.payouts[str(pid)]) for pid in seating],
         unit=result.unit,
@@ -1655,7 +1662,9 @@ class Effects:
 def strike_effects(evening: Evening, around: Around) -> Effects:
     """What striking the game of `around` would do, before it is struck."""
     after = score_after(evening.tariff.rules, around.before, around.rest)
-    return _effects(around, after, after.games)
+    effects = _effects(around, after, after.games)
+    tail = [*around.before, *around.rest]
+    return dataclasses.replace(effects, later=effects.later + _next_table_later(evening, tail))
 
 
 def strike_shown(around: Around, effects: Effects) -> str:
@@ -1677,7 +1686,8 @@ def restore_shown(effects: Effects) -> str:
 
 def _later_shown(effects: Effects) -> str:
     return ",".join(
-        f"{g.number}:{g.unit_before}:{g.unit_after}:{g.bock_before:d}{g.bock_after:d}"
+        f"{'T' if g.at_new_table else ''}{g.number}:{g.unit_before}:{g.unit_after}:"
+        f"{g.bock_before:d}{g.bock_after:d}"
         for g in effects.later
     )
 
@@ -1693,7 +1703,29 @@ def restore_effects(evening: Evening, game: Game) -> Effects:
     after = score_after(evening.tariff.rules, before, [game.for_engine(), *rest])
     totals = standing(evening)
     effects = _effects(Around(before, later, totals, now), after, after.games[1:], without=True)
-    return dataclasses.replace(effects, bock=after.games[0].bock)
+    elsewhere = _next_table_later(evening, [*before, game.for_engine(), *rest])
+    return dataclasses.replace(effects, bock=after.games[0].bock, later=effects.later + elsewhere)
+
+
+def _next_table_later(evening: Evening, tail: list) -> list[LaterGame]:
+    """The first games of the table the evening went on at whose amounts would change if
+    the evening's games ended with `tail` (engine games, the last BOCK_GAMES at least):
+    its Bock goes on from here (carried_in), and a change here rescores them
+    (_carry_on). Said with a correction's, a strike's or a restore's preview."""
+    if evening.is_table or not evening.tariff.plays_bock or not evening.closed_for_play:
+        return []
+    new = Evening.objects.filter(continues=evening, carries_bock=True).first()
+    if new is None or new.tariff_id != evening.tariff_id:
+        return []
+    games = list(new.games.booked()[:BOCK_GAMES])
+    engine = [g.for_engine() for g in games]
+    now = score_after(evening.tariff.rules, bock_window(new, []), engine).games
+    after = score_after(evening.tariff.rules, tail[-BOCK_GAMES:], engine).games
+    return [
+        LaterGame(game.number, old.bock, anew.bock, old.unit, anew.unit, at_new_table=True)
+        for game, old, anew in zip(games, now, after, strict=True)
+        if old.payouts != anew.payouts
+    ]
 
 
 def _effects(

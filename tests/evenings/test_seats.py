@@ -16,7 +16,7 @@ from clubs.models import Departure, Membership
 from evenings import services
 from evenings.models import Change, Evening, Game, LedgerEntry, Seat
 from scoring import format_cents
-from tests.conftest import make_user
+from tests.conftest import make_user, page_text
 
 HTMX = {"HX-Request": "true"}
 
@@ -353,6 +353,31 @@ def test_a_short_table_hands_the_bock_on_to_the_one_after_it(
     assert second.changes.filter(kind=Change.Kind.BOCK).count() == 1
     assert third.changes.get(kind=Change.Kind.BOCK).after == {"games": [1, 2, 3], "bock": 0}
     assert verified() == "ledger ok: 3 evenings, 4 games\n"
+
+
+def test_the_old_table_s_correction_panel_says_what_it_changes_at_the_new_one(
+    client, scorekeeper, admin, tariff_with_bock, runde, players
+):
+    evening = services.start_evening(runde, players[:4], 0, admin)
+    ramsch, _ = services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "ramsch", won=False, loser=players[1].pk), admin)  # fmt: skip
+    new = services.continue_at_new_table(evening.pk, players[:5], 0, admin)
+    services.book_game(new.pk, uuid.uuid4(), sauspiel(new), admin)
+    services.reopen_evening(evening.pk, admin)
+    client.force_login(scorekeeper)
+    url = reverse("evenings:game", args=[evening.pk, ramsch.pk])
+
+    panel = page_text(client.get(url, headers=HTMX))
+
+    strike = panel[panel.index('class="void-form"') :]
+    assert "Neuer Tisch, Spiel 1: 0,10 € statt 0,20 € (kein Bockspiel mehr)" in strike
+    services.void_game(evening.pk, ramsch.pk, admin)
+    restore = page_text(client.get(url, headers=HTMX))
+    assert "Mit diesem Spiel:" in restore
+    assert "Neuer Tisch, Spiel 1: 0,20 € statt 0,10 € (wird Bockspiel)" in restore
+    services.restore_game(evening.pk, ramsch.pk, admin, effects=services.restore_shown(
+        services.restore_effects(evening, evening.games.get(pk=ramsch.pk))))  # fmt: skip
+    assert new.games.get().bock
 
 
 def test_a_new_table_without_games_yet_shows_the_bock_it_begins_with_anew(
