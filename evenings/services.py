@@ -680,6 +680,8 @@ def _carry_on(evening: Evening, change: Change) -> None:
     if went_on is None:
         return
     new = _locked(went_on)
+    if new.tariff_id != evening.tariff_id:  # it plays a newer tariff: no Bock of this one
+        return
     games = list(new.games.booked()[:BOCK_GAMES])
     window = bock_window(new, [])
     result = score_after(new.tariff.rules, window, [g.for_engine() for g in games])

@@ -448,6 +448,12 @@ def test_a_new_table_that_plays_the_runde_s_newer_tariff_plays_no_bock_of_the_ol
 
     first.refresh_from_db()
     assert not first.bock
+    # A correction at the old table leaves it alone: nothing to record there.
+    services.reopen_evening(evening.pk, admin)
+    ramsch = evening.games.get()
+    services.correct_game(evening.pk, ramsch.pk, services.GameInput(
+        "ramsch", won=False, loser=players[2].pk), admin)  # fmt: skip
+    assert not new.changes.filter(kind=Change.Kind.BOCK).exists()
     assert services.standing(new)[first.seating[0]] == newer.sauspiel
     assert verified() == "ledger ok: 2 evenings, 2 games\n"
 
