@@ -250,7 +250,7 @@ def start_evening(
         kind=Change.Kind.START,
         by=by,
         after={"players": [p.pk for p in players], "first_dealer": first_dealer}
-        | ({"continues": continues.pk, "bock": bock_open(evening)} if continues else {}),
+        | ({"continues": continues.pk, "bock": carried_bock(evening)} if continues else {}),
     )
     return evening
 
@@ -556,6 +556,14 @@ def bock_window(evening: Evening, before: list[Game]) -> list:
     return window
 
 
+def carried_bock(evening: Evening) -> int:
+    """How many Bock games the table begins with, carried in from the one it went on from
+    (carried_in); 0 if none."""
+    if not (evening.carries_bock and evening.tariff.plays_bock):
+        return 0
+    return score_after(evening.tariff.rules, bock_window(evening, []), []).bock_remaining
+
+
 def carried_in(evening: Evening, wanted: int = BOCK_GAMES) -> list[Game]:
     """The last `wanted` booked games (oldest first) of the tables `evening` went on from,
     where its Bock goes on from theirs.
@@ -686,14 +694,26 @@ def _carry_on(evening: Evening, change: Change) -> None:
     window = bock_window(new, [])
     result = score_after(new.tariff.rules, window, [g.for_engine() for g in games])
     shifted, entries = _differences(new, 1, games, result, upto=games[-1].number if games else 0)
-    begins = score_after(new.tariff.rules, window, []).bock_remaining
+    begins = carried_bock(new)
     if shifted or entries or begins != _begins_with(new):
+        source = change.evening
         moved = _record(
             new,
             Change.Kind.BOCK,
             change.by,
-            before={"evening": change.evening_id, "change": change.pk},
-            after={"games": [g.number for g in games if g in shifted], "bock": begins},
+            # What and where the change was, for the history (wording.summarize).
+            before={
+                "evening": source.pk,
+                "started": source.started_at.isoformat(),
+                "change": change.pk,
+                "kind": change.kind,
+                "game": change.game.number if change.game_id else None,
+            },
+            after={
+                "games": [g.number for g in shifted],
+                "now_bock": [g.number for g in shifted if g.bock],
+                "bock": begins,
+            },
         )
         Game.objects.bulk_update(shifted, ["bock"])
         _append(new, moved, entries)
@@ -1231,6 +1251,7 @@ def apply_tariff(evening_id: int, tariff_id: int, by) -> Retariffed:
     if refusal := tariff_refusal(evening):
         raise EveningError(refusal)
     before = evening.tariff
+    carried = carried_bock(evening)
     evening.tariff = current
     games = list(evening.games.booked())
     if misfits := tariff_misfits(current, games):
@@ -1249,7 +1270,10 @@ def apply_tariff(evening_id: int, tariff_id: int, by) -> Retariffed:
         Change.Kind.TARIFF,
         by,
         before={"tariff": before.pk},
-        after={"tariff": current.pk, "changed": changed, "bock_flipped": flipped},
+        after={"tariff": current.pk, "changed": changed, "bock_flipped": flipped}
+        # The Bock games carried in from the table before, which the new tariff's do not
+        # go on from (carried_in): said with it (walk 89).
+        | ({"carried_dropped": carried} if carried and not carried_bock(evening) else {}),
     )
     _rescore(evening, change, 1)
     return Retariffed(evening, True)

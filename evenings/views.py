@@ -1989,6 +1989,17 @@ def _history_html(evening: Evening, names: dict[int, str]) -> SafeString:
                 "Die Sitzordnung hat sich geändert: der Abend geht an einem neuen Tisch "
                 "weiter (seit %(time)s)."
             ) % {"time": began} + _who_came_and_went(evening, went_on)
+    # A change here that moved the Bock at a later table of the night says so (walk 89:
+    # only the later table's history told).
+    if evening.tariff.plays_bock and not evening.is_table:
+        for source, started, after in Change.objects.filter(
+            kind=Change.Kind.BOCK, before__evening=evening.pk
+        ).values_list("before__change", "evening__started_at", "after"):
+            said = _("Dazu am Tisch ab %(time)s: %(moved)s.") % {
+                "time": f"{timezone.localtime(started):%H:%M}",
+                "moved": wording.bock_moved(after),
+            }
+            notes[source] = f"{notes[source]} {said}" if source in notes else said
     # A correction that took back the one before is headed so (walk 50).
     back = services.taken_back_ids(changes)
     return _changes_html(evening, changes, names, moved, rescored, authors, bock_then, notes, back)
@@ -2067,7 +2078,7 @@ def _changes_html(
                 )
                 + "</div>"
             )
-        if change.pk in rescored:
+        if change.pk in rescored and change.kind != Change.Kind.BOCK:  # its line says so
             said = ngettext(
                 "Dazu neu gewertet (Bock): Spiel %(games)s",
                 "Dazu neu gewertet (Bock): Spiele %(games)s",
@@ -2282,11 +2293,20 @@ def _changed_after_paying(evening: Evening, live: list[Change]) -> list[str]:
         return []
     first = min(change.version or 0 for change in live)
     later = evening.changes.filter(
-        kind__in=[Change.Kind.BOOK, *CHANGED], version__gt=first
+        kind__in=[Change.Kind.BOOK, Change.Kind.BOCK, *CHANGED], version__gt=first
     ).order_by("version")
     changes = list(later.values_list("pk", "kind", "game__number", "game_id", "before", "after"))
     booked = [change[2] for change in changes if change[1] == Change.Kind.BOOK]
-    changes = [change for change in changes if change[1] != Change.Kind.BOOK]
+    # Moved by a change at an earlier table of the night (walk 89: the note named none).
+    elsewhere = [
+        _("Bock neu gezählt (%(source)s)")
+        % {"source": wording.bock_source(Change(kind=kind, before=before))}
+        for _pk, kind, _number, _game, before, _after in changes
+        if kind == Change.Kind.BOCK
+    ]
+    changes = [
+        change for change in changes if change[1] not in (Change.Kind.BOOK, Change.Kind.BOCK)
+    ]
     rescored: dict[int, set[int]] = defaultdict(set)
     for change_id, _game_id, number in _later_games(
         LedgerEntry.objects.filter(change_id__in=[change[0] for change in changes])
@@ -2350,6 +2370,7 @@ def _changed_after_paying(evening: Evening, live: list[Change]) -> list[str]:
             )
             for (kind, number), more in said.items()
         ),
+        *elsewhere,
     ]
 
 
@@ -2522,8 +2543,13 @@ def evening_tariff(request: HttpRequest, evening_id: int) -> HttpResponse:
         except services.EveningError as error:
             messages.error(request, str(error))
             return redirect("evenings:tariff", evening_id=evening.pk)
-        if done.changed:
-            counted = evening.games.booked().count()
+        if done.changed and not (counted := evening.games.booked().count()):
+            messages.success(
+                request,
+                _("Der Abend spielt jetzt mit dem Tarif vom %(when)s Uhr.")
+                % {"when": _minute(current.valid_from)},
+            )
+        elif done.changed:
             messages.success(
                 request,
                 ngettext(
@@ -2540,6 +2566,9 @@ def evening_tariff(request: HttpRequest, evening_id: int) -> HttpResponse:
         return redirect("evenings:detail", evening_id=evening.pk)
     context = {"evening": evening, "membership": membership, "current": current}
     if evening.tariff_id != current.pk:
+        # Bock games carried in from the table before, which the new tariff's do not go on
+        # from (walk 89: they went unannounced).
+        context["carried"] = services.carried_bock(evening)
         names = _names(evening)
         now = services.standing(evening)
         trial = Evening(pk=evening.pk, tariff=current)

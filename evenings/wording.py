@@ -5,7 +5,9 @@ history's line never disagree. Players are named through `names` ({player id: na
 """
 
 from collections.abc import Sequence
+from datetime import datetime
 
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
@@ -216,25 +218,24 @@ def summarize(change: Change, names: dict[int, str]) -> str:
         changed = "; ".join(
             f"{label}: {was} → {now}" for label, was, now in change.after["changed"]
         )
-        return _("%(changed)s; alle Spiele neu gewertet") % {"changed": changed}
+        said = _("%(changed)s; alle Spiele neu gewertet") % {"changed": changed}
+        if dropped := change.after.get("carried_dropped"):
+            said += "; " + ngettext(
+                "das Bockspiel vom Tisch davor zählt hier nicht mehr",
+                "die %(n)s Bockspiele vom Tisch davor zählen hier nicht mehr",
+                dropped,
+            ) % {"n": dropped}
+        return said
+    if change.kind == Change.Kind.START and "continues" in (change.after or {}):
+        if carried := change.after.get("bock"):
+            return ngettext(
+                "Weiter an einem neuen Tisch, mit %(n)s Bockspiel vom Tisch davor",
+                "Weiter an einem neuen Tisch, mit %(n)s Bockspielen vom Tisch davor",
+                carried,
+            ) % {"n": carried}
+        return _("Weiter an einem neuen Tisch")
     if change.kind == Change.Kind.BOCK:
-        games = change.after["games"]
-        said = _("Geändert am Tisch davor, von dem der Bock hierher weiterging")
-        if games:
-            moved = ngettext(
-                "Bock jetzt anders bei Spiel %(games)s",
-                "Bock jetzt anders bei Spielen %(games)s",
-                len(games),
-            ) % {"games": ", ".join(map(str, games))}
-        elif change.after["bock"]:
-            moved = ngettext(
-                "der Tisch beginnt jetzt mit %(n)s Bockspiel",
-                "der Tisch beginnt jetzt mit %(n)s Bockspielen",
-                change.after["bock"],
-            ) % {"n": change.after["bock"]}
-        else:
-            moved = _("der Tisch beginnt jetzt ohne Bockspiel")
-        return f"{said}: {moved}"
+        return f"{bock_source(change)}: {bock_moved(change.after)}"
     if change.kind == Change.Kind.RENAME and "runde" in change.after:
         return _("Die Runde „%(before)s“ heißt jetzt „%(after)s“") % {
             "before": change.before["name"],
@@ -260,6 +261,55 @@ def summarize(change: Change, names: dict[int, str]) -> str:
     if before or after:
         return line(before or after, names)
     return ""
+
+
+# A change at the table a Bock went on from, as a later table's history names it.
+SOURCE = {
+    Change.Kind.CORRECT: gettext_lazy("Spiel %(n)s korrigiert"),
+    Change.Kind.VOID: gettext_lazy("Spiel %(n)s gestrichen"),
+    Change.Kind.UNDO: gettext_lazy("Spiel %(n)s zurückgenommen"),
+    Change.Kind.RESTORE: gettext_lazy("Spiel %(n)s wiederhergestellt"),
+}
+
+
+def bock_source(change: Change) -> str:
+    """ "Spiel 4 korrigiert am Tisch ab 19:42": the change at an earlier table of the night
+    that moved this table's Bock (Change.Kind.BOCK; walk 89: "am Tisch davor" was two
+    tables back, and named neither the table nor the change)."""
+    source = change.before
+    kind = Change.Kind(source["kind"])
+    what = SOURCE[kind] % {"n": source["game"]} if kind in SOURCE else kind.label
+    started = timezone.localtime(datetime.fromisoformat(source["started"]))
+    return _("%(what)s am Tisch ab %(time)s") % {"what": what, "time": f"{started:%H:%M}"}
+
+
+def bock_moved(after: dict) -> str:
+    """What a change at an earlier table did to this table's Bock: which games became Bock
+    games or none, or else how many Bock games the table now begins with."""
+    now = after["now_bock"]
+    gone = [n for n in after["games"] if n not in now]
+    said = [
+        ngettext("Spiel %(games)s jetzt Bockspiel", "Spiele %(games)s jetzt Bockspiele", len(now))
+        % {"games": ", ".join(map(str, now))}
+    ] if now else []  # fmt: skip
+    if gone:
+        said.append(
+            ngettext(
+                "Spiel %(games)s kein Bockspiel mehr",
+                "Spiele %(games)s keine Bockspiele mehr",
+                len(gone),
+            )
+            % {"games": ", ".join(map(str, gone))}
+        )
+    if said:
+        return "; ".join(said)
+    if after["bock"]:
+        return ngettext(
+            "dieser Tisch beginnt jetzt mit %(n)s Bockspiel",
+            "dieser Tisch beginnt jetzt mit %(n)s Bockspielen",
+            after["bock"],
+        ) % {"n": after["bock"]}
+    return _("dieser Tisch beginnt jetzt ohne Bockspiel")
 
 
 def _table(seating: dict, names: dict[int, str]) -> str:

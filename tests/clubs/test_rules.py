@@ -335,8 +335,9 @@ def test_bock_and_jungfrau_are_explained_and_shown_when_the_runde_plays_them(
 
     assert "Nach einem auslösenden Spiel zählen die nächsten 4 Spiele des Abends doppelt" in text
     assert (
-        "Eine Bockrunde endet mit dem Abend; kommt jemand dazu oder geht jemand, geht sie am "
-        "neuen Tisch weiter." in text
+        "Eine Bockrunde endet mit dem Abend; kommt jemand dazu oder geht jemand und es geht an "
+        "einem neuen Tisch weiter, geht sie dort weiter, solange er mit demselben Tarif spielt."
+        in text
     )
     assert (
         "von jedem Ramsch und von jedem verlorenen Solo (Farbsolo oder Wenz); ein gewonnenes "

@@ -308,8 +308,14 @@ def test_a_correction_at_the_table_before_moves_the_bock_of_the_new_one_on_the_r
     assert list(new.games.booked().values_list("bock", flat=True)) == [False, False]
     moved = new.changes.get(kind=Change.Kind.BOCK)
     correction = evening.changes.get(kind=Change.Kind.CORRECT)
-    assert moved.before == {"evening": evening.pk, "change": correction.pk}
-    assert moved.after == {"games": [1, 2], "bock": 0}
+    assert moved.before == {
+        "evening": evening.pk,
+        "started": evening.started_at.isoformat(),
+        "change": correction.pk,
+        "kind": "correct",
+        "game": 2,
+    }
+    assert moved.after == {"games": [1, 2], "now_bock": [], "bock": 0}
     base = tariff_with_bock.sauspiel
     for game in (first, second):
         # Booked doubled, reversed, booked single: appended, nothing overwritten.
@@ -319,16 +325,29 @@ def test_a_correction_at_the_table_before_moves_the_bock_of_the_new_one_on_the_r
     assert verified() == "ledger ok: 2 evenings, 4 games\n"
     client.force_login(scorekeeper)
     history = client.get(reverse("evenings:history", args=[new.pk])).text
+    began = f"{timezone.localtime(evening.started_at):%H:%M}"
     assert "Bock neu gezählt" in history
-    assert (
-        "Geändert am Tisch davor, von dem der Bock hierher weiterging: Bock jetzt anders bei "
-        "Spielen 1, 2" in history
-    )
+    assert f"Spiel 2 korrigiert am Tisch ab {began}: Spiele 1, 2 keine Bockspiele mehr" in history
+    assert "Dazu neu gewertet" not in history  # the line above says it
+    # The old table's history says where its correction moved the Bock, and so does the
+    # new table's Abrechnung, where someone has paid already.
+    then = f"{timezone.localtime(new.started_at):%H:%M}"
+    old_history = client.get(reverse("evenings:history", args=[evening.pk])).text
+    assert f"Dazu am Tisch ab {then}: Spiele 1, 2 keine Bockspiele mehr." in old_history
+    assert "Weiter an einem neuen Tisch, mit 4 Bockspielen vom Tisch davor" in history
 
     # Taken back, the Ramsch triggers again, and so on.
+    balances = services.balances(new)
+    payer, payee = min(balances, key=balances.get), max(balances, key=balances.get)
+    services.record_payment(new.pk, payer, payee, 10, admin)
     services.undo_correction(evening.pk, correction.pk, admin)
     assert list(new.games.booked().values_list("bock", flat=True)) == [True, True]
     assert new.changes.filter(kind=Change.Kind.BOCK).count() == 2
+    settlement = client.get(reverse("evenings:settlement", args=[new.pk])).text
+    assert (
+        f"Nach der ersten Zahlung geändert: Bock neu gezählt (Spiel 2 korrigiert am Tisch ab "
+        f"{began})." in settlement
+    )
     assert verified() == "ledger ok: 2 evenings, 4 games\n"
 
 
@@ -351,7 +370,8 @@ def test_a_short_table_hands_the_bock_on_to_the_one_after_it(
 
     assert not Game.objects.filter(evening__in=[second, third], bock=True).exists()
     assert second.changes.filter(kind=Change.Kind.BOCK).count() == 1
-    assert third.changes.get(kind=Change.Kind.BOCK).after == {"games": [1, 2, 3], "bock": 0}
+    assert third.changes.get(kind=Change.Kind.BOCK).after == {
+        "games": [1, 2, 3], "now_bock": [], "bock": 0}  # fmt: skip
     assert verified() == "ledger ok: 3 evenings, 4 games\n"
 
 
@@ -401,12 +421,10 @@ def test_a_new_table_without_games_yet_shows_the_bock_it_begins_with_anew(
 
     assert "bock-banner" not in client.get(page).text
     moved = Evening.objects.get(pk=new.pk).changes.get(kind=Change.Kind.BOCK)
-    assert moved.version == 1 and moved.after == {"games": [], "bock": 0}
+    assert moved.version == 1 and moved.after == {"games": [], "now_bock": [], "bock": 0}
     history = client.get(reverse("evenings:history", args=[new.pk])).text
-    assert (
-        "Geändert am Tisch davor, von dem der Bock hierher weiterging: der Tisch beginnt jetzt "
-        "ohne Bockspiel" in history
-    )
+    assert "Spiel 1 korrigiert am Tisch ab" in history
+    assert ": dieser Tisch beginnt jetzt ohne Bockspiel" in history
     # Corrected once more without moving the Bock: nothing more to record there.
     services.correct_game(evening.pk, ramsch.pk, services.GameInput(
         "sauspiel", declarer=playing[0], partner=playing[2], laufende=3), admin)  # fmt: skip
@@ -433,7 +451,7 @@ def test_a_table_begun_before_the_bock_went_on_to_a_new_table_stays_scored_witho
 
 
 def test_a_new_table_that_plays_the_runde_s_newer_tariff_plays_no_bock_of_the_old(
-    admin, tariff_with_bock, runde, players, set_tariff
+    client, admin, tariff_with_bock, runde, players, set_tariff
 ):
     """As a new evening would: a game triggers under the rules it was played with."""
     evening = services.start_evening(runde, players[:4], 0, admin)
@@ -443,6 +461,12 @@ def test_a_new_table_that_plays_the_runde_s_newer_tariff_plays_no_bock_of_the_ol
     first, _ = services.book_game(new.pk, uuid.uuid4(), sauspiel(new), admin)
     assert first.bock
     newer = set_tariff(runde, sauspiel=tariff_with_bock.sauspiel + 10)
+    client.force_login(admin)
+    page = page_text(client.get(reverse("evenings:tariff", args=[new.pk])))
+    assert (
+        "Vom Tisch davor gingen 4 Bockspiele an diesen Tisch weiter. Mit dem neuen Tarif "
+        "zählen sie hier nicht mehr" in page
+    )
 
     services.apply_tariff(new.pk, newer.pk, admin)
 
@@ -455,6 +479,11 @@ def test_a_new_table_that_plays_the_runde_s_newer_tariff_plays_no_bock_of_the_ol
         "ramsch", won=False, loser=players[2].pk), admin)  # fmt: skip
     assert not new.changes.filter(kind=Change.Kind.BOCK).exists()
     assert services.standing(new)[first.seating[0]] == newer.sauspiel
+    assert new.changes.get(kind=Change.Kind.TARIFF).after["carried_dropped"] == 4
+    history = page_text(client.get(reverse("evenings:history", args=[new.pk])))
+    assert "alle Spiele neu gewertet; die 4 Bockspiele vom Tisch davor zählen hier nicht mehr" in (
+        history
+    )
     assert verified() == "ledger ok: 2 evenings, 2 games\n"
 
 

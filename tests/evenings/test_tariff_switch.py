@@ -443,3 +443,24 @@ def test_a_switched_evening_says_so_on_its_sheet_rules_and_history(
     rules = text_of(client.get(rules_url, {"abend": evening.pk}))
     assert f"mit dem Tarif vom {when} Uhr, mit dem dieser Abend spielt." in rules
     assert switched in rules
+
+
+def test_an_evening_without_a_game_yet_is_not_said_to_score_0_games_anew(
+    client, admin, runde, evening, set_tariff
+):
+    """Walk 89: "alle 0 Spiele des Abends neu gewertet", "0 Spiele neu gewertet"."""
+    newer = set_tariff(runde, sauspiel=30)
+    client.force_login(admin)
+    url = reverse("evenings:tariff", args=[evening.pk])
+
+    page = text_of(client.get(url))
+    done = text_of(client.post(url, {"tarif": newer.pk}, follow=True))
+
+    assert "Noch ist kein Spiel gebucht: mit dem neuen Tarif zählen alle Spiele des Abends." in (
+        page
+    )
+    assert " 0 Spiele" not in page and " 0 Spiele" not in done
+    when = timezone.localtime(newer.valid_from).strftime("%d.%m.%Y, %H:%M")
+    assert f"Der Abend spielt jetzt mit dem Tarif vom {when} Uhr." in done
+    evening.refresh_from_db()
+    assert evening.tariff == newer
