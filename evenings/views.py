@@ -2567,8 +2567,13 @@ def evening_tariff(request: HttpRequest, evening_id: int) -> HttpResponse:
     context = {"evening": evening, "membership": membership, "current": current}
     if evening.tariff_id != current.pk:
         # Bock games carried in from the table before, which the new tariff's do not go on
-        # from (walk 89: they went unannounced).
+        # from (walk 89: they went unannounced); a table after this one whose Bock goes
+        # on from it, whose first games the new tariff's Bock may move.
         context["carried"] = services.carried_bock(evening)
+        context["went_on"] = (
+            evening.tariff.plays_bock
+            and Evening.objects.filter(continues=evening, carries_bock=True).exists()
+        )
         names = _names(evening)
         now = services.standing(evening)
         trial = Evening(pk=evening.pk, tariff=current)
@@ -2758,6 +2763,8 @@ def evening_print(request: HttpRequest, evening_id: int) -> HttpResponse:
                 for player, total in built.standing
             ],
             "paid": any(balances[p.pk] != total for p, total in built.standing),
+            # Why its first games are Bock games with no Ramsch before them (walk 89).
+            "carried": services.carried_bock(evening),
             # A sheet in the club's file must not read as if that money were still owed.
             "settled_by": None if evening.tariff.is_prohof else services.settled_by(evening),
         },

@@ -276,6 +276,11 @@ def test_a_running_bock_round_goes_on_at_the_new_table(
     assert won == [{2 * base}, {2 * base}, {2 * base}, {base}]
     assert "bock-banner" not in client.get(reverse("evenings:detail", args=[new.pk])).text
     assert verified() == "ledger ok: 2 evenings, 7 games\n"
+    # The printed Block says why its first games are Bock games (walk 89).
+    printed = client.get(reverse("evenings:print", args=[new.pk])).text
+    assert "Weiter vom Tisch davor, mit 3 Bockspielen von dort." in printed
+    assert "Weiter vom Tisch davor" not in client.get(
+        reverse("evenings:print", args=[evening.pk])).text  # fmt: skip
 
 
 def verified() -> str:
@@ -474,6 +479,8 @@ def test_a_new_table_that_plays_the_runde_s_newer_tariff_plays_no_bock_of_the_ol
     assert not first.bock
     # A correction at the old table leaves it alone: nothing to record there.
     services.reopen_evening(evening.pk, admin)
+    old_tariff = page_text(client.get(reverse("evenings:tariff", args=[evening.pk])))
+    assert "Der Abend ging an einem neuen Tisch weiter, und sein Bock dort mit" in old_tariff
     ramsch = evening.games.get()
     services.correct_game(evening.pk, ramsch.pk, services.GameInput(
         "ramsch", won=False, loser=players[2].pk), admin)  # fmt: skip
