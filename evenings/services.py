@@ -1569,9 +1569,9 @@ class LaterGame:
     bock_after: bool
     unit_before: int
     unit_after: int
-    # A game of the table the evening went on at, whose Bock goes on from here
-    # (_next_table_later).
-    at_new_table: bool = False
+    # A game of a table the evening went on at, whose Bock goes on from here
+    # (_next_table_later): when that table began ("21:10"); "" for this evening's own.
+    table: str = ""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -1712,8 +1712,7 @@ def restore_shown(effects: Effects) -> str:
 
 def _later_shown(effects: Effects) -> str:
     return ",".join(
-        f"{'T' if g.at_new_table else ''}{g.number}:{g.unit_before}:{g.unit_after}:"
-        f"{g.bock_before:d}{g.bock_after:d}"
+        f"{g.table}/{g.number}:{g.unit_before}:{g.unit_after}:{g.bock_before:d}{g.bock_after:d}"
         for g in effects.later
     )
 
@@ -1734,24 +1733,32 @@ def restore_effects(evening: Evening, game: Game) -> Effects:
 
 
 def _next_table_later(evening: Evening, tail: list) -> list[LaterGame]:
-    """The first games of the table the evening went on at whose amounts would change if
+    """The first games of the tables the evening went on at whose amounts would change if
     the evening's games ended with `tail` (engine games, the last BOCK_GAMES at least):
-    its Bock goes on from here (carried_in), and a change here rescores them
-    (_carry_on). Said with a correction's, a strike's or a restore's preview."""
+    their Bock goes on from here (carried_in), and a change here rescores them
+    (_carry_on), a table with fewer games handing on to the next. Said with a
+    correction's, a strike's or a restore's preview."""
     if evening.is_table or not evening.tariff.plays_bock or not evening.closed_for_play:
         return []
-    new = Evening.objects.filter(continues=evening, carries_bock=True).first()
-    if new is None or new.tariff_id != evening.tariff_id:
-        return []
-    games = list(new.games.booked()[:BOCK_GAMES])
-    engine = [g.for_engine() for g in games]
-    now = score_after(evening.tariff.rules, bock_window(new, []), engine).games
-    after = score_after(evening.tariff.rules, tail[-BOCK_GAMES:], engine).games
-    return [
-        LaterGame(game.number, old.bock, anew.bock, old.unit, anew.unit, at_new_table=True)
-        for game, old, anew in zip(games, now, after, strict=True)
-        if old.payouts != anew.payouts
-    ]
+    changed: list[LaterGame] = []
+    table = evening
+    while (new := Evening.objects.filter(continues=table, carries_bock=True).first()) is not None:
+        if new.tariff_id != table.tariff_id:
+            break
+        games = list(new.games.booked()[:BOCK_GAMES])
+        engine = [g.for_engine() for g in games]
+        now = score_after(new.tariff.rules, bock_window(new, []), engine).games
+        after = score_after(new.tariff.rules, tail[-BOCK_GAMES:], engine).games
+        began = f"{timezone.localtime(new.started_at):%H:%M}"
+        changed += [
+            LaterGame(game.number, old.bock, anew.bock, old.unit, anew.unit, table=began)
+            for game, old, anew in zip(games, now, after, strict=True)
+            if old.payouts != anew.payouts
+        ]
+        if len(games) >= BOCK_GAMES:
+            break
+        tail, table = [*tail, *engine], new
+    return changed
 
 
 def _effects(

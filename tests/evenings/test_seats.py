@@ -357,7 +357,7 @@ def test_a_correction_at_the_table_before_moves_the_bock_of_the_new_one_on_the_r
 
 
 def test_a_short_table_hands_the_bock_on_to_the_one_after_it(
-    admin, tariff_with_bock, runde, players
+    client, scorekeeper, admin, tariff_with_bock, runde, players
 ):
     evening = services.start_evening(runde, players[:4], 0, admin)
     ramsch, _ = services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
@@ -371,8 +371,20 @@ def test_a_short_table_hands_the_bock_on_to_the_one_after_it(
     assert [g.bock for g in games] == [True, True, True]  # the 2nd, 3rd and 4th after it
 
     services.reopen_evening(evening.pk, admin)
+    client.force_login(scorekeeper)
+    panel = page_text(
+        client.get(reverse("evenings:game", args=[evening.pk, ramsch.pk]), headers=HTMX)
+    )
+    strike = panel[panel.index('class="void-form"') :]
     services.void_game(evening.pk, ramsch.pk, admin)
 
+    # Its strike's preview named the games of both tables after it.
+    for table, numbers in [(second, [1]), (third, [1, 2, 3])]:
+        began = f"{timezone.localtime(table.started_at):%H:%M}"
+        for n in numbers:
+            assert f"Tisch ab {began}, Spiel {n}: 0,10 € statt 0,20 € (kein Bockspiel mehr)" in (
+                strike
+            )
     assert not Game.objects.filter(evening__in=[second, third], bock=True).exists()
     assert second.changes.filter(kind=Change.Kind.BOCK).count() == 1
     assert third.changes.get(kind=Change.Kind.BOCK).after == {
@@ -395,11 +407,12 @@ def test_the_old_table_s_correction_panel_says_what_it_changes_at_the_new_one(
     panel = page_text(client.get(url, headers=HTMX))
 
     strike = panel[panel.index('class="void-form"') :]
-    assert "Neuer Tisch, Spiel 1: 0,10 € statt 0,20 € (kein Bockspiel mehr)" in strike
+    began = f"{timezone.localtime(new.started_at):%H:%M}"
+    assert f"Tisch ab {began}, Spiel 1: 0,10 € statt 0,20 € (kein Bockspiel mehr)" in strike
     services.void_game(evening.pk, ramsch.pk, admin)
     restore = page_text(client.get(url, headers=HTMX))
     assert "Mit diesem Spiel:" in restore
-    assert "Neuer Tisch, Spiel 1: 0,20 € statt 0,10 € (wird Bockspiel)" in restore
+    assert f"Tisch ab {began}, Spiel 1: 0,20 € statt 0,10 € (wird Bockspiel)" in restore
     services.restore_game(evening.pk, ramsch.pk, admin, effects=services.restore_shown(
         services.restore_effects(evening, evening.games.get(pk=ramsch.pk))))  # fmt: skip
     assert new.games.get().bock
