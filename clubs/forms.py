@@ -322,7 +322,8 @@ class TariffForm(forms.ModelForm):
             "bock": _(
                 "Nach einem Auslöser zählen die nächsten 4 Spiele doppelt. Ein Auslöser in "
                 "einer Bockrunde beginnt die 4 von vorn, gestapelt wird nicht. Eine Bockrunde "
-                "gilt nur am laufenden Abend, auch an einem neuen Tisch desselben Abends."
+                "gilt nur am laufenden Abend, auch an einem neuen Tisch desselben Abends, "
+                "solange er mit demselben Tarif spielt."
             ),
             "jungfrau": _(
                 "Nur beim Ramsch: wer keinen Stich macht (eine Jungfrau), verdoppelt den "

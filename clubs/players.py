@@ -195,11 +195,20 @@ def homes(players: list[Player], viewer=None) -> list[Home]:
     # 6. Why a suggestion may differ from an evening's or an Ausgleich's Abrechnung.
     # Open ones, also one opened again for corrections only: the Ausgleich waits for it,
     # as the Runde's accounts say (walk 51).
-    running = Counter(
+    # Of those, the ones that went on at a new table: open again for corrections only, as
+    # their page says (walk 90: "läuft" on a player's page).
+    open_ones = list(
         Evening.objects.open()
         .filter(runde__in=runde_ids, settles_runde=False)
-        .values_list("runde_id", flat=True)
+        .annotate(went_on=Exists(Evening.objects.filter(continues=OuterRef("pk"))))
+        .values_list("pk", "runde_id", "went_on")
     )
+    running = Counter(runde_id for _pk, runde_id, _went_on in open_ones)
+    went_on = {pk for pk, _runde_id, went in open_ones if went}
+    for _player_id, result in last:
+        if result.evening.is_open:  # Evening.play_over without a query each
+            evening = result.evening
+            evening.__dict__["closed_for_play"] = evening.corrections_only or evening.pk in went_on
     earlier = open_ausgleiche(runde_ids)
 
     out = []

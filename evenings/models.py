@@ -179,7 +179,7 @@ class Evening(models.Model):
         """An evening that takes no new game. A tournament table: it played its round's
         games, or the director ended it early, or a later round has started (its players
         sit at other tables now). A money evening: it went on at a new table (its Bock
-        games lapsed there), or was opened again after the Runde began another evening
+        going on there), or was opened again after the Runde began another evening
         (corrections_only). Opened again, such an evening takes corrections only."""
         return self.all_played or self.closed_for_play
 

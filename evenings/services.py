@@ -678,7 +678,7 @@ def _carry_on(evening: Evening, change: Change) -> None:
     bring its ledger in line: its phones show it, and its sheet is drawn anew. A new
     table with fewer games hands on to the one after it. The new table is locked after
     this one, in the order in which they began."""
-    if evening.is_table or not evening.tariff.plays_bock:
+    if evening.is_table:
         return
     went_on = (
         Evening.objects.filter(continues=evening, carries_bock=True)
@@ -687,15 +687,18 @@ def _carry_on(evening: Evening, change: Change) -> None:
     )
     if went_on is None:
         return
+    # Whatever the tariffs: one given to this table may end (or begin again) what the new
+    # table carries (walk 90: a newer tariff here left its Bock games booked as such).
     new = _locked(went_on)
-    if new.tariff_id != evening.tariff_id:  # it plays a newer tariff: no Bock of this one
-        return
     games = list(new.games.booked()[:BOCK_GAMES])
     window = bock_window(new, [])
     result = score_after(new.tariff.rules, window, [g.for_engine() for g in games])
     shifted, entries = _differences(new, 1, games, result, upto=games[-1].number if games else 0)
     begins = carried_bock(new)
-    if shifted or entries or begins != _begins_with(new):
+    # How many it begins with is said where it still shows: in the open count of a table
+    # with fewer games (walk 90: said where none of its games moved, it read as noise).
+    moved_begin = begins != _begins_with(new) and len(games) < BOCK_GAMES
+    if shifted or entries or moved_begin:
         source = change.evening
         moved = _record(
             new,
@@ -706,7 +709,11 @@ def _carry_on(evening: Evening, change: Change) -> None:
                 "evening": source.pk,
                 "started": source.started_at.isoformat(),
                 "change": change.pk,
-                "kind": change.kind,
+                # A correction that took back the one before is said so, as its own
+                # history heads it (walk 90).
+                "kind": "back"
+                if change.kind == Change.Kind.CORRECT and taken_back(change)
+                else change.kind,
                 "game": change.game.number if change.game_id else None,
             },
             after={
@@ -723,9 +730,10 @@ def _carry_on(evening: Evening, change: Change) -> None:
 
 def _begins_with(evening: Evening) -> int:
     """How many Bock games the table going on from another began with, as last recorded:
-    by its start, or by the latest change at the earlier table that moved it."""
+    by its start, by the latest change at an earlier table that moved it, or by a tariff
+    given to it since."""
     latest = (
-        evening.changes.filter(kind__in=[Change.Kind.START, Change.Kind.BOCK])
+        evening.changes.filter(kind__in=[Change.Kind.START, Change.Kind.BOCK, Change.Kind.TARIFF])
         .order_by("-pk")
         .values_list("after", flat=True)
         .first()
@@ -1273,7 +1281,8 @@ def apply_tariff(evening_id: int, tariff_id: int, by) -> Retariffed:
         after={"tariff": current.pk, "changed": changed, "bock_flipped": flipped}
         # The Bock games carried in from the table before, which the new tariff's do not
         # go on from (carried_in): said with it (walk 89).
-        | ({"carried_dropped": carried} if carried and not carried_bock(evening) else {}),
+        | ({"carried_dropped": carried} if carried and not carried_bock(evening) else {})
+        | ({"bock": carried_bock(evening)} if evening.carries_bock else {}),
     )
     _rescore(evening, change, 1)
     return Retariffed(evening, True)
@@ -1668,7 +1677,7 @@ def deal_after_strike(evening: Evening, around: Around) -> Deal | None:
     when it is the last booked game, whose deal then goes back round the table (next_deal
     goes on from the last booked game's dealer). Walk 65: the strike's preview did not
     say so, and the next dealer changed unannounced."""
-    if around.later:
+    if around.later or evening.play_over:  # no game is dealt here again (walk 90)
         return None
     return _deal_after(evening, seats_of(evening), around.dealer_before, evening.last_number + 1)
 

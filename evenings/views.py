@@ -1997,7 +1997,7 @@ def _history_html(evening: Evening, names: dict[int, str]) -> SafeString:
         ).values_list("before__change", "evening__started_at", "after"):
             said = _("Dazu am Tisch ab %(time)s: %(moved)s.") % {
                 "time": f"{timezone.localtime(started):%H:%M}",
-                "moved": wording.bock_moved(after),
+                "moved": wording.bock_moved(after, here=False),
             }
             notes[source] = f"{notes[source]} {said}" if source in notes else said
     # A correction that took back the one before is headed so (walk 50).

@@ -277,15 +277,19 @@ def bock_source(change: Change) -> str:
     that moved this table's Bock (Change.Kind.BOCK; walk 89: "am Tisch davor" was two
     tables back, and named neither the table nor the change)."""
     source = change.before
-    kind = Change.Kind(source["kind"])
-    what = SOURCE[kind] % {"n": source["game"]} if kind in SOURCE else kind.label
+    if source["kind"] == "back":  # services._carry_on: a correction taken back
+        what = _("Korrektur von Spiel %(n)s zurückgenommen") % {"n": source["game"]}
+    else:
+        kind = Change.Kind(source["kind"])
+        what = SOURCE[kind] % {"n": source["game"]} if kind in SOURCE else kind.label
     started = timezone.localtime(datetime.fromisoformat(source["started"]))
     return _("%(what)s am Tisch ab %(time)s") % {"what": what, "time": f"{started:%H:%M}"}
 
 
-def bock_moved(after: dict) -> str:
+def bock_moved(after: dict, here: bool = True) -> str:
     """What a change at an earlier table did to this table's Bock: which games became Bock
-    games or none, or else how many Bock games the table now begins with."""
+    games or none, or else how many Bock games the table now begins with (`here`: said
+    in this table's history, else in the earlier table's)."""
     now = after["now_bock"]
     gone = [n for n in after["games"] if n not in now]
     said = [
@@ -304,12 +308,24 @@ def bock_moved(after: dict) -> str:
     if said:
         return "; ".join(said)
     if after["bock"]:
-        return ngettext(
-            "dieser Tisch beginnt jetzt mit %(n)s Bockspiel",
-            "dieser Tisch beginnt jetzt mit %(n)s Bockspielen",
-            after["bock"],
+        return (
+            ngettext(
+                "dieser Tisch beginnt jetzt mit %(n)s Bockspiel",
+                "dieser Tisch beginnt jetzt mit %(n)s Bockspielen",
+                after["bock"],
+            )
+            if here
+            else ngettext(
+                "er beginnt jetzt mit %(n)s Bockspiel",
+                "er beginnt jetzt mit %(n)s Bockspielen",
+                after["bock"],
+            )
         ) % {"n": after["bock"]}
-    return _("dieser Tisch beginnt jetzt ohne Bockspiel")
+    return (
+        _("dieser Tisch beginnt jetzt ohne Bockspiel")
+        if here
+        else _("er beginnt jetzt ohne Bockspiel")
+    )
 
 
 def _table(seating: dict, names: dict[int, str]) -> str:

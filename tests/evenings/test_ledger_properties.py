@@ -23,7 +23,7 @@ from evenings.management.commands.verify_ledger import first_difference
 from evenings.models import Evening, Game, LedgerEntry
 from evenings.services import GameInput
 from scoring import Game as EngineGame
-from scoring import GameType, Suit, score_evening
+from scoring import GameType, Suit, score_after, score_evening
 
 PROPERTY = settings(
     max_examples=40,
@@ -347,9 +347,11 @@ def moved_content(content: GameInput, to: dict[int, int]) -> GameInput:
 def test_a_night_at_several_tables_scores_as_one_evening(data, runde, players, admin, set_tariff):
     """Someone joins or leaves, and the night goes on at a new table, maybe more than once:
     whatever is booked at each table, and whatever is corrected or struck at one of them
-    afterwards (the earlier ones opened again for it), every game's amounts and Bock mark
-    are the engine's scoring of the night's games as one evening ("Eine Bockrunde gilt
-    nur für den laufenden Abend")."""
+    afterwards (the earlier ones opened again for it), or whichever table is given the
+    Runde's newer tariff, every game's amounts and Bock mark are the engine's scoring of
+    the night's games as one evening ("Eine Bockrunde gilt nur für den laufenden
+    Abend"), the Bock going on from one table to the next while they play the same
+    tariff version."""
 
     def example():
         bock = data.draw(st.sampled_from(["ramsch", "ramsch_or_lost_solo"]), label="bock")
@@ -371,12 +373,27 @@ def test_a_night_at_several_tables_scores_as_one_evening(data, runde, players, a
             if not last:
                 evening = services.continue_at_new_table(evening.pk, tables[index + 1], 0, admin)
                 night.append(evening)
-        if record and data.draw(st.booleans(), label="changed afterwards"):
-            game_id = data.draw(st.sampled_from(list(record)), label="game")
-            table, seating, _ = record[game_id]
+        for step in data.draw(st.lists(st.sampled_from(["correct", "strike", "tariff"]),
+                                       max_size=3), label="afterwards"):  # fmt: skip
+            if step == "tariff":
+                table = data.draw(st.sampled_from(night), label="retariffed")
+                newer = set_tariff(
+                    runde,
+                    sauspiel=tariff.sauspiel + 10,
+                    bock=data.draw(
+                        st.sampled_from(["off", "ramsch", "ramsch_or_lost_solo"]), label="bock"
+                    ),
+                )
+            elif record:
+                game_id = data.draw(st.sampled_from(list(record)), label="game")
+                table, seating, _ = record[game_id]
+            else:
+                continue
             if not Evening.objects.get(pk=table.pk).is_open:
                 services.reopen_evening(table.pk, admin)
-            if data.draw(st.booleans(), label="struck"):
+            if step == "tariff":
+                services.apply_tariff(table.pk, newer.pk, admin)  # fmt: skip
+            elif step == "strike":
                 services.void_game(table.pk, game_id, admin)
                 del record[game_id]
             else:
@@ -384,14 +401,23 @@ def test_a_night_at_several_tables_scores_as_one_evening(data, runde, players, a
                 services.correct_game(table.pk, game_id, content, admin)
                 record[game_id] = (table, seating, content)
 
-        result = score_evening(
-            tariff.rules, [engine_game(seating, content) for _, seating, content in record.values()]
-        )
+        # The model: each table scored by its own tariff after the games before it, of
+        # the tables before it as long as each played the same tariff version.
+        scored, run, played = {}, [], None
+        for table in night:
+            table.refresh_from_db()
+            games = [(pk, engine_game(s, c)) for pk, (t, s, c) in record.items() if t == table]
+            if table.tariff_id != played:
+                run, played = [], table.tariff_id
+            result = score_after(table.tariff.rules, run, [game for _, game in games])
+            scored |= dict(zip((pk for pk, _ in games), result.games, strict=True))
+            run = [*run, *(game for _, game in games)]
         sums = {game: amounts for table in night for game, amounts in game_sums(table).items()}
         marks = dict(Game.objects.filter(pk__in=record).values_list("pk", "bock"))
-        for game_id, scored in zip(record, result.games, strict=True):
-            assert sums[game_id] == {int(p): amount for p, amount in scored.payouts.items()}
-            assert marks[game_id] == scored.bock
+        for game_id, result in scored.items():
+            assert sums.get(game_id, {}) == {
+                int(p): amount for p, amount in result.payouts.items()}  # fmt: skip
+            assert marks[game_id] == result.bock
         out = io.StringIO()
         call_command("verify_ledger", stdout=out)
         assert out.getvalue() == f"ledger ok: {len(night)} evenings, {len(record)} games\n"

@@ -350,8 +350,8 @@ def test_a_correction_at_the_table_before_moves_the_bock_of_the_new_one_on_the_r
     assert new.changes.filter(kind=Change.Kind.BOCK).count() == 2
     settlement = client.get(reverse("evenings:settlement", args=[new.pk])).text
     assert (
-        f"Nach der ersten Zahlung geändert: Bock neu gezählt (Spiel 2 korrigiert am Tisch ab "
-        f"{began})." in settlement
+        f"Nach der ersten Zahlung geändert: Bock neu gezählt (Korrektur von Spiel 2 "
+        f"zurückgenommen am Tisch ab {began})." in settlement
     )
     assert verified() == "ledger ok: 2 evenings, 4 games\n"
 
@@ -409,6 +409,7 @@ def test_the_old_table_s_correction_panel_says_what_it_changes_at_the_new_one(
     strike = panel[panel.index('class="void-form"') :]
     began = f"{timezone.localtime(new.started_at):%H:%M}"
     assert f"Tisch ab {began}, Spiel 1: 0,10 € statt 0,20 € (kein Bockspiel mehr)" in strike
+    assert "Danach gibt" not in strike  # no game is dealt here again (walk 90)
     services.void_game(evening.pk, ramsch.pk, admin)
     restore = page_text(client.get(url, headers=HTMX))
     assert "Mit diesem Spiel:" in restore
@@ -448,6 +449,38 @@ def test_a_new_table_without_games_yet_shows_the_bock_it_begins_with_anew(
         "sauspiel", declarer=playing[0], partner=playing[2], laufende=3), admin)  # fmt: skip
     assert Evening.objects.get(pk=new.pk).changes.filter(kind=Change.Kind.BOCK).count() == 1
     assert verified() == "ledger ok: 2 evenings, 1 games\n"
+
+
+def test_a_newer_tariff_at_the_old_table_ends_the_bock_it_handed_on(
+    client, scorekeeper, admin, tariff_with_bock, runde, players, set_tariff
+):
+    """Walk 90: the old table, opened again, took the Runde's newer tariff; the new table,
+    on the old one, kept its first game booked as a Bock game."""
+    evening = services.start_evening(runde, players[:4], 0, admin)
+    services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
+        "ramsch", won=False, loser=players[1].pk), admin)  # fmt: skip
+    new = services.continue_at_new_table(evening.pk, players[:5], 0, admin)
+    first, _ = services.book_game(new.pk, uuid.uuid4(), sauspiel(new), admin)
+    assert first.bock
+    newer = set_tariff(runde, sauspiel=tariff_with_bock.sauspiel + 10)
+    services.reopen_evening(evening.pk, admin)
+
+    services.apply_tariff(evening.pk, newer.pk, admin)
+
+    first.refresh_from_db()
+    assert not first.bock
+    assert services.standing(new)[first.seating[0]] == tariff_with_bock.sauspiel
+    moved = new.changes.get(kind=Change.Kind.BOCK)
+    assert moved.before["kind"] == "tariff" and moved.after["games"] == [1]
+    client.force_login(scorekeeper)
+    history = page_text(client.get(reverse("evenings:history", args=[new.pk])))
+    assert "Neuer Tarif für den Abend am Tisch ab" in history
+    assert verified() == "ledger ok: 2 evenings, 2 games\n"
+    # The new table given the same tariff, the Bock goes on again.
+    services.apply_tariff(new.pk, newer.pk, admin)
+    first.refresh_from_db()
+    assert first.bock
+    assert verified() == "ledger ok: 2 evenings, 2 games\n"
 
 
 def test_a_table_begun_before_the_bock_went_on_to_a_new_table_stays_scored_without(
@@ -804,6 +837,9 @@ def test_an_evening_that_went_on_at_a_new_table_opened_again_takes_corrections_o
     with pytest.raises(services.EveningError, match="die Sitzordnung nicht"):
         services.continue_at_new_table(evening.pk, players[1:5], 0, admin, key=uuid.uuid4())
     assert Evening.objects.open().count() == 2  # this one, for corrections, and the new one
+    # A player's page says so too, not "läuft" (walk 90).
+    home = client.get(reverse("clubs:player_home", args=[runde.club_id, players[0].pk])).text
+    assert home.count("zum Korrigieren offen") == 1 and home.count(">läuft<") == 1
     assert services.continued_at(Evening.objects.get(pk=new.pk)) is None
 
 
