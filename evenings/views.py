@@ -339,13 +339,19 @@ def seats(request: HttpRequest, evening_id: int) -> HttpResponse:
             if now.pk == evening.pk:
                 messages.success(request, _("Die Sitzordnung ist geändert."))
             else:
-                messages.success(
-                    request,
-                    _(
-                        "Neuer Tisch, neuer Abend. Der Abend bis hierher ist abgeschlossen; "
-                        "seine Abrechnung nimmt weiter Zahlungen an."
-                    ),
+                # The night goes on, its Bock with it (walk 90: "neuer Abend" read as if
+                # the Bockrunde had ended with it).
+                said = _(
+                    "Neuer Tisch: hier geht der Abend weiter. Der Tisch bis hierher ist "
+                    "abgeschlossen; seine Abrechnung nimmt weiter Zahlungen an."
                 )
+                if carried := services.carried_bock(now):
+                    said += " " + ngettext(
+                        "Das offene Bockspiel gilt hier weiter.",
+                        "Die %(n)s offenen Bockspiele gelten hier weiter.",
+                        carried,
+                    ) % {"n": carried}
+                messages.success(request, said)
             return redirect("evenings:detail", evening_id=now.pk)
     # The version the form was made at: sent back with it, also after a typo or a
     # newcomer added.

@@ -102,7 +102,7 @@ def test_the_schreiber_seats_the_table_anew_before_the_first_game(
     no_horizontal_scroll(page)
     page.get_by_role("button", name="Abschließen und neu beginnen").click()
 
-    expect(flash(page)).to_contain_text("Neuer Tisch, neuer Abend.")
+    expect(flash(page)).to_contain_text("Neuer Tisch: hier geht der Abend weiter.")
     expect(page.locator(".deal")).to_contain_text("Resi gibt und setzt aus.")
     expect(chip_labels(page, "declarer")).to_have_text(["Sepp", "Wastl", "Hias", "Kathi"])
     new = Evening.objects.exclude(pk=evening.pk).get()

@@ -188,7 +188,9 @@ def test_after_games_a_new_table_closes_the_evening_and_begins_a_new_one(
         list(LedgerEntry.objects.filter(evening=evening).values_list("player", "amount")) == amounts
     )
     page = client.get(response["Location"]).text
-    assert "Neuer Tisch, neuer Abend. Der Abend bis hierher ist abgeschlossen" in page
+    assert "Neuer Tisch: hier geht der Abend weiter. Der Tisch bis hierher ist abgeschlossen" in (
+        page
+    )
     assert "<strong>Vroni</strong> gibt und setzt aus." in page
     assert new.continues_id == evening.pk and new.changes.get().after["continues"] == evening.pk
     # The evening's page, and its poll on a following phone, lead on to the new one.
@@ -263,8 +265,12 @@ def test_a_running_bock_round_goes_on_at_the_new_table(
         f"Als Nächstes gibt {players[3].name} (Platz 4). Geht {players[3].name}, gibt, wer dann "
         "auf Platz 4 sitzt."
     ) in form
-    new = services.continue_at_new_table(evening.pk, players[:5], 0, admin, key=uuid.uuid4())
+    evening.refresh_from_db()
+    moved = client.post(url, seating(players[:5], v=evening.version) | {
+        "key": str(uuid.uuid4())}, follow=True).text  # fmt: skip
+    new = Evening.objects.get(continues=evening)
     assert new.games.count() == 0
+    assert "Die 3 offenen Bockspiele gelten hier weiter." in moved
     assert "Noch 3 Bockspiele" in client.get(reverse("evenings:detail", args=[new.pk])).text
     booked = [services.book_game(new.pk, uuid.uuid4(), sauspiel(new), admin)[0] for _ in range(4)]
     assert [game.bock for game in booked] == [True, True, True, False]
