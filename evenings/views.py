@@ -2005,7 +2005,7 @@ def _history_html(evening: Evening, names: dict[int, str]) -> SafeString:
                 "time": f"{timezone.localtime(started):%H:%M}",
                 "moved": wording.bock_moved(after, here=False),
             }
-            notes[source] = f"{notes[source]} {said}" if source in notes else said
+            notes[source] = f"{notes[source].rstrip('.')}. {said}" if source in notes else said
     # A correction that took back the one before is headed so (walk 50).
     back = services.taken_back_ids(changes)
     return _changes_html(evening, changes, names, moved, rescored, authors, bock_then, notes, back)
@@ -2572,17 +2572,29 @@ def evening_tariff(request: HttpRequest, evening_id: int) -> HttpResponse:
         return redirect("evenings:detail", evening_id=evening.pk)
     context = {"evening": evening, "membership": membership, "current": current}
     if evening.tariff_id != current.pk:
-        # Bock games carried in from the table before, which the new tariff's do not go on
-        # from (walk 89: they went unannounced); a table after this one whose Bock goes
-        # on from it, whose first games the new tariff's Bock may move.
-        context["carried"] = services.carried_bock(evening)
-        context["went_on"] = (
-            evening.tariff.plays_bock
-            and Evening.objects.filter(continues=evening, carries_bock=True).exists()
+        # Scored as it would be: going on from the table before as this one does, whose
+        # Bock it carries if that plays the same tariff (walk 91: not so, the preview
+        # missed Bock games that the switch then booked).
+        trial = Evening(
+            pk=evening.pk,
+            tariff=current,
+            continues_id=evening.continues_id,
+            carries_bock=evening.carries_bock,
         )
+        # Bock games carried in from the table before, now and with the new tariff (walk
+        # 89: they went unannounced); the table after this one, if its Bock goes on from
+        # here now (its first games lose it) or would with the new tariff (it plays it).
+        context["carried"] = services.carried_bock(evening)
+        context["carried_after"] = services.carried_bock(trial)
+        after_this = (
+            Evening.objects.filter(continues=evening, carries_bock=True)
+            .values_list("tariff_id", flat=True)
+            .first()
+        )
+        context["hands_on"] = after_this == evening.tariff_id and evening.tariff.plays_bock
+        context["would_hand_on"] = after_this == current.pk and current.plays_bock
         names = _names(evening)
         now = services.standing(evening)
-        trial = Evening(pk=evening.pk, tariff=current)
         games = list(evening.games.booked())
         refusals = [services.tariff_refusal(evening), services.tariff_misfits(current, games)]
         if not refusals[1]:

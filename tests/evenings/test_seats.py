@@ -3,6 +3,7 @@ another first dealer, on the record; once a game is booked the table stays."""
 
 import dataclasses
 import io
+import re
 import uuid
 
 import pytest
@@ -13,6 +14,7 @@ from django.utils import timezone
 
 from clubs import services as club_services
 from clubs.models import Departure, Membership
+from clubs.templatetags.money import balance
 from evenings import services
 from evenings.models import Change, Evening, Game, LedgerEntry, Seat
 from scoring import format_cents
@@ -482,10 +484,21 @@ def test_a_newer_tariff_at_the_old_table_ends_the_bock_it_handed_on(
     history = page_text(client.get(reverse("evenings:history", args=[new.pk])))
     assert "Neuer Tarif für den Abend am Tisch ab" in history
     assert verified() == "ledger ok: 2 evenings, 2 games\n"
-    # The new table given the same tariff, the Bock goes on again.
+    # The new table given the same tariff, the Bock goes on again: its tariff page says so,
+    # and shows the amounts the switch then books (walk 91: scored without the Bock).
+    client.force_login(admin)
+    page = page_text(client.get(reverse("evenings:tariff", args=[new.pk])))
+    assert (
+        "Der Tisch davor spielt schon mit dem neuen Tarif: mit ihm gelten hier 4 Bockspiele "
+        "von dort." in page
+    )
+    rows = re.findall(r'<th scope="row">(.*?)</th><td[^>]*>.*?</td><td[^>]*>(.*?)</td>', page)
+    shown = {re.sub("<[^>]+>", "", name): after for name, after in rows}
     services.apply_tariff(new.pk, newer.pk, admin)
     first.refresh_from_db()
     assert first.bock
+    names = {p.pk: p.name for p in players}
+    assert shown == {names[pk]: balance(cents) for pk, cents in services.standing(new).items()}
     assert verified() == "ledger ok: 2 evenings, 2 games\n"
 
 
@@ -532,7 +545,9 @@ def test_a_new_table_that_plays_the_runde_s_newer_tariff_plays_no_bock_of_the_ol
     # A correction at the old table leaves it alone: nothing to record there.
     services.reopen_evening(evening.pk, admin)
     old_tariff = page_text(client.get(reverse("evenings:tariff", args=[evening.pk])))
-    assert "Der Abend ging an einem neuen Tisch weiter, und sein Bock dort mit" in old_tariff
+    assert "Der Abend ging an einem neuen Tisch weiter, der schon mit dem neuen Tarif spielt" in (
+        old_tariff
+    )
     ramsch = evening.games.get()
     services.correct_game(evening.pk, ramsch.pk, services.GameInput(
         "ramsch", won=False, loser=players[2].pk), admin)  # fmt: skip
