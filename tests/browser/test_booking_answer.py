@@ -189,24 +189,6 @@ def test_on_a_small_phone_scrolled_to_the_chips_the_save_bar_says_what_was_booke
     assert Game.objects.get().declarer == players["Hias"]
 
 
-def test_while_the_booking_is_on_its_way_its_chips_look_as_they_take_no_tap(
-    page, log_in, club, runde, schreiber, players
-):
-    """A slow table: the chips are disabled until the answer is in, and say so."""
-    sauspiel_entered(page, log_in, runde, schreiber, players)
-    bookings = held(page, BOOKING)
-    first = chip(page, "declarer", "Sepp")
-    expect(first).to_have_css("opacity", "1")
-
-    save_button(page).tap()
-    arrived(page, bookings)
-
-    expect(first).to_have_css("opacity", "0.5")
-    bookings.pop().continue_()
-    expect(flash(page)).to_contain_text("Gebucht: Spiel 1, Sauspiel Sepp")
-    expect(chip(page, "declarer", "Sepp")).to_have_css("opacity", "1")
-
-
 def test_a_preview_asked_for_while_the_booking_is_out_leaves_the_next_deal(
     page, log_in, club, runde, schreiber, players
 ):
