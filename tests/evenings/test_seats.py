@@ -364,13 +364,19 @@ def test_a_correction_at_the_table_before_moves_the_bock_of_the_new_one_on_the_r
     assert verified() == "ledger ok: 2 evenings, 4 games\n"
 
 
-def test_a_short_table_hands_the_bock_on_to_the_one_after_it(
-    client, scorekeeper, admin, tariff_with_bock, runde, players
-):
+def ramsch_then_new_table(runde, players, admin):
+    """An evening of four whose only game is Vroni's lost Ramsch, gone on at a new table of
+    five: it begins with 4 Bock games. The evening, the Ramsch and the new table."""
     evening = services.start_evening(runde, players[:4], 0, admin)
     ramsch, _ = services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
         "ramsch", won=False, loser=players[1].pk), admin)  # fmt: skip
-    second = services.continue_at_new_table(evening.pk, players[:5], 0, admin)
+    return evening, ramsch, services.continue_at_new_table(evening.pk, players[:5], 0, admin)
+
+
+def test_a_short_table_hands_the_bock_on_to_the_one_after_it(
+    client, scorekeeper, admin, tariff_with_bock, runde, players
+):
+    evening, ramsch, second = ramsch_then_new_table(runde, players, admin)
     services.book_game(second.pk, uuid.uuid4(), sauspiel(second), admin)
     third = services.continue_at_new_table(second.pk, players[1:5], 0, admin)
     games = [
@@ -403,10 +409,7 @@ def test_a_short_table_hands_the_bock_on_to_the_one_after_it(
 def test_the_old_table_s_correction_panel_says_what_it_changes_at_the_new_one(
     client, scorekeeper, admin, tariff_with_bock, runde, players
 ):
-    evening = services.start_evening(runde, players[:4], 0, admin)
-    ramsch, _ = services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
-        "ramsch", won=False, loser=players[1].pk), admin)  # fmt: skip
-    new = services.continue_at_new_table(evening.pk, players[:5], 0, admin)
+    evening, ramsch, new = ramsch_then_new_table(runde, players, admin)
     services.book_game(new.pk, uuid.uuid4(), sauspiel(new), admin)
     services.reopen_evening(evening.pk, admin)
     client.force_login(scorekeeper)
@@ -432,10 +435,7 @@ def test_a_new_table_without_games_yet_shows_the_bock_it_begins_with_anew(
 ):
     """Nothing of its own is rescored, but its phones show "Noch 4 Bockspiele": the
     change is recorded there, a new version that they follow."""
-    evening = services.start_evening(runde, players[:4], 0, admin)
-    ramsch, _ = services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
-        "ramsch", won=False, loser=players[1].pk), admin)  # fmt: skip
-    new = services.continue_at_new_table(evening.pk, players[:5], 0, admin)
+    evening, ramsch, new = ramsch_then_new_table(runde, players, admin)
     client.force_login(scorekeeper)
     page = reverse("evenings:detail", args=[new.pk])
     assert "Noch 4 Bockspiele" in client.get(page).text
@@ -464,10 +464,7 @@ def test_a_newer_tariff_at_the_old_table_ends_the_bock_it_handed_on(
 ):
     """Walk 90: the old table, opened again, took the Runde's newer tariff; the new table,
     on the old one, kept its first game booked as a Bock game."""
-    evening = services.start_evening(runde, players[:4], 0, admin)
-    services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
-        "ramsch", won=False, loser=players[1].pk), admin)  # fmt: skip
-    new = services.continue_at_new_table(evening.pk, players[:5], 0, admin)
+    evening, ramsch, new = ramsch_then_new_table(runde, players, admin)
     first, _ = services.book_game(new.pk, uuid.uuid4(), sauspiel(new), admin)
     assert first.bock
     newer = set_tariff(runde, sauspiel=tariff_with_bock.sauspiel + 10)
@@ -507,10 +504,7 @@ def test_a_table_begun_before_the_bock_went_on_to_a_new_table_stays_scored_witho
 ):
     """A new table of an older night (carries_bock false, as the migration left those)
     was booked without the Bock of the one before; its ledger and verify_ledger agree."""
-    evening = services.start_evening(runde, players[:4], 0, admin)
-    services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
-        "ramsch", won=False, loser=players[1].pk), admin)  # fmt: skip
-    new = services.continue_at_new_table(evening.pk, players[:5], 0, admin)
+    evening, ramsch, new = ramsch_then_new_table(runde, players, admin)
     Evening.objects.filter(pk=new.pk).update(carries_bock=False)
     new.refresh_from_db()
 
@@ -524,10 +518,7 @@ def test_a_new_table_that_plays_the_runde_s_newer_tariff_plays_no_bock_of_the_ol
     client, admin, tariff_with_bock, runde, players, set_tariff
 ):
     """As a new evening would: a game triggers under the rules it was played with."""
-    evening = services.start_evening(runde, players[:4], 0, admin)
-    services.book_game(evening.pk, uuid.uuid4(), services.GameInput(
-        "ramsch", won=False, loser=players[1].pk), admin)  # fmt: skip
-    new = services.continue_at_new_table(evening.pk, players[:5], 0, admin)
+    evening, ramsch, new = ramsch_then_new_table(runde, players, admin)
     first, _ = services.book_game(new.pk, uuid.uuid4(), sauspiel(new), admin)
     assert first.bock
     newer = set_tariff(runde, sauspiel=tariff_with_bock.sauspiel + 10)
