@@ -1954,24 +1954,26 @@ def _history_html(evening: Evening, names: dict[int, str]) -> SafeString:
     notes = {}
     retariffed = [change for change in changes if change.kind == Change.Kind.TARIFF]
     flipped = {game_id for change in retariffed for game_id in change.after["bock_flipped"]}
-    numbers = (
-        dict(evening.games.filter(pk__in=flipped).values_list("pk", "number")) if flipped else {}
-    )
+    flipped_games = {}
+    if flipped:
+        rows = evening.games.filter(pk__in=flipped).values_list("pk", "number", "bock")
+        flipped_games = {pk: (number, bock) for pk, number, bock in rows}
     for change in changes:
         if change.kind == Change.Kind.RESTORE and change.after.get("bock_flipped"):
             shifts[change.game_id].append(change.pk)  # counted again, its Bock anew
     for change in retariffed:
         for game_id in change.after["bock_flipped"]:
             shifts[game_id].append(change.pk)
-        if change.after["bock_flipped"]:
-            # Which games the new Bock rule made Bock games or none (walk 48).
-            said = ngettext(
-                "Dabei Bock anders als vorher: Spiel %(games)s",
-                "Dabei Bock anders als vorher: Spiele %(games)s",
-                len(change.after["bock_flipped"]),
-            )
-            games = sorted(numbers[game_id] for game_id in change.after["bock_flipped"])
-            notes[change.pk] = said % {"games": ", ".join(map(str, games))}
+    for change in retariffed:
+        # Which games the new Bock rule made Bock games or none (walk 48): one is a Bock
+        # game since if it is now and its Bock flipped an even number of times after.
+        now, gone = [], []
+        for game_id in change.after["bock_flipped"]:
+            number, bock = flipped_games[game_id]
+            later = sum(c > change.pk for c in shifts[game_id])
+            (now if bock != (later % 2 == 1) else gone).append(number)
+        if said := wording.bock_flips(sorted(now), sorted(gone)):
+            notes[change.pk] = _("Dabei %(games)s") % {"games": said}
     # A game's own changes (booked, corrected, struck, taken back, restored) moved its
     # amounts as a Bock game if it was one then: each later game scored anew flipped its
     # Bock, so it was one if it is now and flipped an even number of times since.

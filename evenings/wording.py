@@ -286,12 +286,9 @@ def bock_source(change: Change) -> str:
     return _("%(what)s am Tisch ab %(time)s") % {"what": what, "time": f"{started:%H:%M}"}
 
 
-def bock_moved(after: dict, here: bool = True) -> str:
-    """What a change at an earlier table did to this table's Bock: which games became Bock
-    games or none, or else how many Bock games the table now begins with (`here`: said
-    in this table's history, else in the earlier table's)."""
-    now = after["now_bock"]
-    gone = [n for n in after["games"] if n not in now]
+def bock_flips(now: list[int], gone: list[int]) -> str:
+    """Which games (by number) became Bock games, and which are none any more; empty if
+    neither."""
     said = [
         ngettext("Spiel %(games)s jetzt Bockspiel", "Spiele %(games)s jetzt Bockspiele", len(now))
         % {"games": ", ".join(map(str, now))}
@@ -305,8 +302,16 @@ def bock_moved(after: dict, here: bool = True) -> str:
             )
             % {"games": ", ".join(map(str, gone))}
         )
-    if said:
-        return "; ".join(said)
+    return "; ".join(said)
+
+
+def bock_moved(after: dict, here: bool = True) -> str:
+    """What a change at an earlier table did to this table's Bock: which games became Bock
+    games or none, or else how many Bock games the table now begins with (`here`: said
+    in this table's history, else in the earlier table's)."""
+    now = after["now_bock"]
+    if said := bock_flips(now, [n for n in after["games"] if n not in now]):
+        return said
     if after["bock"]:
         return (
             ngettext(

@@ -410,6 +410,27 @@ def test_a_lowered_laufende_threshold_says_the_games_below_the_old_one_stay_with
     assert "statt ab" not in text_of(client.get(reverse("evenings:tariff", args=[evening.pk])))
 
 
+def test_the_history_says_which_way_a_new_bock_rule_moved_each_game(
+    client, admin, runde, evening, set_tariff
+):
+    """Walk 91: "Dabei Bock anders als vorher: Spiele 2, 3" did not say whether they
+    became Bock games or stopped being ones; said per change, as it was then."""
+    book(evening, admin, ramsch=True)
+    book(evening, admin, times=2)
+    ramsch = set_tariff(runde, bock="ramsch", valid_from=timezone.now())
+    services.apply_tariff(evening.pk, ramsch.pk, admin)
+    off = set_tariff(runde, bock="off", valid_from=timezone.now())
+    services.apply_tariff(evening.pk, off.pk, admin)
+    client.force_login(admin)
+
+    history = text_of(client.get(reverse("evenings:history", args=[evening.pk])))
+
+    assert history.count("Dabei Spiele 2, 3 jetzt Bockspiele") == 1
+    assert history.count("Dabei Spiele 2, 3 keine Bockspiele mehr") == 1
+    assert "anders als vorher" not in history
+    assert not evening.games.filter(bock=True).exists()
+
+
 def test_a_switched_evening_says_so_on_its_sheet_rules_and_history(
     client, admin, club, runde, evening, players, set_tariff
 ):
@@ -435,7 +456,7 @@ def test_a_switched_evening_says_so_on_its_sheet_rules_and_history(
     switched = "Auf diesen Tarif wurde der Abend nach seinem Beginn umgestellt: alle seine "
     assert f"mit dem Tarif vom {when} Uhr. {switched}" in rules
     history = text_of(client.get(reverse("evenings:history", args=[evening.pk])))
-    assert "alle Spiele neu gewertet Dabei Bock anders als vorher: Spiele 2, 3" in history
+    assert "alle Spiele neu gewertet Dabei Spiele 2, 3 jetzt Bockspiele" in history
     runde_page = text_of(client.get(reverse("clubs:runde", args=[club.pk, runde.pk])))
     assert "aktuell · 1 Abend (1 davon nach Beginn umgestellt)" in runde_page
     # The Runde's tariff changed once more (walk 49): the evening's rules still say it.
@@ -445,10 +466,11 @@ def test_a_switched_evening_says_so_on_its_sheet_rules_and_history(
     assert switched in rules
 
 
-def test_an_evening_without_a_game_yet_is_not_said_to_score_0_games_anew(
+def test_an_evening_without_a_game_yet_is_not_said_to_score_0_games_anew_nor_2_all(
     client, admin, runde, evening, set_tariff
 ):
-    """Walk 89: "alle 0 Spiele des Abends neu gewertet", "0 Spiele neu gewertet"."""
+    """Walk 89: "alle 0 Spiele des Abends neu gewertet", "0 Spiele neu gewertet"; nor two
+    "alle 2 Spiele"."""
     newer = set_tariff(runde, sauspiel=30)
     client.force_login(admin)
     url = reverse("evenings:tariff", args=[evening.pk])
@@ -464,3 +486,7 @@ def test_an_evening_without_a_game_yet_is_not_said_to_score_0_games_anew(
     assert f"Der Abend spielt jetzt mit dem Tarif vom {when} Uhr." in done
     evening.refresh_from_db()
     assert evening.tariff == newer
+    # Two games are "beide", not "alle 2" (walk 91).
+    book(evening, admin, times=2)
+    set_tariff(runde, sauspiel=40)
+    assert "werden beide Spiele des Abends neu gewertet" in text_of(client.get(url))
