@@ -425,7 +425,14 @@ def _move_share_link(old: Evening, new: Evening, by) -> None:
 def continued_at(evening: Evening) -> Evening | None:
     """The evening that went on from `evening` at a new table, if one did (only a closed
     money evening can have one: nothing is read for any other)."""
-    if evening.is_open or evening.is_table:
+    if evening.is_open:
+        return None
+    return went_on_at(evening)
+
+
+def went_on_at(evening: Evening) -> Evening | None:
+    """The new table `evening` went on at, also while it is open again for corrections."""
+    if evening.is_table:
         return None
     return Evening.objects.filter(continues=evening).first()
 

@@ -2192,7 +2192,8 @@ def _settlement_page(request, evening: Evening, membership, typed: dict | None =
     # What rounding leaves open, in the order of the balances above it.
     left = {names[int(pid)]: cents for pid, cents in suggestion.open.items() if cents}
     order = {name: at for at, (name, _cents) in enumerate(balances)}
-    continued_at = services.continued_at(evening)
+    # Also while open again for corrections: its Abrechnung is this table's (walk 90).
+    continued_at = services.went_on_at(evening)
     return render(
         request,
         "evenings/settlement.html",

@@ -596,6 +596,13 @@ def test_each_table_s_abrechnung_says_the_night_is_settled_at_the_runde(
         assert page.index("Nur dieser Tisch") < page.index("Kontostand des Abends")
         began = timezone.localtime(table.started_at).strftime("%d.%m.%Y %H:%M")
         assert f"<title>Abrechnung · {table.runde.name} {began} · " in page
+    # Opened again for a correction, the old table's Abrechnung is still its own (walk 90).
+    services.reopen_evening(evening.pk, admin)
+    page = client.get(reverse("evenings:settlement", args=[evening.pk])).text
+    assert "Nur dieser Tisch: an diesem Abend wurde an mehreren Tischen gespielt" in page
+    assert "Für diesen Abend." not in page
+    new_table = reverse("evenings:settlement", args=[new.pk])
+    assert f'<a href="{new_table}">weiter am neuen Tisch (ab ' in page
 
 
 def test_the_table_s_spectator_link_goes_on_with_it_to_the_new_evening(
