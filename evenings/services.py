@@ -1588,6 +1588,9 @@ class LaterGame:
     # A game of a table the evening went on at, whose Bock goes on from here
     # (_next_table_later): when that table began ("21:10"); "" for this evening's own.
     table: str = ""
+    # Not a game: how many Bock games that table, still playing, has open (before and
+    # after: unit_before, unit_after), where no game of it shows the change (walk 91).
+    open_bock: bool = False
 
 
 @dataclasses.dataclass(frozen=True)
@@ -1729,6 +1732,7 @@ def restore_shown(effects: Effects) -> str:
 def _later_shown(effects: Effects) -> str:
     return ",".join(
         f"{g.table}/{g.number}:{g.unit_before}:{g.unit_after}:{g.bock_before:d}{g.bock_after:d}"
+        + ("o" if g.open_bock else "")
         for g in effects.later
     )
 
@@ -1763,16 +1767,19 @@ def _next_table_later(evening: Evening, tail: list) -> list[LaterGame]:
             break
         games = list(new.games.booked()[:BOCK_GAMES])
         engine = [g.for_engine() for g in games]
-        now = score_after(new.tariff.rules, bock_window(new, []), engine).games
-        after = score_after(new.tariff.rules, tail[-BOCK_GAMES:], engine).games
+        now = score_after(new.tariff.rules, bock_window(new, []), engine)
+        after = score_after(new.tariff.rules, tail[-BOCK_GAMES:], engine)
         began = f"{timezone.localtime(new.started_at):%H:%M}"
         changed += [
             LaterGame(game.number, old.bock, anew.bock, old.unit, anew.unit, table=began)
-            for game, old, anew in zip(games, now, after, strict=True)
+            for game, old, anew in zip(games, now.games, after.games, strict=True)
             if old.payouts != anew.payouts
         ]
         if len(games) >= BOCK_GAMES:
             break
+        if now.bock_remaining != after.bock_remaining and new.is_open and not new.play_over:
+            opened = (now.bock_remaining, after.bock_remaining)
+            changed.append(LaterGame(0, False, False, *opened, table=began, open_bock=True))
         tail, table = [*tail, *engine], new
     return changed
 

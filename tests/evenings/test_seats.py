@@ -430,6 +430,33 @@ def test_the_old_table_s_correction_panel_says_what_it_changes_at_the_new_one(
     assert new.games.get().bock
 
 
+def test_the_old_table_s_previews_name_the_bock_still_open_at_the_new_one(
+    client, scorekeeper, admin, tariff_with_bock, runde, players
+):
+    """Walk 91: a strike at the old table that only changed how many Bock games the new
+    table still has open (none of its games booked yet) said nothing of it."""
+    evening, ramsch, new = ramsch_then_new_table(runde, players, admin)
+    services.book_game(new.pk, uuid.uuid4(), sauspiel(new), admin)
+    services.reopen_evening(evening.pk, admin)
+    client.force_login(scorekeeper)
+    url = reverse("evenings:game", args=[evening.pk, ramsch.pk])
+    began = f"{timezone.localtime(new.started_at):%H:%M}"
+
+    strike = page_text(client.get(url, headers=HTMX))
+    strike = strike[strike.index('class="void-form"') :]
+    services.void_game(evening.pk, ramsch.pk, admin)
+    restore = page_text(client.get(url, headers=HTMX))
+
+    assert f"Tisch ab {began}: kein Bockspiel mehr offen (bisher 3)" in strike
+    assert f"Tisch ab {began}: noch 3 Bockspiele offen (bisher 0)" in restore
+    assert services.carried_bock(new) == 0
+    # Closed, the new table has nothing open to speak of: only its booked game is named.
+    services.close_evening(new.pk, admin)
+    restore = page_text(client.get(url, headers=HTMX))
+    assert f"Tisch ab {began}, Spiel 1: 0,20 € statt 0,10 € (wird Bockspiel)" in restore
+    assert "offen (bisher" not in restore
+
+
 def test_a_new_table_without_games_yet_shows_the_bock_it_begins_with_anew(
     client, scorekeeper, admin, tariff_with_bock, runde, players
 ):
