@@ -174,6 +174,14 @@ def invitation_refusal(invitation: Invitation, user) -> str:
         )
     player = invitation.player
     if player is None:
+        if role is None and removed_by_admin(invitation.club, user):
+            # A group chat's link let a removed member straight back in (walk 92): the
+            # admin who removed them decides, with a link for their player.
+            return _(
+                "Ein Admin hat deinen Zugang zu diesem Verein entfernt: mit einem Link für "
+                "alle trittst du nicht wieder bei. Bitte den Admin des Vereins um einen Link "
+                "für dich."
+            )
         return ""
     if player.user_id is not None and not user.is_authenticated:
         # Maybe Hias himself on another phone (the page offers to log in), maybe not.
@@ -244,6 +252,16 @@ def accept_invitation(
         invitation.revoked_at = timezone.now()
         invitation.save(update_fields=["revoked_at"])
     return membership
+
+
+def removed_by_admin(club: Club, user) -> bool:
+    """Whether `user`'s access to `club` was last removed by someone else (an admin), not
+    given up by themself."""
+    if not user.is_authenticated:
+        return False
+    # Departure.by is None once the remover's login is gone: someone else's all the same.
+    last = club.departures.filter(user=user).only("by").first()
+    return last is not None and last.by_id != user.pk
 
 
 def former_player(club: Club, user, *, lock: bool = False) -> Player | None:

@@ -15,7 +15,6 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.defaults import page_not_found
 
@@ -912,27 +911,17 @@ def member_remove(request: HttpRequest, club_id: int, membership_id: int) -> Htt
     except services.ClubError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, _("Der Zugang ist entfernt; gebuchte Spiele bleiben."))
         if member.user_id == request.user.pk:
+            messages.success(request, _("Der Zugang ist entfernt; gebuchte Spiele bleiben."))
             return redirect("start")  # the club is no longer theirs to see
-        _warn_of_open_links(request, membership.club, services.display_name(member.user))
-    return redirect("clubs:members", club_id=club_id)
-
-
-def _warn_of_open_links(request: HttpRequest, club, name: str) -> None:
-    """Links for anyone stay valid after a removal (others may be about to join with
-    them), but whoever was removed could rejoin with one: the admin decides."""
-    count = club.invitations.usable().filter(player=None).count()
-    if count:
-        message = ngettext(
-            "Ein Einladungslink für alle gilt noch: wer ihn hat, kann damit beitreten, "
-            "auch %(name)s. Widerrufe ihn unten bei „Einladungen“, wenn %(name)s ihn kennt.",
-            "%(count)d Einladungslinks für alle gelten noch: wer einen hat, kann damit "
-            "beitreten, auch %(name)s. Widerrufe sie unten bei „Einladungen“, wenn %(name)s "
-            "sie kennt.",
-            count,
+        # Links for anyone stay open for others, not for them (walk 92).
+        said = _(
+            "Der Zugang ist entfernt; gebuchte Spiele bleiben. Zurück kommt %(name)s nur mit "
+            "einem Link, den ein Admin für %(name)s macht: mit einem Link für alle kann "
+            "%(name)s nicht wieder beitreten."
         )
-        messages.warning(request, message % {"count": count, "name": name})
+        messages.success(request, said % {"name": services.display_name(member.user)})
+    return redirect("clubs:members", club_id=club_id)
 
 
 @require_POST

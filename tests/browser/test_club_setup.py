@@ -382,14 +382,15 @@ def test_a_member_opening_their_link_again_and_after_removal(
     newcomer.get_by_role("link", name="Zum Verein Schafkopffreunde Au").click()
     expect(newcomer).to_have_url(re.compile(rf"/verein/{club.pk}/$"))
 
-    # 2. The admin removes Matthias and learns that the link for anyone still works.
+    # 2. The admin removes Matthias, told that a link for anyone lets him in no more.
     log_in(admin).goto(f"/verein/{club.pk}/mitglieder/")
     card = page.locator(".card.member").filter(has_text="Matthias")
     card.get_by_text("Entfernen …").click()
+    expect(card.get_by_text("nicht mit einem Link für alle")).to_be_visible()
     card.get_by_role("button", name="Zugang von Matthias entfernen").click()
     expect(page.get_by_text("Der Zugang ist entfernt; gebuchte Spiele bleiben.")).to_be_visible()
     expect(
-        page.get_by_text("Ein Einladungslink für alle gilt noch: wer ihn hat, kann damit beitreten")
+        page.get_by_text("mit einem Link für alle kann Matthias nicht wieder beitreten")
     ).to_be_visible()
     no_horizontal_scroll(page)
 

@@ -870,7 +870,12 @@ def test_who_left_or_was_removed_is_told_on_their_start_page_with_what_is_still_
         f"Am laufenden Abend der Runde „Donnerstagsrunde“ (seit {since}) sitzt du noch: dort "
         "wird weiter für dich gebucht, bis er abgeschlossen ist."
     ) in start
-    assert "Mit einem Einladungslink des Vereins trittst du wieder als Christl bei" in start
+    # Removed, not left: no link for anyone lets her in (walk 92).
+    assert (
+        "Mit einem Link, den ein Admin des Vereins für dich macht, trittst du wieder als "
+        "Christl bei, mit deinen Spielen."
+    ) in start
+    assert "Mit einem Einladungslink des Vereins" not in start
     assert "Du bist derzeit in keinem Verein." in start
     # The club's pages stay closed to them.
     assert client.get(reverse("clubs:detail", args=[club.pk])).status_code == 404

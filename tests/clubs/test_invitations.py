@@ -447,11 +447,36 @@ def test_a_club_whose_last_member_left_takes_nobody_in_with_a_link_still_open(
     assert not club.memberships.exists()
 
 
-def test_a_removed_member_who_rejoins_with_a_link_for_anyone_is_the_player_they_were(
+def test_a_removed_member_is_not_let_back_in_by_a_link_for_anyone(client, admin, club, hias, user):
+    """Walk 92: the group chat's link let a member the admin had just removed straight
+    back in. The admin decides, with a link for their player."""
+    sepp_joins_as_hias(client, admin, club, hias, user)
+    removed = remove(client, admin, club, user)
+    for_anyone = invite(club, admin)
+    client.force_login(user)
+
+    page = client.get(join_url(for_anyone))
+    posted = client.post(join_url(for_anyone), {"who": "neu", "name": "Sepp"})
+
+    refused = "Ein Admin hat deinen Zugang zu diesem Verein entfernt: mit einem Link für alle"
+    assert refused in page.text and refused in posted.text
+    assert "Beitreten" not in page.text
+    with pytest.raises(services.ClubError, match="Ein Admin hat deinen Zugang"):
+        services.accept_invitation(for_anyone, user, name="Sepp")
+    assert not club.memberships.filter(user=user).exists()
+    assert not club.players.filter(name="Sepp").exists()
+    assert "mit einem Link für alle kann Sepp nicht wieder beitreten" in removed.text
+    # The admin's link for Hias brings them back as Hias.
+    services.accept_invitation(invite(club, admin, player=hias), user)
+    hias.refresh_from_db()
+    assert hias.user == user
+
+
+def test_a_member_who_left_and_rejoins_with_a_link_for_anyone_is_the_player_they_were(
     client, admin, club, hias, user
 ):
     sepp_joins_as_hias(client, admin, club, hias, user)
-    remove(client, admin, club, user)
+    services.remove_member(club.memberships.get(user=user), user)
     for_anyone = invite(club, admin)
     client.force_login(user)
 
@@ -475,7 +500,7 @@ def test_a_former_member_s_player_taken_by_someone_else_meanwhile_is_not_theirs_
     client, admin, club, hias, user
 ):
     sepp_joins_as_hias(client, admin, club, hias, user)
-    remove(client, admin, club, user)
+    services.remove_member(club.memberships.get(user=user), user)  # left
     other = make_user("hias2", "Hias")
     services.accept_invitation(invite(club, admin, player=hias), other)
     client.force_login(user)
@@ -568,13 +593,13 @@ def test_a_removal_is_recorded_with_who_removed_whom_as_which_player(
         '<strong title="Sepp">Sepp</strong> (spielte als Hias): '
         f"Zugang am {today} von Resi entfernt" in members
     )
-    # Back in the club: no longer listed there.
-    services.accept_invitation(invite(club, admin), user)
+    # Back in the club (with the admin's link for Hias): no longer listed there.
+    services.accept_invitation(invite(club, admin, player=hias), user)
     members = client.get(reverse("clubs:members", args=[club.pk])).text
     assert "Nicht mehr dabei" not in members
 
 
-def test_after_a_removal_the_members_page_names_the_open_links_for_anyone(
+def test_after_a_removal_the_links_for_anyone_stay_open_for_others_only(
     client, admin, club, hias, user
 ):
     client.force_login(user)
@@ -584,25 +609,16 @@ def test_after_a_removal_the_members_page_names_the_open_links_for_anyone(
     page = remove(client, admin, club, user)
 
     assert page.redirect_chain == [(reverse("clubs:members", args=[club.pk]), 302)]
-    assert "Der Zugang ist entfernt" in page.text
     assert (
-        "2 Einladungslinks für alle gelten noch: wer einen hat, kann damit beitreten, auch "
-        "Sepp. Widerrufe sie unten bei „Einladungen“, wenn Sepp sie kennt."
+        "Der Zugang ist entfernt; gebuchte Spiele bleiben. Zurück kommt Sepp nur mit einem "
+        "Link, den ein Admin für Sepp macht: mit einem Link für alle kann Sepp nicht wieder "
+        "beitreten."
     ) in page.text
-    assert club.invitations.usable().count() == 2  # the admin decides
-
-
-def test_a_removal_names_no_links_when_none_for_anyone_is_open(client, admin, club, hias, user):
-    revoked = invite(club, admin)
-    client.force_login(user)
-    client.post(join_url(revoked), {"who": hias.pk})
-    services.revoke_invitation(revoked)
-
-    page = remove(client, admin, club, user)
-
-    assert "Der Zugang ist entfernt" in page.text
-    assert "gilt noch" not in page.text
-    assert "gelten noch" not in page.text
+    assert club.invitations.usable().count() == 2  # others may be about to join with them
+    newcomer = make_user("vroni", "Vroni")
+    for link in club.invitations.usable():
+        assert not services.invitation_refusal(link, newcomer)
+        assert "Ein Admin hat deinen Zugang" in services.invitation_refusal(link, user)
 
 
 def test_a_stranger_with_a_used_player_link_learns_it_before_signing_up(
