@@ -232,6 +232,8 @@ class PlayerForm(ClubScopedForm):
     next "Abend beginnen" offers them a seat."""
 
     duplicate_message = _("Einen Spieler mit diesem Namen gibt es im Verein schon.")
+    # A new name one slip from a player's (near_name), asked about: sent again, it is meant.
+    asked = ""
 
     class Meta:
         model = Player

@@ -32,7 +32,16 @@ from clubs.forms import (
     TariffForm,
     save_unless_taken,
 )
-from clubs.models import Departure, Invitation, Membership, Player, Runde, Tariff, german_order
+from clubs.models import (
+    Departure,
+    Invitation,
+    Membership,
+    Player,
+    Runde,
+    Tariff,
+    german_order,
+    near_name,
+)
 from clubs.players import (
     empty_evenings,
     evenings_page,
@@ -634,7 +643,24 @@ def players(request: HttpRequest, club_id: int) -> HttpResponse:
     membership = access(request, club_id)
     club = membership.club
     form = PlayerForm(request.POST or None, club=club) if membership.is_admin else None
-    if request.method == "POST" and form.is_valid():
+    if (
+        request.method == "POST"
+        and form.is_valid()
+        and request.POST.get("sure") != (typed := form.cleaned_data["name"])
+        and (near := near_name(club.players.filter(guest=False), typed))
+    ):
+        # One slip from a player of the club: asked once, as at the table's "Neu am Tisch"
+        # (walk 92: "Sep" became a player beside "Sepp" unasked).
+        form.asked = typed
+        form.add_error(
+            "name",
+            _(
+                "Meinst du %(near)s? Den gibt es im Verein schon. Ist %(name)s ein anderer "
+                "Spieler, nochmal „Hinzufügen“ tippen."
+            )
+            % {"near": near.name, "name": typed},
+        )
+    elif request.method == "POST" and form.is_valid():
         player = save_unless_taken(
             form, form.save, "player_name_unique_in_club", "name", form.duplicate_message
         )

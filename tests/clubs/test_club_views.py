@@ -579,6 +579,30 @@ def test_an_admin_adds_a_player_without_an_account(client, admin, club):
     assert club.players.get(name="Wastl").user is None
 
 
+def test_a_name_one_slip_from_a_player_s_is_asked_about_once(client, admin, club):
+    """Walk 92: "Sep" was added beside the club's "Sepp" unasked (the table's "Neu am
+    Tisch" asks)."""
+    club.players.create(name="Sepp")
+    client.force_login(admin)
+    url = reverse("clubs:players", args=[club.pk])
+
+    asked = client.post(url, {"name": "Sep"})
+
+    assert asked.status_code == 200
+    assert asked.context["form"].errors["name"] == [
+        "Meinst du Sepp? Den gibt es im Verein schon. Ist Sep ein anderer Spieler, nochmal "
+        "„Hinzufügen“ tippen."
+    ]
+    assert '<input type="hidden" name="sure" value="Sep">' in asked.text
+    assert not club.players.filter(name="Sep").exists()
+    # Another name typed meanwhile is asked about anew; the same one sent again is meant.
+    client.post(url, {"name": "Sepi", "sure": "Sep"})
+    assert not club.players.filter(name="Sepi").exists()
+    meant = client.post(url, {"name": "Sep", "sure": "Sep"}, follow=True)
+    assert "Sep ist jetzt Spieler im Verein." in meant.text
+    assert club.players.filter(name="Sep").exists()
+
+
 def test_a_name_typed_over_two_lines_is_saved_on_one(client, admin, club):
     client.force_login(admin)
 
