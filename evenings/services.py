@@ -430,6 +430,40 @@ def continued_at(evening: Evening) -> Evening | None:
     return went_on_at(evening)
 
 
+def tables_before(evening: Evening) -> list[int]:
+    """The ids of the tables the night went on from to reach `evening` (someone joined or
+    left), the one just before it first; none for an evening begun as one."""
+    ids: list[int] = []
+    at = evening.continues_id
+    while at is not None and at not in ids:
+        ids.append(at)
+        at = Evening.objects.filter(pk=at).values_list("continues_id", flat=True).first()
+    return ids
+
+
+def tables_after(evening: Evening) -> list[int]:
+    """The ids of the tables the night went on at after `evening`, in order."""
+    ids: list[int] = []
+    at = evening.pk
+    while at := Evening.objects.filter(continues_id=at).values_list("pk", flat=True).first():
+        if at in ids:
+            break
+        ids.append(at)
+    return ids
+
+
+def night_sums(evening_ids: list[int], kinds: list[str]) -> dict[int, int]:
+    """Each player's sum of the `kinds` of ledger entries over the evenings
+    `evening_ids` (kept sums, EveningTotal), by player id; zero sums left out."""
+    sums = (
+        EveningTotal.objects.filter(evening_id__in=evening_ids, kind__in=kinds)
+        .values_list("player_id")
+        .annotate(total=Sum("amount"))
+        .values_list("player_id", "total")
+    )
+    return {pid: total for pid, total in sums if total}
+
+
 def went_on_at(evening: Evening) -> Evening | None:
     """The new table `evening` went on at, also while it is open again for corrections."""
     if evening.is_table:

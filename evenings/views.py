@@ -437,6 +437,8 @@ def detail(request: HttpRequest, evening_id: int) -> HttpResponse:
     context = _live_context(evening, membership) | {
         "continued_at": services.continued_at(evening),
         "taken_back": "zurueckgenommen" in request.GET,  # the answer to a take-back
+        # A new table's standing begins at 0: what each won or lost before it (walk 92).
+        "tables_before": _night_lines(evening, services.tables_before(evening), games=True),
     }
     # Settled by a later Ausgleich of the Runde: said instead of "Wieder öffnen".
     if (
@@ -2194,6 +2196,10 @@ def _settlement_page(request, evening: Evening, membership, typed: dict | None =
     order = {name: at for at, (name, _cents) in enumerate(balances)}
     # Also while open again for corrections: its Abrechnung is this table's (walk 90).
     continued_at = services.went_on_at(evening)
+    night = []
+    if not evening.settles_runde and (evening.continues_id is not None or continued_at):
+        night = [*services.tables_before(evening)[::-1], evening.pk]
+        night += services.tables_after(evening)
     return render(
         request,
         "evenings/settlement.html",
@@ -2207,6 +2213,8 @@ def _settlement_page(request, evening: Evening, membership, typed: dict | None =
             # One table of a night at several (someone joined or left).
             "split_night": not evening.settles_runde
             and (evening.continues_id is not None or continued_at is not None),
+            # And what each stands at over the whole night, payments included (walk 92).
+            "night": _night_lines(evening, night, games=False) if len(night) > 1 else [],
             # Closed so, it is left out of the lists: the confirmation says so.
             "counts_nothing": evening.is_open
             and membership.can_score
@@ -2403,6 +2411,20 @@ def _open_ausgleich(runde, before: Evening) -> Evening | None:
     ausgleiche = runde.evenings.filter(settles_runde=True, started_at__lt=before.started_at)
     last = ausgleiche.order_by("-started_at", "-pk").first()
     return last if last is not None and services.settlement(last).transfers else None
+
+
+def _night_lines(evening: Evening, tables: list[int], games: bool) -> list[tuple[str, int]]:
+    """(name, cents) of each player's sum at the `tables` of the night (games only, or
+    with payments): this table's players in seating order first, then the others by
+    name; nothing for none, or for a tournament's table."""
+    if not tables or evening.is_table:
+        return []
+    kinds = [LedgerEntry.Kind.GAME] + ([] if games else [LedgerEntry.Kind.PAYMENT])
+    sums = services.night_sums(tables, kinds)
+    names = dict(Player.objects.filter(pk__in=sums).values_list("pk", "name"))
+    seats = {pid: at for at, pid in enumerate(evening.seats.values_list("player_id", flat=True))}
+    order = sorted(sums, key=lambda pid: (seats.get(pid, len(seats)), german_key(names[pid])))
+    return [(names[pid], sums[pid]) for pid in order]
 
 
 def _balance_lines(

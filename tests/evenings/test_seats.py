@@ -632,6 +632,48 @@ def test_each_table_s_abrechnung_says_the_night_is_settled_at_the_runde(
     assert f'<a href="{new_table}">weiter am neuen Tisch (ab ' in page
 
 
+def test_a_new_table_says_what_each_stood_at_before_it_and_the_abrechnung_the_night(
+    client, admin, evening, players
+):
+    """Walk 92: at the new table every standing read 0,00 (Franz had been +6,50 €), and
+    each table's Abrechnung showed its own balances only."""
+    client.force_login(admin)
+    services.book_game(evening.pk, uuid.uuid4(), sauspiel(evening), admin)
+    plain = client.get(reverse("evenings:settlement", args=[evening.pk])).text
+    new = services.continue_at_new_table(evening.pk, players[:5], 1, admin, seen=1)
+    services.book_game(new.pk, uuid.uuid4(), sauspiel(new), admin)
+    sepp, wastl = players[0], players[4]
+    services.record_payment(new.pk, sepp.pk, players[2].pk, 10, admin)
+
+    first = page_text(client.get(reverse("evenings:detail", args=[evening.pk])))
+    second = page_text(client.get(reverse("evenings:detail", args=[new.pk])))
+
+    before = services.standing(evening)
+    began = f"{timezone.localtime(new.started_at):%H:%M}"
+    said = " · ".join(
+        f'{p.name} <span class="amount">{balance(before[p.pk])}</span>'
+        for p in players[:4]  # as they sit at the new table (Wastl won nothing before it)
+    )
+    assert f"Vorher am Abend, bis zu diesem Tisch ({began}): {said}. Die Konten" in second
+    assert "Vorher am Abend" not in first
+    old_night, new_night = (
+        page_text(client.get(reverse("evenings:settlement", args=[table.pk])))
+        for table in (evening, new)
+    )
+    night = {pid: services.balances(evening).get(pid, 0) + cents
+             for pid, cents in services.balances(new).items()}  # fmt: skip
+    assert sum(night.values()) == 0 and night[wastl.pk] != 0  # won at the new table
+    # In seating order, and who did not sit at a table after those who did (Wastl).
+    shown = " · ".join(
+        f'{p.name} <span class="amount">{balance(night[p.pk])}</span>'
+        for p in players[:5]
+        if night[p.pk]
+    )
+    for page in (old_night, new_night):
+        assert f"Über den ganzen Abend, alle Tische mit Zahlungen: {shown}</p>" in page
+    assert "Über den ganzen Abend" not in plain
+
+
 def test_the_table_s_spectator_link_goes_on_with_it_to_the_new_evening(
     client, admin, evening, players
 ):
