@@ -1803,7 +1803,11 @@ def test_a_late_correction_is_listed_with_what_it_moved_and_the_endstand_says_so
         "          Spiel 1 korrigiert"
     ) in corrected
     declarer = Player.objects.get(pk=game.declarer_id).name
-    assert re.search(rf"<bdi>{declarer}</bdi> <span class=\"amount\">-\d+</span>", corrected)
+    # Points are never taken off (seed 000): "weniger", not "-40" (walk 93).
+    assert re.search(
+        rf"Punkte dadurch: .*<bdi>{declarer}</bdi> <span class=\"amount\">\d+</span> weniger",
+        corrected,
+    )
     when = timezone.localtime(finished_at).strftime("%d.%m.%Y, %H:%M")
     said = f"Nach dem ersten Abschluss am {when} Uhr korrigiert"
     assert said in corrected and said in final and said in printed
@@ -1852,7 +1856,10 @@ def test_a_game_taken_back_and_restored_at_a_table_is_listed_both_ways(
     )
     assert [kind for kind, _moved in listed] == ["zählt wieder", "zurückgenommen"]
     again, back = (
-        sorted(int(points) for points in re.findall(r'class="amount">([+-]?\d+)<', moved))
+        sorted(
+            int(points) * (1 if way == "mehr" else -1)
+            for points, way in re.findall(r'class="amount">(\d+)</span> (mehr|weniger)', moved)
+        )
         for _kind, moved in listed
     )
     assert again and again == sorted(-points for points in back)
