@@ -655,8 +655,8 @@ def players(request: HttpRequest, club_id: int) -> HttpResponse:
         form.add_error(
             "name",
             _(
-                "Meinst du %(near)s? Den gibt es im Verein schon. Ist %(name)s ein anderer "
-                "Spieler, nochmal „Hinzufügen“ tippen."
+                "Meinst du %(near)s? %(near)s gibt es im Verein schon. Ist %(name)s jemand "
+                "anderes, nochmal „Hinzufügen“ tippen."
             )
             % {"near": near.name, "name": typed},
         )

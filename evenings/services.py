@@ -1884,18 +1884,18 @@ def settlement(evening: Evening, live: list[Change] | None = None) -> Settlement
 
 
 def played_since(ausgleich: Evening) -> bool:
-    """Whether the Runde played on after the Ausgleich: an evening begun since that has
-    booked something (a game, a payment). One closed with nothing that counts changes no
+    """Whether the Runde played on after the Ausgleich: an evening begun since where
+    something counts (a game, a payment). One closed with nothing that counts changes no
     account (walk 77: it made the Ausgleich say the Runde's accounts differ), nor does
-    one open without a game yet (walk 92)."""
+    one open without a game yet (walk 92) or with its one game taken back (walk 94)."""
     later = ausgleich.runde.evenings.filter(started_at__gt=ausgleich.started_at)
-    return _booked_at(later).exists()
+    return _counting(later).exists()
 
 
-def _booked_at(evenings):
-    """Those of `evenings` (listed ones) at which something was booked."""
-    booked = LedgerEntry.objects.filter(evening=OuterRef("pk"))
-    return evenings.listed().filter(Exists(booked))
+def _counting(evenings):
+    """Those of `evenings` (listed ones) where something counts: an account it moves."""
+    moved = EveningTotal.objects.filter(evening=OuterRef("pk")).exclude(amount=0)
+    return evenings.listed().filter(Exists(moved))
 
 
 def open_ausgleiche(runde_ids: Sequence[int]) -> dict[int, Evening]:
@@ -1903,7 +1903,7 @@ def open_ausgleiche(runde_ids: Sequence[int]) -> dict[int, Evening]:
     and evenings were played after it: the Runde's accounts then add up both, and say so
     (while the Ausgleich is the newest evening, runde_plans shows its own plan). One
     query, and two for each such Ausgleich."""
-    played_since = _booked_at(Evening.objects).filter(
+    played_since = _counting(Evening.objects).filter(
         runde_id=OuterRef("runde_id"), started_at__gt=OuterRef("started_at")
     )
     last = (

@@ -590,7 +590,7 @@ def test_a_name_one_slip_from_a_player_s_is_asked_about_once(client, admin, club
 
     assert asked.status_code == 200
     assert asked.context["form"].errors["name"] == [
-        "Meinst du Sepp? Den gibt es im Verein schon. Ist Sep ein anderer Spieler, nochmal "
+        "Meinst du Sepp? Sepp gibt es im Verein schon. Ist Sep jemand anderes, nochmal "
         "„Hinzufügen“ tippen."
     ]
     assert '<input type="hidden" name="sure" value="Sep">' in asked.text

@@ -651,11 +651,14 @@ def test_a_new_table_says_what_each_stood_at_before_it_and_the_abrechnung_the_ni
 
     before = services.standing(evening)
     began = f"{timezone.localtime(new.started_at):%H:%M}"
-    said = " · ".join(
-        f'{p.name} <span class="amount">{balance(before[p.pk])}</span>'
+    said = "&nbsp;· ".join(
+        f'{p.name}&nbsp;<span class="amount">{balance(before[p.pk])}</span>'
         for p in players[:4]  # as they sit at the new table (Wastl won nothing before it)
     )
-    assert f"Vorher am Abend, bis zu diesem Tisch ({began}): {said}. Die Konten" in second
+    assert (
+        f"Vorher am Abend, bis zu diesem Tisch ({began}), aus den Spielen ohne Zahlungen: "
+        f"{said}. Die Konten"
+    ) in second
     assert "Vorher am Abend" not in first
     old_night, new_night = (
         page_text(client.get(reverse("evenings:settlement", args=[table.pk])))
@@ -665,8 +668,8 @@ def test_a_new_table_says_what_each_stood_at_before_it_and_the_abrechnung_the_ni
              for pid, cents in services.balances(new).items()}  # fmt: skip
     assert sum(night.values()) == 0 and night[wastl.pk] != 0  # won at the new table
     # In seating order, and who did not sit at a table after those who did (Wastl).
-    shown = " · ".join(
-        f'{p.name} <span class="amount">{balance(night[p.pk])}</span>'
+    shown = "&nbsp;· ".join(
+        f'{p.name}&nbsp;<span class="amount">{balance(night[p.pk])}</span>'
         for p in players[:5]
         if night[p.pk]
     )
