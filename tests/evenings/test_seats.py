@@ -676,6 +676,16 @@ def test_a_new_table_says_what_each_stood_at_before_it_and_the_abrechnung_the_ni
     for page in (old_night, new_night):
         assert f"Über den ganzen Abend, alle Tische mit Zahlungen: {shown}</p>" in page
     assert "Über den ganzen Abend" not in plain
+    # The lists of evenings tell the new table from another evening (walk 92).
+    club, runde = evening.runde.club, evening.runde
+    lists = [
+        client.get(reverse("clubs:runde", args=[club.pk, runde.pk])).text,
+        client.get(reverse("clubs:player_home", args=[club.pk, sepp.pk])).text,
+    ]
+    for listed in lists:
+        assert listed.count("neuer Tisch am selben Abend") == 1
+        began = timezone.localtime(new.started_at).strftime("%d.%m.%Y · %H:%M")
+        assert re.search(rf"{began}[^<]*(<span[^>]*>)?[^<]*· neuer Tisch am selben Abend", listed)
 
 
 def test_the_table_s_spectator_link_goes_on_with_it_to_the_new_evening(
