@@ -2195,7 +2195,13 @@ def _settlement_page(request, evening: Evening, membership, typed: dict | None =
     left = {names[int(pid)]: cents for pid, cents in suggestion.open.items() if cents}
     order = {name: at for at, (name, _cents) in enumerate(balances)}
     # Also while open again for corrections: its Abrechnung is this table's (walk 90).
-    continued_at = services.went_on_at(evening)
+    # (Open, only one whose play is over can have gone on: closed_for_play, which the
+    # "Abschließen" below asks too.)
+    continued_at = (
+        None
+        if evening.settles_runde or (evening.is_open and not evening.closed_for_play)
+        else services.went_on_at(evening)
+    )
     night = []
     if not evening.settles_runde and (evening.continues_id is not None or continued_at):
         night = [*services.tables_before(evening)[::-1], evening.pk]
@@ -2214,7 +2220,7 @@ def _settlement_page(request, evening: Evening, membership, typed: dict | None =
             "split_night": not evening.settles_runde
             and (evening.continues_id is not None or continued_at is not None),
             # And what each stands at over the whole night, payments included (walk 92).
-            "night": _night_lines(evening, night, games=False) if len(night) > 1 else [],
+            "night": _night_lines(evening, night, games=False),
             # Closed so, it is left out of the lists: the confirmation says so.
             "counts_nothing": evening.is_open
             and membership.can_score
