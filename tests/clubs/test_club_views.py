@@ -900,7 +900,8 @@ def test_who_left_or_was_removed_is_told_on_their_start_page_with_what_is_still_
         "Christl bei, mit deinen Spielen."
     ) in start
     assert "Mit einem Einladungslink des Vereins" not in start
-    assert "Du bist derzeit in keinem Verein." in start
+    assert "Du bist derzeit in keinem Verein. Wie du zurückkommst, steht unten" in start
+    assert "über einen Einladungslink aufnehmen" not in start  # not any link (walk 94)
     # The club's pages stay closed to them.
     assert client.get(reverse("clubs:detail", args=[club.pk])).status_code == 404
     # Settled (a payment from Christl): said so.
