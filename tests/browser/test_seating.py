@@ -108,6 +108,20 @@ def test_the_schreiber_seats_the_table_anew_before_the_first_game(
     new = Evening.objects.exclude(pk=evening.pk).get()
     expect(page).to_have_url(re.compile(rf"/abend/{new.pk}/$"))
     assert new.is_open and not Evening.objects.get(pk=evening.pk).is_open
+    # Its standing begins at 0: what each won or lost before it is said under it (walk
+    # 92), a name with its amount on one line on a small phone (walk 94).
+    before = page.locator("#tables-before")
+    expect(before).to_contain_text("Vorher am Abend, bis zu diesem Tisch")
+    expect(before).to_contain_text(re.compile(r"Wastl\s\+\d+,\d\d\s€"))
+    expect(before).not_to_contain_text("Kathi")  # nothing won or lost before it
+    page.set_viewport_size({"width": 320, "height": 568})
+    on_one_line = page.evaluate(
+        """() => [...document.querySelectorAll('#tables-before bdi')].map(name =>
+            Math.abs(name.getBoundingClientRect().bottom
+                     - name.nextElementSibling.getBoundingClientRect().bottom) < 4)"""
+    )
+    assert on_one_line == [True] * 4
+    no_horizontal_scroll(page)
     # The second phone goes on to the new table by itself, as the spectator's link does
     # (it stayed on the closed evening until "Weiter am neuen Tisch" was tapped: walk 27).
     expect(follower).to_have_url(re.compile(rf"/abend/{new.pk}/$"), timeout=10_000)
