@@ -258,6 +258,20 @@ class PlayerForm(ClubScopedForm):
             )
         return name
 
+    def asks_about_near_name(self, sure: str, question: str) -> bool:
+        """Whether the name, valid, is one slip from a player's of the club (near_name)
+        and not yet meant (`sure`: the name asked about, sent again): then asked once, at
+        its field, with `question` ("%(near)s", "%(name)s"). Not an error: both may be
+        meant (walk 79: "Tomi" beside the club's Toni became a player unasked)."""
+        name = self.cleaned_data["name"]
+        if sure == name or not (
+            near := near_name(self.instance.club.players.filter(guest=False), name)
+        ):
+            return False
+        self.asked = name
+        self.add_error("name", question % {"near": near.name, "name": name})
+        return True
+
 
 class PlayerEditForm(PlayerForm):
     """The admin renames a player, retires them, or links them to a member's login."""

@@ -40,7 +40,6 @@ from clubs.models import (
     Runde,
     Tariff,
     german_order,
-    near_name,
 )
 from clubs.players import (
     empty_evenings,
@@ -643,24 +642,17 @@ def players(request: HttpRequest, club_id: int) -> HttpResponse:
     membership = access(request, club_id)
     club = membership.club
     form = PlayerForm(request.POST or None, club=club) if membership.is_admin else None
+    # One slip from a player of the club: asked once, as at the table's "Neu am Tisch"
+    # (walk 92: "Sep" became a player beside "Sepp" unasked).
+    question = _(
+        "Meinst du %(near)s? %(near)s gibt es im Verein schon. Ist %(name)s jemand anderes, "
+        "nochmal „Hinzufügen“ tippen."
+    )
     if (
         request.method == "POST"
         and form.is_valid()
-        and request.POST.get("sure") != (typed := form.cleaned_data["name"])
-        and (near := near_name(club.players.filter(guest=False), typed))
+        and not form.asks_about_near_name(request.POST.get("sure", ""), question)
     ):
-        # One slip from a player of the club: asked once, as at the table's "Neu am Tisch"
-        # (walk 92: "Sep" became a player beside "Sepp" unasked).
-        form.asked = typed
-        form.add_error(
-            "name",
-            _(
-                "Meinst du %(near)s? %(near)s gibt es im Verein schon. Ist %(name)s jemand "
-                "anderes, nochmal „Hinzufügen“ tippen."
-            )
-            % {"near": near.name, "name": typed},
-        )
-    elif request.method == "POST" and form.is_valid():
         player = save_unless_taken(
             form, form.save, "player_name_unique_in_club", "name", form.duplicate_message
         )

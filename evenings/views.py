@@ -23,7 +23,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from clubs import players as player_pages
 from clubs.access import login_required_keep_form, membership_of, money_runde_of, scorekeeper_of
 from clubs.forms import PlayerForm, euro_input, save_unless_taken
-from clubs.models import Player, Tariff, german_key, near_name, one_line
+from clubs.models import Player, Tariff, german_key, one_line
 from clubs.services import display_name, names_played_as
 from clubs.stats import kept, named
 from clubs.templatetags.money import amount
@@ -221,23 +221,15 @@ def _with_newcomer(request, club, players: list) -> tuple[dict | None, PlayerFor
         woken = _("wieder aktiv") if not player.active else _("jetzt Spieler im Verein")
         player.active, player.guest = True, False
         player.save(update_fields=["active", "guest"])
+    question = _(
+        "Meinst du %(near)s? Dann „%(near)s“ eintragen. Ist %(name)s neu im Verein, "
+        "nochmal „Hinzufügen“ tippen."
+    )
     if (
         player is None
         and newcomer.is_valid()
-        and request.POST.get(f"{NEWCOMER}-sure") != typed
-        and (near := near_name(club.players.filter(guest=False), typed))
+        and newcomer.asks_about_near_name(request.POST.get(f"{NEWCOMER}-sure", ""), question)
     ):
-        # One slip from a player of the club: asked once, as on the join page (walk 79:
-        # "Tomi" beside the club's Toni became a player unasked).
-        newcomer.asked = typed
-        newcomer.add_error(
-            "name",
-            _(
-                "Meinst du %(near)s? Dann „%(near)s“ eintragen. Ist %(name)s neu im Verein, "
-                "nochmal „Hinzufügen“ tippen."
-            )
-            % {"near": near.name, "name": typed},
-        )
         return shown, newcomer
     if player is None and newcomer.is_valid():
         message = newcomer.duplicate_message
